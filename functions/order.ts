@@ -1,0 +1,5 @@
+import { httpHandler } from '../shared/http/http-handler.ts';
+import { orderRequestSchema } from '../shared/schemas/order.ts';
+import { placeOrder } from '../shared/use-cases/place-order.ts';
+
+export const handler = httpHandler({ endpoint: 'order', schema: orderRequestSchema }, placeOrder);

@@ -1,0 +1,67 @@
+/**
+ * `npm start`: DynamoDB Local (persisted under DATA_DIR) + the local API Gateway adapter on PORT.
+ * Ctrl-C stops both.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local.ts';
+import { applyLocalEnvironment } from '../local/local-env.ts';
+
+const port = Number(process.env.PORT ?? 3000);
+const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+const dynamoDbPort = Number(process.env.DYNAMODB_PORT ?? 8000);
+
+let dynamoDb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
+try {
+  dynamoDb = await startDynamoDbLocal({ port: dynamoDbPort, dbPath: join(dataDir, 'dynamodb') });
+} catch (error) {
+  console.error(
+    error instanceof JavaMissingError
+      ? error.message
+      : `Could not start DynamoDB Local: ${(error as Error).message}`,
+  );
+  process.exit(1);
+}
+applyLocalEnvironment(dynamoDb.endpoint);
+
+const { ensureTable } = await import('../shared/store/ensure-table.ts');
+const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
+const { createMerchant } = await import('../shared/store/merchants.ts');
+const { readRuntimeConfig } = await import('../shared/config.ts');
+const { createLocalServer } = await import('../local/http-adapter.ts');
+
+await ensureTable(dynamoDbClient, tableName);
+
+// The demo merchant's key is kept (local only, git-ignored) so every start can print it again.
+const demoFile = join(dataDir, 'demo-merchant.json');
+if (!existsSync(demoFile)) {
+  const demo = await createMerchant({
+    name: 'Demo merchant',
+    accountUpdatesEnabled: true,
+    environment: 'sandbox',
+  });
+  writeFileSync(
+    demoFile,
+    JSON.stringify({ merchantId: demo.merchantId, keyId: demo.keyId, apiKey: demo.apiKey }, null, 2),
+  );
+  console.log('Created a demo sandbox merchant.');
+}
+const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as { merchantId: string; apiKey: string };
+console.log(`Demo merchant ${demo.merchantId}, API key: ${demo.apiKey}`);
+
+const server = createLocalServer();
+server.listen(port, '127.0.0.1', () => {
+  console.log(`Abuse-decision API (${readRuntimeConfig().environment}) ready at http://127.0.0.1:${port}`);
+});
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  server.close();
+  server.closeAllConnections();
+  await dynamoDb.stop();
+  process.exit(0);
+}
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

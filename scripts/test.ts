@@ -1,0 +1,49 @@
+/**
+ * `npm test`: format and lint (Biome), type check (tsc), then every vitest suite. Ends with the plain
+ * line `N passed, N failed` that CI reads; the lint and type checks count as one test each.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const bin = (name: string) => join(import.meta.dirname, '..', 'node_modules', '.bin', name);
+let passed = 0;
+let failed = 0;
+
+function check(label: string, command: string, args: string[]): void {
+  console.log(`\n> ${label}`);
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  if (result.status === 0) passed++;
+  else {
+    failed++;
+    console.log(`${label}: FAILED`);
+  }
+}
+
+check('biome check (format + lint)', bin('biome'), ['check', '.']);
+check('tsc --noEmit (strict type check)', bin('tsc'), ['--noEmit']);
+
+const report = join(mkdtempSync(join(tmpdir(), 'vitest-')), 'report.json');
+console.log('\n> vitest run');
+const vitest = spawnSync(
+  bin('vitest'),
+  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+  },
+);
+try {
+  const results = JSON.parse(readFileSync(report, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+  };
+  passed += results.numPassedTests;
+  failed += results.numFailedTests;
+  if (vitest.status !== 0 && results.numFailedTests === 0) failed++; // a suite that failed to load
+} catch {
+  console.log('vitest wrote no report: counting the run as one failure');
+  failed++;
+}
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,86 @@
+import { type Environment, KEY_PREFIX } from '../config.ts';
+import { ApiError } from '../errors.ts';
+import type { EndpointName } from '../http/routes.ts';
+import {
+  type ApiKeyRecord,
+  findApiKeyByHash,
+  getMerchant,
+  hashApiKey,
+  type Merchant,
+} from '../store/merchants.ts';
+
+/** Who is calling: the merchant behind a valid, active API key. */
+export interface Principal {
+  merchant: Merchant;
+  key: ApiKeyRecord;
+}
+
+/** A merchant-level switch an endpoint needs (account updates are off until enabled). */
+export type EndpointFeature = 'accountUpdates';
+
+const KEY_PATTERN = /^pk_(test|live)_[0-9A-Za-z]{32,}$/;
+/** A revoked key or a suspended merchant takes effect within this long on every warm instance. */
+export const MAX_KEY_CACHE_MS = 60_000;
+
+interface CachedPrincipal {
+  principal: Principal;
+  expiresAt: number;
+}
+
+const cache = new Map<string, CachedPrincipal>();
+const cacheTtlMs = Math.min(Number(process.env.API_KEY_CACHE_MS ?? MAX_KEY_CACHE_MS), MAX_KEY_CACHE_MS);
+
+/**
+ * Checks the Authorization header in the order decisions.md gives: presence, format, environment,
+ * existence and revocation, merchant status, key scope, endpoint feature.
+ */
+export async function authenticate(
+  authorization: string | undefined,
+  request: {
+    environment: Environment;
+    endpoint: EndpointName | undefined;
+    requiredFeature?: EndpointFeature;
+  },
+  now = Date.now(),
+): Promise<Principal> {
+  const apiKey = authorization?.trim().replace(/^Bearer\s+/i, '');
+  if (!apiKey) throw new ApiError('unauthenticated', 'The Authorization header with an API key is required.');
+  if (!KEY_PATTERN.test(apiKey)) throw new ApiError('invalid_api_key', 'The API key is malformed.');
+  if (!apiKey.startsWith(KEY_PREFIX[request.environment])) {
+    throw new ApiError(
+      'environment_mismatch',
+      `This is the ${request.environment} environment; use a key starting with ${KEY_PREFIX[request.environment]}.`,
+    );
+  }
+
+  const principal = await loadPrincipal(hashApiKey(apiKey), now);
+  if (!principal || principal.key.status !== 'active' || principal.key.environment !== request.environment) {
+    throw new ApiError('invalid_api_key', 'The API key is unknown or revoked.');
+  }
+  if (principal.merchant.status !== 'active')
+    throw new ApiError('forbidden', 'The merchant account is suspended.');
+  if (request.endpoint && principal.key.endpoints && !principal.key.endpoints.includes(request.endpoint)) {
+    throw new ApiError('forbidden', `This API key is not allowed to call the ${request.endpoint} endpoint.`);
+  }
+  if (request.requiredFeature === 'accountUpdates' && !principal.merchant.accountUpdatesEnabled) {
+    throw new ApiError(
+      'endpoint_not_enabled',
+      'The account-update endpoint is not enabled for this account.',
+    );
+  }
+  return principal;
+}
+
+/** Only found keys are cached, so a key created a moment ago works at once. */
+async function loadPrincipal(keyHash: string, now: number): Promise<Principal | undefined> {
+  const cached = cache.get(keyHash);
+  if (cached && cached.expiresAt > now) return cached.principal;
+  cache.delete(keyHash);
+  const key = await findApiKeyByHash(keyHash);
+  if (!key) return undefined;
+  const merchant = await getMerchant(key.merchantId);
+  if (!merchant) return undefined;
+  const principal = { key, merchant };
+  cache.set(keyHash, { principal, expiresAt: now + cacheTtlMs });
+  return principal;
+}

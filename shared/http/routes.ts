@@ -1,0 +1,55 @@
+/**
+ * The API's routes, read by the local HTTP adapter and by the CDK stack, so both expose the same
+ * surface. `path` uses API Gateway's resource syntax; `handlerFile` is the handler module under
+ * functions/ (exporting `handler`).
+ */
+export const ENDPOINTS = ['order', 'return', 'disposition', 'dispute', 'signup', 'login', 'account'] as const;
+export type EndpointName = (typeof ENDPOINTS)[number];
+
+export interface RouteDefinition {
+  endpoint: EndpointName;
+  method: 'POST';
+  path: string;
+  handlerFile: string;
+}
+
+export const ROUTES: readonly RouteDefinition[] = [
+  { endpoint: 'order', method: 'POST', path: '/v1/order', handlerFile: 'functions/order.ts' },
+];
+
+/** Answers unknown paths (404) and wrong methods on known paths (405), after authentication. */
+export const FALLBACK_HANDLER_FILE = 'functions/fallback.ts';
+
+export interface RouteMatch {
+  route: RouteDefinition;
+  pathParameters: Record<string, string>;
+}
+
+/** Finds the route whose path template matches a concrete path, whatever the method. */
+export function matchRoute(
+  path: string,
+  routes: readonly RouteDefinition[] = ROUTES,
+): RouteMatch | undefined {
+  const parts = trimSlashes(path).split('/');
+  for (const route of routes) {
+    const template = trimSlashes(route.path).split('/');
+    if (template.length !== parts.length) continue;
+    const pathParameters: Record<string, string> = {};
+    const matches = template.every((segment, i) => {
+      const actual = parts[i] ?? '';
+      const param = /^\{(.+)\}$/.exec(segment)?.[1];
+      if (param) {
+        if (!actual) return false;
+        pathParameters[param] = decodeURIComponent(actual);
+        return true;
+      }
+      return segment === actual;
+    });
+    if (matches) return { route, pathParameters };
+  }
+  return undefined;
+}
+
+function trimSlashes(path: string): string {
+  return path.replace(/^\/+|\/+$/g, '');
+}

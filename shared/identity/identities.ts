@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Identities link events to each other: the same e-mail, card, device, address or phone seen again.
+ * Values are normalized, then kept only as a digest, so the table never holds a raw e-mail or card.
+ */
+export const IDENTITY_KINDS = [
+  'email',
+  'customer',
+  'device',
+  'card',
+  'address',
+  'phone',
+  'username',
+] as const;
+export type IdentityKind = (typeof IDENTITY_KINDS)[number];
+
+export interface IdentityRef {
+  kind: IdentityKind;
+  digest: string;
+}
+
+/** Providers that ignore dots in the local part of an address. */
+const DOT_INSENSITIVE_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+
+export function normalizeEmail(raw: string): string {
+  const lowered = raw.trim().toLowerCase();
+  const at = lowered.lastIndexOf('@');
+  if (at < 0) return lowered;
+  let local = lowered.slice(0, at);
+  let domain = lowered.slice(at + 1);
+  if (domain === 'googlemail.com') domain = 'gmail.com';
+  local = local.split('+')[0] ?? local;
+  if (DOT_INSENSITIVE_DOMAINS.has(domain)) local = local.replaceAll('.', '');
+  return `${local}@${domain}`;
+}
+
+export function emailDomain(raw: string): string {
+  return normalizeEmail(raw).split('@')[1] ?? '';
+}
+
+/** E.164-ish: digits only, with the leading plus kept. */
+export function normalizePhone(raw: string): string {
+  const digits = raw.replace(/\D/g, '');
+  return `+${digits}`;
+}
+
+export function normalizeAddress(address: {
+  line1?: string;
+  postalCode?: string;
+  country?: string;
+}): string | undefined {
+  const line1 = (address.line1 ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+  const postal = (address.postalCode ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const country = (address.country ?? '').toUpperCase().trim();
+  if (!line1 && !postal) return undefined;
+  return `${line1}|${postal}|${country}`;
+}
+
+/** BIN + last4 + expiry identifies a card; a merchant payment identifier does too. */
+export function normalizeCard(payment: {
+  BIN?: string;
+  last4?: string;
+  expiry?: string;
+  paymentIdentifier?: string;
+}): string | undefined {
+  if (payment.paymentIdentifier) return `pid:${payment.paymentIdentifier.trim()}`;
+  if (payment.BIN && payment.last4) return `card:${payment.BIN}:${payment.last4}:${payment.expiry ?? ''}`;
+  return undefined;
+}
+
+export function identityDigest(kind: IdentityKind, normalized: string): string {
+  return createHash('sha256').update(`${kind}:${normalized}`).digest('base64url').slice(0, 22);
+}
+
+export function identity(kind: IdentityKind, normalized: string): IdentityRef {
+  return { kind, digest: identityDigest(kind, normalized) };
+}
+
+/** Distinct identities, in first-seen order. */
+export function uniqueIdentities(refs: readonly IdentityRef[]): IdentityRef[] {
+  const seen = new Set<string>();
+  return refs.filter((ref) => {
+    const id = `${ref.kind}#${ref.digest}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}

@@ -1,0 +1,123 @@
+import currencyCodes from 'currency-codes';
+import { z } from 'zod';
+import type { ErrorCode } from '../errors.ts';
+
+/**
+ * Field builders shared by every request schema. Fields whose failure has a specific catalog code
+ * (timestamps, currencies, enums) carry that code in `params.apiCode`; shared/http/validation.ts
+ * reads it when it turns zod issues into the envelope.
+ */
+export const MAX_STRING_LENGTH = 1024;
+export const LIMITS = {
+  lineItems: 250,
+  identifiers: 20,
+  returnedItems: 250,
+  dispositions: 250,
+  disputes: 100,
+  contacts: 20,
+  fingerprints: 20,
+  payments: 20,
+  discounts: 50,
+  images: 20,
+  customDataBytes: 16 * 1024,
+} as const;
+
+const EARLIEST_TIMESTAMP = Date.UTC(2000, 0, 1);
+const ONE_DAY_MS = 86_400_000;
+
+export const text = () => z.string().max(MAX_STRING_LENGTH);
+/** An identifier the merchant owns (order id, return id, ...): non-empty, bounded. */
+export const idText = () => z.string().min(1).max(256);
+
+export function apiEnum<const T extends readonly [string, ...string[]]>(
+  values: T,
+  apiCode: Extract<ErrorCode, 'unknown_enum_value' | 'unprocessable_entity'> = 'unprocessable_entity',
+) {
+  const allowed = new Set<string>(values);
+  return z.custom<T[number]>((v) => typeof v === 'string' && allowed.has(v), {
+    error: `must be one of ${values.join(', ')}`,
+    params: { apiCode, allowed: values },
+  });
+}
+
+function isEpochMillisInRange(ms: number): boolean {
+  return Number.isSafeInteger(ms) && ms >= EARLIEST_TIMESTAMP && ms <= Date.now() + ONE_DAY_MS;
+}
+
+/** Epoch milliseconds carried as a string of digits (orders, returns, accounts). */
+export const timestampString = () =>
+  z.custom<string>((v) => typeof v === 'string' && /^\d{12,16}$/.test(v) && isEpochMillisInRange(Number(v)), {
+    error: 'must be epoch milliseconds as a string of digits, between 2000-01-01 and one day from now',
+    params: { apiCode: 'invalid_timestamp' },
+  });
+
+/** Epoch milliseconds carried as a JSON number (disputes). */
+export const timestampNumber = () =>
+  z.custom<number>((v) => typeof v === 'number' && isEpochMillisInRange(v), {
+    error: 'must be epoch milliseconds as a number, between 2000-01-01 and one day from now',
+    params: { apiCode: 'invalid_timestamp' },
+  });
+
+const ISO_NUMERIC_CURRENCIES = new Set(currencyCodes.data.map((c) => c.number));
+
+export const currencyCode = () =>
+  z.custom<string>((v) => typeof v === 'string' && ISO_NUMERIC_CURRENCIES.has(v), {
+    error: 'must be an ISO 4217 numeric currency code such as "840"',
+    params: { apiCode: 'invalid_currency_code' },
+  });
+
+export const decimalAmount = () =>
+  z
+    .string()
+    .max(32)
+    .regex(/^\d{1,18}(\.\d{1,8})?$/, 'must be a non-negative decimal string such as "19.99"');
+
+export const money = () => z.strictObject({ currencyCode: currencyCode(), amount: decimalAmount() });
+
+export const quantity = () => z.string().regex(/^[1-9]\d{0,5}$/, 'must be a positive integer as a string');
+
+export const IDENTIFIER_TYPES = ['UPC', 'EAN', 'JAN', 'SKU', 'SerialNo'] as const;
+
+export const identifier = (enumCode?: 'unknown_enum_value') =>
+  z.strictObject({ identifierType: apiEnum(IDENTIFIER_TYPES, enumCode), identifier: idText() });
+
+export const deviceFingerprints = () =>
+  z.array(z.strictObject({ deviceIdentifier: idText() })).max(LIMITS.fingerprints);
+
+export const contactEntry = () =>
+  z.discriminatedUnion('contactType', [
+    z.strictObject({
+      contactType: z.literal('ContactAddress'),
+      address: z.strictObject({
+        line1: text().optional(),
+        line2: text().optional(),
+        city: text().optional(),
+        state: text().optional(),
+        postalCode: text().optional(),
+        country: text().optional(),
+        geoCode: z
+          .strictObject({ longitude: z.number().min(-180).max(180), latitude: z.number().min(-90).max(90) })
+          .optional(),
+      }),
+      addressType: apiEnum(['Billing', 'Shipping', 'Business']),
+    }),
+    z.strictObject({ contactType: z.literal('EMail'), address: z.email().max(320) }),
+    z.strictObject({
+      contactType: z.literal('Phone'),
+      number: z.string().regex(/^\+?[0-9 ()\-.]{4,32}$/, 'must be a phone number in international format'),
+    }),
+  ]);
+
+export const contactInformation = () => z.array(contactEntry()).max(LIMITS.contacts);
+
+/** Free-form merchant data: string keys, JSON values, bounded in size. */
+export const customData = () =>
+  z
+    .record(z.string().max(256), z.json())
+    .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= LIMITS.customDataBytes, {
+      error: `must serialize to at most ${LIMITS.customDataBytes} bytes`,
+    });
+
+export type ContactEntry = z.infer<ReturnType<typeof contactEntry>>;
+export type Money = z.infer<ReturnType<typeof money>>;
+export type Identifier = z.infer<ReturnType<typeof identifier>>;

@@ -1,0 +1,100 @@
+import { METRIC } from '../../identity/metrics.ts';
+import type { IdentitySnapshot } from '../../store/identity-history.ts';
+import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
+
+/** What scoring needs to know about an order: facts from the request and its identities' history. */
+export interface OrderScoringInput {
+  orderValue: number;
+  cvvResultCodes: readonly string[];
+  avsResultCodes: readonly string[];
+  giftCardUsed: boolean;
+  billingShippingMismatch: boolean;
+  history: {
+    emails: readonly IdentitySnapshot[];
+    cards: readonly IdentitySnapshot[];
+    devices: readonly IdentitySnapshot[];
+    all: readonly IdentitySnapshot[];
+  };
+}
+
+/** Processor result codes that mean the check failed (Visa/Mastercard conventions). */
+const CVV_FAILED = new Set(['N']);
+const AVS_FAILED = new Set(['N', 'C']);
+
+export function orderSignals(input: OrderScoringInput): Signals {
+  const { history } = input;
+  const chargebacks = maxCount(history.all, METRIC.lostChargebacks, 'd365');
+  const abusiveReturns = maxCount(history.all, METRIC.abusiveReturns, 'd365');
+  const openDisputes = maxCount(history.all, METRIC.openDisputes, 'lifetime');
+  const ownEmails = history.emails.map((s) => s.ref);
+  const cardEmails = maxOtherLinks(history.cards, 'email', ownEmails);
+  const deviceEmails = maxOtherLinks(history.devices, 'email', ownEmails);
+  const velocity = maxCount([...history.emails, ...history.cards, ...history.devices], METRIC.orders, 'h1');
+  const priorOrders = maxCount(history.emails, METRIC.orders, 'lifetime').count;
+  const priorValue = maxCount(history.emails, METRIC.orderValue, 'lifetime').count;
+  const averageValue = priorOrders > 0 ? priorValue / priorOrders : 0;
+  const valueRatio = averageValue > 0 ? input.orderValue / averageValue : 0;
+
+  return fired({
+    lostChargebacksOnIdentities:
+      chargebacks.count > 0
+        ? {
+            value: saturating(chargebacks.count),
+            evidence: `${plural(chargebacks.count, 'lost chargeback')} on this ${KIND_WORDS[chargebacks.kind ?? ''] ?? 'identity'} in 365 days`,
+          }
+        : undefined,
+    abusiveReturnsOnIdentities:
+      abusiveReturns.count > 0
+        ? {
+            value: saturating(abusiveReturns.count),
+            evidence: `${plural(abusiveReturns.count, 'abusive return')} on this ${KIND_WORDS[abusiveReturns.kind ?? ''] ?? 'identity'} in 365 days`,
+          }
+        : undefined,
+    openDisputesOnIdentities:
+      openDisputes.count > 0
+        ? {
+            value: saturating(openDisputes.count),
+            evidence: `${plural(openDisputes.count, 'open dispute')} on this ${KIND_WORDS[openDisputes.kind ?? ''] ?? 'identity'}`,
+          }
+        : undefined,
+    cardSharedAcrossEmails:
+      cardEmails > 0
+        ? {
+            value: saturating(cardEmails),
+            evidence: `card used with ${plural(cardEmails, 'other e-mail')}`,
+          }
+        : undefined,
+    deviceSharedAcrossEmails:
+      deviceEmails > 0
+        ? {
+            value: saturating(deviceEmails),
+            evidence: `device used with ${plural(deviceEmails, 'other e-mail')}`,
+          }
+        : undefined,
+    ordersLastHourOnIdentities:
+      velocity.count > 1
+        ? {
+            value: saturating(velocity.count - 1),
+            evidence: `${plural(velocity.count, 'order')} on this ${KIND_WORDS[velocity.kind ?? ''] ?? 'identity'} in the last hour`,
+          }
+        : undefined,
+    newCustomer: priorOrders === 0 ? { value: 1, evidence: 'first order from this e-mail' } : undefined,
+    billingShippingMismatch: input.billingShippingMismatch
+      ? { value: 1, evidence: 'billing and shipping addresses differ' }
+      : undefined,
+    cvvMismatch: input.cvvResultCodes.some((c) => CVV_FAILED.has(c.toUpperCase()))
+      ? { value: 1, evidence: 'CVV check failed' }
+      : undefined,
+    avsMismatch: input.avsResultCodes.some((c) => AVS_FAILED.has(c.toUpperCase()))
+      ? { value: 1, evidence: 'address verification failed' }
+      : undefined,
+    giftCardUsed: input.giftCardUsed ? { value: 1, evidence: 'paid with a gift card' } : undefined,
+    orderValueVsHistory:
+      valueRatio > 2
+        ? {
+            value: Math.min(3, Math.log2(valueRatio)),
+            evidence: `order value ${valueRatio.toFixed(1)}x this customer's average`,
+          }
+        : undefined,
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * Time buckets of identity counters. Each counted event adds to a lifetime total and to three
+ * buckets: a 15-minute one (kept 24 h), a day (kept 31 days) and a week (kept 53 weeks). Windows
+ * are read from them: 15 min and 1 h and 24 h from quarters, 30 d from days, 365 d from weeks.
+ * Pure functions, shared by the writer (which prunes stale buckets) and the reader.
+ */
+const QUARTER_MS = 15 * 60_000;
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+
+export type Granularity = 'q' | 'd' | 'w';
+
+const BUCKETS: Record<Granularity, { size: number; keep: number }> = {
+  q: { size: QUARTER_MS, keep: 96 },
+  d: { size: DAY_MS, keep: 31 },
+  w: { size: WEEK_MS, keep: 53 },
+};
+
+export const WINDOWS = {
+  m15: { granularity: 'q', count: 1 },
+  h1: { granularity: 'q', count: 4 },
+  h24: { granularity: 'q', count: 96 },
+  d30: { granularity: 'd', count: 30 },
+  d365: { granularity: 'w', count: 52 },
+} as const satisfies Record<string, { granularity: Granularity; count: number }>;
+
+export type WindowName = keyof typeof WINDOWS | 'lifetime';
+export type WindowedCount = Record<WindowName, number>;
+
+export const lifetimeAttribute = (metric: string) => `c_${metric}`;
+export const bucketAttribute = (metric: string, granularity: Granularity, index: number) =>
+  `${granularity}_${metric}_${index}`;
+
+export function bucketIndex(granularity: Granularity, at: number): number {
+  return Math.floor(at / BUCKETS[granularity].size);
+}
+
+/** The bucket attributes one event at `at` adds to, lifetime first. */
+export function attributesForEvent(metric: string, at: number): string[] {
+  return [
+    lifetimeAttribute(metric),
+    ...(['q', 'd', 'w'] as const).map((g) => bucketAttribute(metric, g, bucketIndex(g, at))),
+  ];
+}
+
+const BUCKET_PATTERN = /^([qdw])_(.+)_(\d+)$/;
+
+/** Bucket attributes of a stored item that have aged out of retention at `now`. */
+export function staleBuckets(item: Record<string, unknown>, now: number): string[] {
+  return Object.keys(item).filter((name) => {
+    const match = BUCKET_PATTERN.exec(name);
+    if (!match) return false;
+    const granularity = match[1] as Granularity;
+    return Number(match[3]) <= bucketIndex(granularity, now) - BUCKETS[granularity].keep;
+  });
+}
+
+/** Counts of one metric over every window, from a stored item. */
+export function windowedCount(
+  item: Record<string, unknown> | undefined,
+  metric: string,
+  now: number,
+): WindowedCount {
+  const result: WindowedCount = { m15: 0, h1: 0, h24: 0, d30: 0, d365: 0, lifetime: 0 };
+  if (!item) return result;
+  result.lifetime = numberOf(item[lifetimeAttribute(metric)]);
+  for (const [name, window] of Object.entries(WINDOWS) as [
+    keyof typeof WINDOWS,
+    (typeof WINDOWS)[keyof typeof WINDOWS],
+  ][]) {
+    const current = bucketIndex(window.granularity, now);
+    let sum = 0;
+    for (let index = current - window.count + 1; index <= current; index++) {
+      sum += numberOf(item[bucketAttribute(metric, window.granularity, index)]);
+    }
+    result[name] = sum;
+  }
+  return result;
+}
+
+function numberOf(value: unknown): number {
+  return typeof value === 'number' ? value : 0;
+}

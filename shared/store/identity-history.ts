@@ -1,0 +1,177 @@
+import type { IdentityRef } from '../identity/identities.ts';
+import { keyString } from './batch-get.ts';
+import { tableName } from './client.ts';
+import { attributesForEvent, staleBuckets, type WindowedCount, windowedCount } from './history-windows.ts';
+import { keys, type TableKey } from './keys.ts';
+
+/**
+ * Per-identity history: counters in time windows and the distinct identities linked to it
+ * (e-mails per device, accounts per card, ...). One item per identity, read in the request's single
+ * BatchGetItem and moved by commutative ADDs inside the request's one transaction.
+ */
+export interface IdentitySnapshot {
+  ref: IdentityRef;
+  /** Whether anything was ever recorded for this identity. */
+  known: boolean;
+  firstSeenAt: number | undefined;
+  count: (metric: string) => WindowedCount;
+  /** Distinct identities of a kind linked to this one. */
+  linkedCount: (kind: string) => number;
+  isLinked: (kind: string, digest: string) => boolean;
+}
+
+/** Keeps a link set bounded: past this many members it stops growing (the signal is saturated). */
+export const MAX_LINKS_PER_KIND = 200;
+
+export const identityKey = (merchantId: string, ref: IdentityRef): TableKey =>
+  keys.identity(merchantId, ref.kind, ref.digest);
+
+export function toSnapshot(
+  ref: IdentityRef,
+  item: Record<string, unknown> | undefined,
+  now: number,
+): IdentitySnapshot {
+  const linkSet = (kind: string) => {
+    const value = item?.[`l_${kind}`];
+    return value instanceof Set ? (value as Set<string>) : undefined;
+  };
+  return {
+    ref,
+    known: item !== undefined,
+    firstSeenAt: typeof item?.firstSeenAt === 'number' ? item.firstSeenAt : undefined,
+    count: (metric) => windowedCount(item, metric, now),
+    linkedCount: (kind) => linkSet(kind)?.size ?? 0,
+    isLinked: (kind, digest) => linkSet(kind)?.has(digest) ?? false,
+  };
+}
+
+export function snapshotsFrom(
+  merchantId: string,
+  refs: readonly IdentityRef[],
+  items: Map<string, Record<string, unknown>>,
+  now: number,
+): IdentitySnapshot[] {
+  return refs.map((ref) => toSnapshot(ref, items.get(keyString(identityKey(merchantId, ref))), now));
+}
+
+interface PendingIdentityChange {
+  ref: IdentityRef;
+  adds: Map<string, number>;
+  links: Map<string, Set<string>>;
+  touchedAt: number | undefined;
+}
+
+/**
+ * Collects every counter move and link of one request, merged per identity (a transaction may touch
+ * an item only once), and turns them into Update actions for TransactWriteItems.
+ */
+export class HistoryChanges {
+  private readonly changes = new Map<string, PendingIdentityChange>();
+
+  private entry(ref: IdentityRef): PendingIdentityChange {
+    const id = `${ref.kind}#${ref.digest}`;
+    let change = this.changes.get(id);
+    if (!change) {
+      change = { ref, adds: new Map(), links: new Map(), touchedAt: undefined };
+      this.changes.set(id, change);
+    }
+    return change;
+  }
+
+  /** Adds `amount` (may be negative, to undo) to a metric at event time `at`. */
+  add(ref: IdentityRef, metric: string, amount: number, at: number): this {
+    if (amount === 0) return this;
+    const change = this.entry(ref);
+    for (const attribute of attributesForEvent(metric, at)) {
+      change.adds.set(attribute, (change.adds.get(attribute) ?? 0) + amount);
+    }
+    change.touchedAt = Math.max(change.touchedAt ?? 0, at);
+    return this;
+  }
+
+  addEach(refs: readonly IdentityRef[], metric: string, amount: number, at: number): this {
+    for (const ref of refs) this.add(ref, metric, amount, at);
+    return this;
+  }
+
+  /** Records that `ref` was seen together with each of `others` (skipping itself). */
+  link(ref: IdentityRef, others: readonly IdentityRef[], at: number): this {
+    const change = this.entry(ref);
+    for (const other of others) {
+      if (other.kind === ref.kind && other.digest === ref.digest) continue;
+      const set = change.links.get(other.kind) ?? new Set<string>();
+      set.add(other.digest);
+      change.links.set(other.kind, set);
+    }
+    change.touchedAt = Math.max(change.touchedAt ?? 0, at);
+    return this;
+  }
+
+  /** Links every identity of an event with every other one. */
+  linkAll(refs: readonly IdentityRef[], at: number): this {
+    for (const ref of refs) this.link(ref, refs, at);
+    return this;
+  }
+
+  get isEmpty(): boolean {
+    return this.changes.size === 0;
+  }
+
+  /** One Update per identity; stale buckets seen in `existing` are removed in the same write. */
+  toTransactItems(merchantId: string, existing: Map<string, Record<string, unknown>>, now: number) {
+    return [...this.changes.values()].map((change) => {
+      const key = identityKey(merchantId, change.ref);
+      const stored = existing.get(keyString(key));
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = {};
+      const addClauses: string[] = [];
+      let n = 0;
+      for (const [attribute, amount] of change.adds) {
+        if (amount === 0) continue;
+        names[`#a${n}`] = attribute;
+        values[`:a${n}`] = amount;
+        addClauses.push(`#a${n} :a${n}`);
+        n++;
+      }
+      for (const [kind, digests] of change.links) {
+        const current = stored?.[`l_${kind}`];
+        const size = current instanceof Set ? current.size : 0;
+        const fresh = [...digests].filter((d) => !(current instanceof Set && current.has(d)));
+        const room = Math.max(0, MAX_LINKS_PER_KIND - size);
+        if (fresh.length === 0 || room === 0) continue;
+        names[`#l${n}`] = `l_${kind}`;
+        values[`:l${n}`] = new Set(fresh.slice(0, room));
+        addClauses.push(`#l${n} :l${n}`);
+        n++;
+      }
+      const adding = new Set(change.adds.keys());
+      const removeClauses = (stored ? staleBuckets(stored, now) : [])
+        .filter((attribute) => !adding.has(attribute))
+        .map((attribute, i) => {
+          names[`#r${i}`] = attribute;
+          return `#r${i}`;
+        });
+      names['#first'] = 'firstSeenAt';
+      names['#last'] = 'lastSeenAt';
+      names['#kind'] = 'kind';
+      values[':seen'] = change.touchedAt ?? now;
+      values[':kind'] = change.ref.kind;
+      const expression = [
+        'SET #first = if_not_exists(#first, :seen), #last = :seen, #kind = :kind',
+        addClauses.length ? `ADD ${addClauses.join(', ')}` : '',
+        removeClauses.length ? `REMOVE ${removeClauses.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
+      return {
+        Update: {
+          TableName: tableName,
+          Key: key,
+          UpdateExpression: expression,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      };
+    });
+  }
+}

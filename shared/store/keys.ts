@@ -1,0 +1,44 @@
+import { GSI1, PARTITION_KEY, SORT_KEY } from './table-definition.ts';
+
+/**
+ * Every key of the single table is built here. Merchant-owned records start with `M#<merchantId>#`,
+ * so one merchant's ids can never address another's records.
+ */
+export interface TableKey {
+  [PARTITION_KEY]: string;
+  [SORT_KEY]: string;
+}
+
+const key = (pk: string, sk: string): TableKey => ({ [PARTITION_KEY]: pk, [SORT_KEY]: sk });
+const merchantScope = (merchantId: string) => `M#${merchantId}`;
+
+export const keys = {
+  merchantProfile: (merchantId: string) => key(`MERCHANT#${merchantId}`, 'PROFILE'),
+  apiKey: (keyHash: string) => key(`APIKEY#${keyHash}`, 'APIKEY'),
+  order: (merchantId: string, providerOrderId: string) =>
+    key(`${merchantScope(merchantId)}#ORDER#${providerOrderId}`, 'ORDER'),
+  return: (merchantId: string, providerReturnId: string) =>
+    key(`${merchantScope(merchantId)}#RETURN#${providerReturnId}`, 'RETURN'),
+  dispute: (merchantId: string, disputeId: string) =>
+    key(`${merchantScope(merchantId)}#DISPUTE#${disputeId}`, 'DISPUTE'),
+  customer: (merchantId: string, customerId: string) =>
+    key(`${merchantScope(merchantId)}#CUSTOMER#${customerId}`, 'CUSTOMER'),
+  idempotencyKey: (merchantId: string, endpoint: string, idempotencyKey: string) =>
+    key(`${merchantScope(merchantId)}#IDEMPOTENCY#${endpoint}#${idempotencyKey}`, 'IDEMPOTENCY'),
+  /** Counters and links of one identity (e-mail, device, card, ...), addressed by its digest. */
+  identity: (merchantId: string, kind: string, digest: string) =>
+    key(`${merchantScope(merchantId)}#IDENTITY#${kind}#${digest}`, 'COUNTERS'),
+  review: (merchantId: string, reviewId: string) =>
+    key(`${merchantScope(merchantId)}#REVIEW#${reviewId}`, 'REVIEW'),
+  workflow: (merchantId: string, eventType: string) =>
+    key(`${merchantScope(merchantId)}#WORKFLOW#${eventType}`, 'WORKFLOW'),
+};
+
+/** GSI1 keys: secondary access paths. */
+export const gsi1 = {
+  apiKeyById: (keyId: string) => ({ [GSI1.partitionKey]: `KEYID#${keyId}`, [GSI1.sortKey]: 'APIKEY' }),
+  reviewByStatus: (merchantId: string, status: string, createdAt: string, reviewId: string) => ({
+    [GSI1.partitionKey]: `${merchantScope(merchantId)}#REVIEWS#${status}`,
+    [GSI1.sortKey]: `${createdAt}#${reviewId}`,
+  }),
+};

@@ -1,0 +1,193 @@
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { type Environment, KEY_PREFIX } from '../config.ts';
+import { newKeyId, newMerchantId, randomBase62 } from '../ids.ts';
+import { sha256Hex } from './canonical.ts';
+import { documentClient, tableName } from './client.ts';
+import { gsi1, keys } from './keys.ts';
+import { GSI1 } from './table-definition.ts';
+
+/** Merchants and their API keys. Keys are stored only as SHA-256 digests; the clear key is shown once. */
+export type MerchantStatus = 'active' | 'suspended';
+
+export interface Merchant {
+  merchantId: string;
+  name: string;
+  status: MerchantStatus;
+  accountUpdatesEnabled: boolean;
+  /** Requests per second and burst; undefined means the environment's default. */
+  rateLimit?: { perSecond: number; burst: number };
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  keyId: string;
+  merchantId: string;
+  environment: Environment;
+  /** Endpoint names this key may call; undefined means every endpoint. */
+  endpoints?: string[];
+  status: 'active' | 'revoked';
+  last4: string;
+  createdAt: string;
+}
+
+export interface IssuedKey {
+  keyId: string;
+  apiKey: string;
+}
+
+export const API_KEY_RANDOM_LENGTH = 40;
+
+export function hashApiKey(apiKey: string): string {
+  return sha256Hex(apiKey);
+}
+
+export async function createMerchant(input: {
+  name: string;
+  accountUpdatesEnabled: boolean;
+  environment: Environment;
+}): Promise<Merchant & IssuedKey> {
+  const merchant: Merchant = {
+    merchantId: newMerchantId(),
+    name: input.name,
+    status: 'active',
+    accountUpdatesEnabled: input.accountUpdatesEnabled,
+    createdAt: new Date().toISOString(),
+  };
+  const { item: keyItem, issued } = newKeyItem(merchant.merchantId, input.environment, undefined);
+  await documentClient.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName,
+            Item: { ...keys.merchantProfile(merchant.merchantId), entity: 'merchant', ...merchant },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        { Put: { TableName: tableName, Item: keyItem, ConditionExpression: 'attribute_not_exists(PK)' } },
+      ],
+    }),
+  );
+  return { ...merchant, ...issued };
+}
+
+export async function getMerchant(merchantId: string): Promise<Merchant | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.merchantProfile(merchantId), ConsistentRead: true }),
+  );
+  return Item ? toMerchant(Item) : undefined;
+}
+
+export async function updateMerchant(
+  merchantId: string,
+  changes: Partial<Pick<Merchant, 'status' | 'accountUpdatesEnabled' | 'rateLimit'>>,
+): Promise<Merchant | undefined> {
+  const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return getMerchant(merchantId);
+  try {
+    const { Attributes } = await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.merchantProfile(merchantId),
+        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
+        ConditionExpression: 'attribute_exists(PK)',
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes ? toMerchant(Attributes) : undefined;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+}
+
+export async function createApiKey(input: {
+  merchantId: string;
+  environment: Environment;
+  endpoints?: string[];
+}): Promise<IssuedKey | undefined> {
+  if (!(await getMerchant(input.merchantId))) return undefined;
+  const { item, issued } = newKeyItem(input.merchantId, input.environment, input.endpoints);
+  await documentClient.send(
+    new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }),
+  );
+  return issued;
+}
+
+/** Marks a key revoked. Returns false when no such key id exists. */
+export async function revokeApiKey(keyId: string): Promise<boolean> {
+  const { Items } = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: GSI1.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+      ExpressionAttributeValues: { ':pk': gsi1.apiKeyById(keyId)[GSI1.partitionKey] },
+    }),
+  );
+  const item = Items?.[0];
+  if (!item) return false;
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: { PK: item.PK, SK: item.SK },
+      UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':revoked': 'revoked', ':now': new Date().toISOString() },
+    }),
+  );
+  return true;
+}
+
+export async function findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.apiKey(keyHash) }),
+  );
+  if (!Item) return undefined;
+  return {
+    keyId: Item.keyId,
+    merchantId: Item.merchantId,
+    environment: Item.environment,
+    endpoints: Item.endpoints,
+    status: Item.status,
+    last4: Item.last4,
+    createdAt: Item.createdAt,
+  };
+}
+
+function newKeyItem(merchantId: string, environment: Environment, endpoints: string[] | undefined) {
+  const apiKey = `${KEY_PREFIX[environment]}${randomBase62(API_KEY_RANDOM_LENGTH)}`;
+  const keyId = newKeyId();
+  const record: ApiKeyRecord = {
+    keyId,
+    merchantId,
+    environment,
+    ...(endpoints ? { endpoints } : {}),
+    status: 'active',
+    last4: apiKey.slice(-4),
+    createdAt: new Date().toISOString(),
+  };
+  return {
+    item: { ...keys.apiKey(hashApiKey(apiKey)), ...gsi1.apiKeyById(keyId), entity: 'apiKey', ...record },
+    issued: { keyId, apiKey },
+  };
+}
+
+function toMerchant(item: Record<string, unknown>): Merchant {
+  return {
+    merchantId: item.merchantId as string,
+    name: item.name as string,
+    status: item.status as MerchantStatus,
+    accountUpdatesEnabled: item.accountUpdatesEnabled === true,
+    ...(item.rateLimit ? { rateLimit: item.rateLimit as Merchant['rateLimit'] } : {}),
+    createdAt: item.createdAt as string,
+  };
+}

@@ -1,0 +1,136 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { IdentityRef } from '../identity/identities.ts';
+import type { Decision } from '../scoring/decide.ts';
+import { batchGetItems, keyString } from './batch-get.ts';
+import { documentClient, tableName } from './client.ts';
+import {
+  type HistoryChanges,
+  type IdentitySnapshot,
+  identityKey,
+  snapshotsFrom,
+} from './identity-history.ts';
+import { keys } from './keys.ts';
+import { ConditionFailedError, transactWrite } from './transact.ts';
+
+/** A recorded order: what later returns and disputes need, plus its stored response for replays. */
+export interface StoredOrder {
+  merchantId: string;
+  providerOrderId: string;
+  serviceOrderId: string;
+  requestHash: string;
+  /** Hash of the request without `state` and `timestamp`: equal means a status-only update. */
+  stableHash: string;
+  state: string;
+  timestamp: number;
+  currencyCode: string;
+  orderValue: number;
+  /** Every identity of the order as `kind#digest`; feedback (disputes, dispositions) lands on these. */
+  identities: string[];
+  lineItems: {
+    identifiers: { identifierType: string; identifier: string }[];
+    quantity: number;
+    unitPrice: number;
+    category: string;
+  }[];
+  decision: Decision;
+  /** The response exactly as first sent, so a replay is byte-for-byte the same. */
+  responseJson: string;
+  createdAt: string;
+}
+
+export interface OrderContext {
+  existing: StoredOrder | undefined;
+  snapshots: IdentitySnapshot[];
+  /** Raw identity items, so the write can prune stale buckets it saw. */
+  identityItems: Map<string, Record<string, unknown>>;
+}
+
+/** One BatchGetItem: the order (for idempotency) and the history of each identity it names. */
+export async function loadOrderContext(
+  merchantId: string,
+  providerOrderId: string,
+  identities: readonly IdentityRef[],
+  now: number,
+): Promise<OrderContext> {
+  const orderKey = keys.order(merchantId, providerOrderId);
+  const items = await batchGetItems([orderKey, ...identities.map((ref) => identityKey(merchantId, ref))]);
+  return {
+    existing: items.get(keyString(orderKey)) as StoredOrder | undefined,
+    snapshots: snapshotsFrom(merchantId, identities, items, now),
+    identityItems: items,
+  };
+}
+
+export type RecordOutcome = { recorded: true } | { recorded: false; existing: StoredOrder };
+
+/**
+ * Writes the order and every counter it moves in one transaction. If the order id was taken
+ * meanwhile (a concurrent duplicate), nothing is written and the winner's record is returned.
+ */
+export async function recordOrder(
+  order: StoredOrder,
+  changes: HistoryChanges,
+  identityItems: Map<string, Record<string, unknown>>,
+  now: number,
+): Promise<RecordOutcome> {
+  try {
+    await transactWrite([
+      {
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.order(order.merchantId, order.providerOrderId), entity: 'order', ...order },
+          ConditionExpression: 'attribute_not_exists(PK)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      ...changes.toTransactItems(order.merchantId, identityItems, now),
+    ]);
+    return { recorded: true };
+  } catch (error) {
+    if (error instanceof ConditionFailedError && error.index === 0) {
+      const existing =
+        (error.existingItem as StoredOrder | undefined) ??
+        (await getOrder(order.merchantId, order.providerOrderId));
+      if (existing) return { recorded: false, existing };
+    }
+    throw error;
+  }
+}
+
+export async function getOrder(
+  merchantId: string,
+  providerOrderId: string,
+): Promise<StoredOrder | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.order(merchantId, providerOrderId),
+      ConsistentRead: true,
+    }),
+  );
+  return Item as StoredOrder | undefined;
+}
+
+/** Records a status-only update (newest timestamp wins); the decision is unchanged. */
+export async function updateOrderState(
+  merchantId: string,
+  providerOrderId: string,
+  state: string,
+  timestamp: number,
+) {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.order(merchantId, providerOrderId),
+        UpdateExpression: 'SET #state = :state, #ts = :ts',
+        ConditionExpression: 'attribute_exists(PK) AND #ts <= :ts',
+        ExpressionAttributeNames: { '#state': 'state', '#ts': 'timestamp' },
+        ExpressionAttributeValues: { ':state': state, ':ts': timestamp },
+      }),
+    );
+  } catch (error) {
+    // An older status update arriving late changes nothing.
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * How a request relates to an already-recorded one with the same idempotency key (decisions.md):
+ * the same body is a replay, a body differing only in status fields is a status update, anything
+ * else is a conflict.
+ */
+export type Repeat = 'replay' | 'status_update' | 'conflict';
+
+export function classifyRepeat(
+  stored: { requestHash: string; stableHash: string },
+  incoming: { requestHash: string; stableHash: string },
+): Repeat {
+  if (stored.requestHash === incoming.requestHash) return 'replay';
+  if (stored.stableHash === incoming.stableHash) return 'status_update';
+  return 'conflict';
+}
+
+export const REPLAYED_HEADER = { 'Idempotent-Replayed': 'true' } as const;

@@ -1,0 +1,121 @@
+import { ApiError } from '../errors.ts';
+import type { ApiRequest } from '../http/http-handler.ts';
+import type { UseCaseResult } from '../http/responses.ts';
+import { METRIC } from '../identity/metrics.ts';
+import { identitiesOfOrder } from '../identity/order-identities.ts';
+import { newServiceId } from '../ids.ts';
+import { recordDecisionMetric } from '../observability-decisions.ts';
+import type { OrderRequest } from '../schemas/order.ts';
+import { decide, toWireDecision } from '../scoring/decide.ts';
+import { modelFor } from '../scoring/models.ts';
+import { orderSignals } from '../scoring/signals/order-signals.ts';
+import { DEFAULT_WORKFLOWS } from '../scoring/workflow.ts';
+import { requestFingerprint } from '../store/canonical.ts';
+import { HistoryChanges } from '../store/identity-history.ts';
+import { loadOrderContext, recordOrder, type StoredOrder, updateOrderState } from '../store/orders.ts';
+import { classifyRepeat, REPLAYED_HEADER } from './idempotency.ts';
+
+/** Fields whose change alone makes a re-sent order a status update rather than a conflict. */
+const STATUS_FIELDS = ['state', 'timestamp'] as const;
+
+/** POST /v1/order: validate -> load history -> score -> decide -> one transaction -> respond. */
+export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>): Promise<UseCaseResult> {
+  const merchantId = principal.merchant.merchantId;
+  const now = Date.now();
+  const fingerprint = {
+    requestHash: requestFingerprint(body),
+    stableHash: requestFingerprint(body, STATUS_FIELDS),
+  };
+  const identities = identitiesOfOrder(body);
+  const context = await loadOrderContext(merchantId, body.providerOrderId, identities.all, now);
+  if (context.existing) return answerRepeat(context.existing, body, fingerprint);
+
+  const byRole = (refs: typeof identities.all) =>
+    context.snapshots.filter((s) => refs.some((r) => r.kind === s.ref.kind && r.digest === s.ref.digest));
+  const orderValue = Number(body.totalPrice.amount);
+  const decision = decide(
+    modelFor('order'),
+    DEFAULT_WORKFLOWS.order,
+    orderSignals({
+      orderValue,
+      cvvResultCodes: body.paymentInfo.flatMap((p) => (p.cvv_result_code ? [p.cvv_result_code] : [])),
+      avsResultCodes: body.paymentInfo.flatMap((p) => (p.avs_result_code ? [p.avs_result_code] : [])),
+      giftCardUsed: body.paymentInfo.some((p) => p.giftCardUsed === 'True' || p.instrument === 'GiftCard'),
+      billingShippingMismatch:
+        identities.billingAddresses.length > 0 &&
+        identities.shippingAddresses.length > 0 &&
+        !identities.shippingAddresses.some((s) =>
+          identities.billingAddresses.some((b) => b.digest === s.digest),
+        ),
+      history: {
+        emails: byRole(identities.emails),
+        cards: byRole(identities.cards),
+        devices: byRole(identities.devices),
+        all: context.snapshots,
+      },
+    }),
+  );
+
+  const serviceOrderId = newServiceId('ord');
+  const response = {
+    providerOrderID: body.providerOrderId,
+    serviceOrderID: serviceOrderId,
+    cartLevelDecisions: [
+      {
+        providerCartID: body.providerCartId ?? body.providerOrderId,
+        serviceCartID: newServiceId('cart'),
+        decisions: [toWireDecision(decision)],
+      },
+    ],
+  };
+  const timestamp = Number(body.timestamp);
+  const order: StoredOrder = {
+    merchantId,
+    providerOrderId: body.providerOrderId,
+    serviceOrderId,
+    ...fingerprint,
+    state: body.state,
+    timestamp,
+    currencyCode: body.totalPrice.currencyCode,
+    orderValue,
+    identities: identities.all.map((ref) => `${ref.kind}#${ref.digest}`),
+    lineItems: body.lineItems.map((item) => ({
+      identifiers: item.identifiers,
+      quantity: Number(item.quantity),
+      unitPrice: Number(item.unitPrice.amount),
+      category: item.category,
+    })),
+    decision,
+    responseJson: JSON.stringify(response),
+    createdAt: new Date(now).toISOString(),
+  };
+  const changes = new HistoryChanges()
+    .addEach(identities.all, METRIC.orders, 1, timestamp)
+    .addEach(identities.all, METRIC.orderValue, orderValue, timestamp)
+    .linkAll(identities.all, timestamp);
+
+  const outcome = await recordOrder(order, changes, context.identityItems, now);
+  if (!outcome.recorded) return answerRepeat(outcome.existing, body, fingerprint);
+  recordDecisionMetric('order', decision.decision);
+  return { body: response };
+}
+
+async function answerRepeat(
+  stored: StoredOrder,
+  body: OrderRequest,
+  fingerprint: { requestHash: string; stableHash: string },
+): Promise<UseCaseResult> {
+  switch (classifyRepeat(stored, fingerprint)) {
+    case 'replay':
+      return { rawBody: stored.responseJson, headers: REPLAYED_HEADER };
+    case 'status_update':
+      await updateOrderState(stored.merchantId, stored.providerOrderId, body.state, Number(body.timestamp));
+      return { rawBody: stored.responseJson };
+    case 'conflict':
+      throw new ApiError(
+        'duplicate_order',
+        'An order with this providerOrderId was already recorded with a different body.',
+        { field: 'providerOrderId' },
+      );
+  }
+}

@@ -1,0 +1,69 @@
+import type { AddressInfo } from 'node:net';
+import type { Environment } from '../../shared/config.ts';
+
+/** The local server (the real handlers behind the API Gateway adapter), started in this test process. */
+export interface TestApi {
+  baseUrl: string;
+  post: (path: string, body: unknown, options?: RequestOptions) => Promise<ApiResponse>;
+  request: (
+    method: string,
+    path: string,
+    options?: RequestOptions & { rawBody?: string },
+  ) => Promise<ApiResponse>;
+  close: () => Promise<void>;
+}
+
+export interface RequestOptions {
+  apiKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary response shapes
+  body: any;
+  text: string;
+}
+
+export async function startTestApi(): Promise<TestApi> {
+  const { createLocalServer } = await import('../../local/http-adapter.ts');
+  const server = createLocalServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const request: TestApi['request'] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', ...options.headers };
+    if (options.apiKey) headers.Authorization = options.apiKey;
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body: options.rawBody });
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: response.status, headers: response.headers, body, text };
+  };
+  return {
+    baseUrl,
+    request,
+    post: (path, body, options) => request('POST', path, { ...options, rawBody: JSON.stringify(body) }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A fresh merchant per test keeps tests isolated in the shared table. */
+export async function newMerchant(
+  options: { accountUpdatesEnabled?: boolean; environment?: Environment } = {},
+) {
+  const { createMerchant } = await import('../../shared/store/merchants.ts');
+  return createMerchant({
+    name: `test-${Math.random().toString(36).slice(2)}`,
+    accountUpdatesEnabled: options.accountUpdatesEnabled ?? false,
+    environment: options.environment ?? 'sandbox',
+  });
+}

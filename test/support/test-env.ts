@@ -1,0 +1,9 @@
+import { inject } from 'vitest';
+import { applyLocalEnvironment } from '../../local/local-env.ts';
+
+// Runs before each test file's imports: point the shared DynamoDB client at the run's DynamoDB Local.
+applyLocalEnvironment(inject('dynamoDbEndpoint'), {
+  // Short enough that a revocation test need not wait the production minute.
+  API_KEY_CACHE_MS: '1000',
+  POWERTOOLS_LOG_LEVEL: 'CRITICAL',
+});
