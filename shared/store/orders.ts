@@ -1,7 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { IdentityRef } from '../identity/identities.ts';
 import type { Decision } from '../scoring/decide.ts';
-import { batchGetItems, keyString } from './batch-get.ts';
 import { documentClient, tableName } from './client.ts';
 import {
   type HistoryChanges,
@@ -38,29 +36,6 @@ export interface StoredOrder {
   createdAt: string;
 }
 
-export interface OrderContext {
-  existing: StoredOrder | undefined;
-  snapshots: IdentitySnapshot[];
-  /** Raw identity items, so the write can prune stale buckets it saw. */
-  identityItems: Map<string, Record<string, unknown>>;
-}
-
-/** One BatchGetItem: the order (for idempotency) and the history of each identity it names. */
-export async function loadOrderContext(
-  merchantId: string,
-  providerOrderId: string,
-  identities: readonly IdentityRef[],
-  now: number,
-): Promise<OrderContext> {
-  const orderKey = keys.order(merchantId, providerOrderId);
-  const items = await batchGetItems([orderKey, ...identities.map((ref) => identityKey(merchantId, ref))]);
-  return {
-    existing: items.get(keyString(orderKey)) as StoredOrder | undefined,
-    snapshots: snapshotsFrom(merchantId, identities, items, now),
-    identityItems: items,
-  };
-}
-
 export type RecordOutcome = { recorded: true } | { recorded: false; existing: StoredOrder };
 
 /**
@@ -70,7 +45,7 @@ export type RecordOutcome = { recorded: true } | { recorded: false; existing: St
 export async function recordOrder(
   order: StoredOrder,
   changes: HistoryChanges,
-  identityItems: Map<string, Record<string, unknown>>,
+  storedItems: Map<string, Record<string, unknown>>,
   now: number,
 ): Promise<RecordOutcome> {
   try {
@@ -83,7 +58,7 @@ export async function recordOrder(
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
-      ...changes.toTransactItems(order.merchantId, identityItems, now),
+      ...changes.toTransactItems(order.merchantId, storedItems, now),
     ]);
     return { recorded: true };
   } catch (error) {

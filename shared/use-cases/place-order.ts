@@ -9,10 +9,11 @@ import type { OrderRequest } from '../schemas/order.ts';
 import { decide, toWireDecision } from '../scoring/decide.ts';
 import { modelFor } from '../scoring/models.ts';
 import { orderSignals } from '../scoring/signals/order-signals.ts';
-import { DEFAULT_WORKFLOWS } from '../scoring/workflow.ts';
 import { requestFingerprint } from '../store/canonical.ts';
+import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
-import { loadOrderContext, recordOrder, type StoredOrder, updateOrderState } from '../store/orders.ts';
+import { keys } from '../store/keys.ts';
+import { recordOrder, type StoredOrder, updateOrderState } from '../store/orders.ts';
 import { classifyRepeat, REPLAYED_HEADER } from './idempotency.ts';
 
 /** Fields whose change alone makes a re-sent order a status update rather than a conflict. */
@@ -27,15 +28,20 @@ export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>):
     stableHash: requestFingerprint(body, STATUS_FIELDS),
   };
   const identities = identitiesOfOrder(body);
-  const context = await loadOrderContext(merchantId, body.providerOrderId, identities.all, now);
-  if (context.existing) return answerRepeat(context.existing, body, fingerprint);
-
-  const byRole = (refs: typeof identities.all) =>
-    context.snapshots.filter((s) => refs.some((r) => r.kind === s.ref.kind && r.digest === s.ref.digest));
+  const orderKey = keys.order(merchantId, body.providerOrderId);
+  const context = await loadDecisionContext({
+    merchantId,
+    eventType: 'order',
+    identities: identities.all,
+    records: [orderKey],
+    now,
+  });
+  const existing = context.item<StoredOrder>(orderKey);
+  if (existing) return answerRepeat(existing, body, fingerprint);
   const orderValue = Number(body.totalPrice.amount);
   const decision = decide(
     modelFor('order'),
-    DEFAULT_WORKFLOWS.order,
+    context.workflow,
     orderSignals({
       orderValue,
       cvvResultCodes: body.paymentInfo.flatMap((p) => (p.cvv_result_code ? [p.cvv_result_code] : [])),
@@ -48,9 +54,9 @@ export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>):
           identities.billingAddresses.some((b) => b.digest === s.digest),
         ),
       history: {
-        emails: byRole(identities.emails),
-        cards: byRole(identities.cards),
-        devices: byRole(identities.devices),
+        emails: context.snapshotsOf(identities.emails),
+        cards: context.snapshotsOf(identities.cards),
+        devices: context.snapshotsOf(identities.devices),
         all: context.snapshots,
       },
     }),
@@ -94,7 +100,7 @@ export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>):
     .addEach(identities.all, METRIC.orderValue, orderValue, timestamp)
     .linkAll(identities.all, timestamp);
 
-  const outcome = await recordOrder(order, changes, context.identityItems, now);
+  const outcome = await recordOrder(order, changes, context.items, now);
   if (!outcome.recorded) return answerRepeat(outcome.existing, body, fingerprint);
   recordDecisionMetric('order', decision.decision);
   return { body: response };

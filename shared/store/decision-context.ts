@@ -1,0 +1,46 @@
+import type { IdentityRef } from '../identity/identities.ts';
+import type { EventType, Workflow } from '../scoring/workflow.ts';
+import { batchGetItems, keyString } from './batch-get.ts';
+import { type IdentitySnapshot, identityKey, snapshotsFrom } from './identity-history.ts';
+import type { TableKey } from './keys.ts';
+import { workflowFromItem, workflowKey } from './workflows.ts';
+
+/**
+ * Everything a scored request reads, in one BatchGetItem: the merchant's workflow for the event
+ * type, the history of every identity the event names, and the use case's own records (the
+ * idempotency record, the referenced order, ...).
+ */
+export interface DecisionContext {
+  workflow: Workflow;
+  snapshots: IdentitySnapshot[];
+  /** Raw items by key, so the write can prune stale buckets and use cases can read their records. */
+  items: Map<string, Record<string, unknown>>;
+  item: <T = Record<string, unknown>>(key: TableKey) => T | undefined;
+  /** Snapshots of the given identities (a role's subset of `snapshots`). */
+  snapshotsOf: (refs: readonly IdentityRef[]) => IdentitySnapshot[];
+}
+
+export async function loadDecisionContext(input: {
+  merchantId: string;
+  eventType: EventType;
+  identities: readonly IdentityRef[];
+  records: readonly TableKey[];
+  now: number;
+}): Promise<DecisionContext> {
+  const { merchantId, eventType, identities, records, now } = input;
+  const wfKey = workflowKey(merchantId, eventType);
+  const items = await batchGetItems([
+    wfKey,
+    ...records,
+    ...identities.map((ref) => identityKey(merchantId, ref)),
+  ]);
+  const snapshots = snapshotsFrom(merchantId, identities, items, now);
+  return {
+    workflow: workflowFromItem(items.get(keyString(wfKey)), eventType),
+    snapshots,
+    items,
+    item: <T>(key: TableKey) => items.get(keyString(key)) as T | undefined,
+    snapshotsOf: (refs) =>
+      snapshots.filter((s) => refs.some((r) => r.kind === s.ref.kind && r.digest === s.ref.digest)),
+  };
+}
