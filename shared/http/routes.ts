@@ -15,6 +15,17 @@ export interface RouteDefinition {
 
 export const ROUTES: readonly RouteDefinition[] = [
   { endpoint: 'order', method: 'POST', path: '/v1/order', handlerFile: 'functions/order.ts' },
+  { endpoint: 'return', method: 'POST', path: '/v1/return', handlerFile: 'functions/return.ts' },
+  {
+    endpoint: 'disposition',
+    method: 'POST',
+    path: '/v1/return/disposition/{return-id}',
+    handlerFile: 'functions/disposition.ts',
+  },
+  { endpoint: 'dispute', method: 'POST', path: '/v1/order/dispute/{order-id}', handlerFile: 'functions/dispute.ts' },
+  { endpoint: 'signup', method: 'POST', path: '/v1/evaluate/signup', handlerFile: 'functions/signup.ts' },
+  { endpoint: 'login', method: 'POST', path: '/v1/evaluate/login', handlerFile: 'functions/login.ts' },
+  { endpoint: 'account', method: 'POST', path: '/v1/evaluate/account', handlerFile: 'functions/account.ts' },
 ];
 
 /** Answers unknown paths (404) and wrong methods on known paths (405), after authentication. */
