@@ -1,0 +1,36 @@
+import { type AdminCommand, CommandError, parseFlags, UsageError } from './command.ts';
+import { merchantCommands } from './commands/merchants.ts';
+
+/** Every admin command; later features add their command lists here. */
+export const COMMANDS: readonly AdminCommand[] = [...merchantCommands];
+
+export function usageText(): string {
+  return ['Usage: npm run admin -- <command>', '', 'Commands:', ...COMMANDS.map((c) => `  ${c.usage}`)].join(
+    '\n',
+  );
+}
+
+/** Runs one command line; returns the process exit code. */
+export async function runAdmin(argv: string[], out: (text: string) => void, err: (text: string) => void) {
+  const command = COMMANDS.find((c) => c.words.every((word, i) => argv[i] === word));
+  if (!command) {
+    err(usageText());
+    return 2;
+  }
+  try {
+    const flags = parseFlags(command, argv.slice(command.words.length));
+    out(JSON.stringify(await command.run(flags), null, 2));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(`${error.message}\nUsage: npm run admin -- ${command.usage}`);
+      return 2;
+    }
+    if (error instanceof CommandError) {
+      err(JSON.stringify({ error: error.message }));
+      return 1;
+    }
+    err(`admin: ${(error as Error).name}: ${(error as Error).message}`);
+    return 1;
+  }
+}

@@ -1,0 +1,88 @@
+import { readRuntimeConfig } from '../../shared/config.ts';
+import { ENDPOINTS } from '../../shared/http/routes.ts';
+import { createApiKey, createMerchant, revokeApiKey, updateMerchant } from '../../shared/store/merchants.ts';
+import { type AdminCommand, CommandError, requireFlag, UsageError } from '../command.ts';
+
+/** Merchants and their API keys. Keys are printed once, here, and stored only as hashes. */
+export const merchantCommands: AdminCommand[] = [
+  {
+    words: ['merchant', 'create'],
+    usage: 'merchant create --name NAME [--enable-account-updates]',
+    options: { name: { type: 'string' }, 'enable-account-updates': { type: 'boolean' } },
+    run: async (flags) => {
+      const merchant = await createMerchant({
+        name: requireFlag(flags, 'name'),
+        accountUpdatesEnabled: flags['enable-account-updates'] === true,
+        environment: readRuntimeConfig().environment,
+      });
+      return { merchantId: merchant.merchantId, keyId: merchant.keyId, apiKey: merchant.apiKey };
+    },
+  },
+  {
+    words: ['merchant', 'update'],
+    usage:
+      'merchant update --merchant ID [--enable-account-updates|--disable-account-updates] [--suspend|--unsuspend]',
+    options: {
+      merchant: { type: 'string' },
+      'enable-account-updates': { type: 'boolean' },
+      'disable-account-updates': { type: 'boolean' },
+      suspend: { type: 'boolean' },
+      unsuspend: { type: 'boolean' },
+    },
+    run: async (flags) => {
+      const merchantId = requireFlag(flags, 'merchant');
+      const enable = flags['enable-account-updates'] === true;
+      const disable = flags['disable-account-updates'] === true;
+      const suspend = flags.suspend === true;
+      const unsuspend = flags.unsuspend === true;
+      if (enable && disable)
+        throw new UsageError('choose one of --enable-account-updates and --disable-account-updates');
+      if (suspend && unsuspend) throw new UsageError('choose one of --suspend and --unsuspend');
+      if (!enable && !disable && !suspend && !unsuspend) throw new UsageError('nothing to update');
+      const merchant = await updateMerchant(merchantId, {
+        ...(enable || disable ? { accountUpdatesEnabled: enable } : {}),
+        ...(suspend || unsuspend ? { status: suspend ? 'suspended' : 'active' } : {}),
+      });
+      if (!merchant) throw new CommandError(`no merchant ${merchantId}`);
+      return merchant;
+    },
+  },
+  {
+    words: ['key', 'create'],
+    usage: `key create --merchant ID [--endpoints ${ENDPOINTS.join(',')}]`,
+    options: { merchant: { type: 'string' }, endpoints: { type: 'string' } },
+    run: async (flags) => {
+      const merchantId = requireFlag(flags, 'merchant');
+      const endpoints = typeof flags.endpoints === 'string' ? parseEndpoints(flags.endpoints) : undefined;
+      const issued = await createApiKey({
+        merchantId,
+        environment: readRuntimeConfig().environment,
+        ...(endpoints ? { endpoints } : {}),
+      });
+      if (!issued) throw new CommandError(`no merchant ${merchantId}`);
+      return issued;
+    },
+  },
+  {
+    words: ['key', 'revoke'],
+    usage: 'key revoke --key-id ID',
+    options: { 'key-id': { type: 'string' } },
+    run: async (flags) => {
+      const keyId = requireFlag(flags, 'key-id');
+      if (!(await revokeApiKey(keyId))) throw new CommandError(`no key ${keyId}`);
+      return { keyId, revoked: true };
+    },
+  },
+];
+
+function parseEndpoints(list: string): string[] {
+  const endpoints = list
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const unknown = endpoints.filter((e) => !(ENDPOINTS as readonly string[]).includes(e));
+  if (endpoints.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--endpoints takes a comma-separated list of: ${ENDPOINTS.join(', ')}`);
+  }
+  return endpoints;
+}

@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../local/dynamodb-local.ts';
+import { orderBody } from './support/fixtures.ts';
+
+/** `npm start` as a newcomer runs it: a separate process with its own persistent DynamoDB Local. */
+function startServer(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  ready: Promise<string>;
+} {
+  const child = spawn(process.execPath, ['scripts/start-local.ts'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const ready = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /ready at (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+  });
+  return { child, output: () => output, ready };
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('npm start', () => {
+  it('serves orders with the printed demo key, persists under DATA_DIR, and Ctrl-C stops DynamoDB Local', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'abuse-data-'));
+    const env = {
+      PORT: String(await freePort()),
+      DYNAMODB_PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+    };
+    const first = startServer(env);
+    const baseUrl = await first.ready;
+    const apiKey = /API key: (pk_test_\w+)/.exec(first.output())![1]!;
+    expect(first.output()).toContain('Created a demo sandbox merchant');
+    const body = orderBody();
+    const post = () =>
+      fetch(`${baseUrl}/v1/order`, {
+        method: 'POST',
+        headers: { Authorization: apiKey },
+        body: JSON.stringify(body),
+      });
+    const created = await post();
+    expect(created.status).toBe(200);
+    first.child.kill('SIGINT');
+    expect(await exited(first.child)).toBe(0);
+    expect(await portOpen(Number(env.DYNAMODB_PORT))).toBe(false);
+
+    const second = startServer(env);
+    await second.ready;
+    expect(second.output()).not.toContain('Created a demo sandbox merchant');
+    expect(second.output()).toContain(apiKey);
+    const replayed = await post();
+    expect(replayed.status).toBe(200);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    second.child.kill('SIGINT');
+    expect(await exited(second.child)).toBe(0);
+  });
+
+  it('without Java says in one line what to install, and exits 1', async () => {
+    const server = startServer({
+      PATH: '/nonexistent',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'abuse-data-')),
+    });
+    server.ready.catch(() => undefined);
+    expect(await exited(server.child)).toBe(1);
+    const lines = server.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/Java 17.*install/);
+  });
+});
