@@ -7,9 +7,13 @@ import { ApiError, StoreUnavailableError } from '../errors.ts';
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof StoreUnavailableError) {
-    return new ApiError('service_unavailable', 'The service is briefly unavailable; retry after the given delay.', {
-      headers: { 'Retry-After': '1' },
-    });
+    return new ApiError(
+      'service_unavailable',
+      'The service is briefly unavailable; retry after the given delay.',
+      {
+        headers: { 'Retry-After': '1' },
+      },
+    );
   }
   return new ApiError('internal_error', 'An internal error occurred.');
 }

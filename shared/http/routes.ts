@@ -22,7 +22,12 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/v1/return/disposition/{return-id}',
     handlerFile: 'functions/disposition.ts',
   },
-  { endpoint: 'dispute', method: 'POST', path: '/v1/order/dispute/{order-id}', handlerFile: 'functions/dispute.ts' },
+  {
+    endpoint: 'dispute',
+    method: 'POST',
+    path: '/v1/order/dispute/{order-id}',
+    handlerFile: 'functions/dispute.ts',
+  },
   { endpoint: 'signup', method: 'POST', path: '/v1/evaluate/signup', handlerFile: 'functions/signup.ts' },
   { endpoint: 'login', method: 'POST', path: '/v1/evaluate/login', handlerFile: 'functions/login.ts' },
   { endpoint: 'account', method: 'POST', path: '/v1/evaluate/account', handlerFile: 'functions/account.ts' },

@@ -13,7 +13,10 @@ import { isUnexpected } from '../error-mapper.ts';
 export function logContext(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
   return {
     before: (request) => {
-      logger.appendKeys({ requestId: request.context.requestId, path: request.event.resource ?? request.event.path });
+      logger.appendKeys({
+        requestId: request.context.requestId,
+        path: request.event.resource ?? request.event.path,
+      });
     },
     onError: (request) => {
       const { error } = request;
