@@ -1,8 +1,14 @@
 import { type AdminCommand, CommandError, parseFlags, UsageError } from './command.ts';
 import { merchantCommands } from './commands/merchants.ts';
+import { reviewCommands } from './commands/reviews.ts';
+import { workflowCommands } from './commands/workflows.ts';
 
 /** Every admin command; later features add their command lists here. */
-export const COMMANDS: readonly AdminCommand[] = [...merchantCommands];
+export const COMMANDS: readonly AdminCommand[] = [
+  ...merchantCommands,
+  ...workflowCommands,
+  ...reviewCommands,
+];
 
 export function usageText(): string {
   return ['Usage: npm run admin -- <command>', '', 'Commands:', ...COMMANDS.map((c) => `  ${c.usage}`)].join(

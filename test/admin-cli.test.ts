@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './support/api.ts';
+import { startTestApi, type TestApi, waitForKeyCacheExpiry } from './support/api.ts';
 import { orderBody } from './support/fixtures.ts';
 
 const run = promisify(execFile);
@@ -53,7 +53,7 @@ describe('admin CLI', () => {
     expect((await api.post('/v1/order', orderBody(), { apiKey: full.apiKey })).status).toBe(200);
     const revoked = await admin('key', 'revoke', '--key-id', full.keyId);
     expect(JSON.parse(revoked.stdout)).toEqual({ keyId: full.keyId, revoked: true });
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await waitForKeyCacheExpiry();
     expect((await api.post('/v1/order', orderBody(), { apiKey: full.apiKey })).body.error.code).toBe(
       'invalid_api_key',
     );
@@ -65,7 +65,7 @@ describe('admin CLI', () => {
       (await admin('merchant', 'update', '--merchant', merchantId, '--suspend')).stdout,
     );
     expect(suspended).toMatchObject({ merchantId, status: 'suspended' });
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await waitForKeyCacheExpiry();
     expect((await api.post('/v1/order', orderBody(), { apiKey })).body.error.code).toBe('forbidden');
     const enabled = JSON.parse(
       (await admin('merchant', 'update', '--merchant', merchantId, '--unsuspend', '--enable-account-updates'))

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import {
+  type ApiResponse,
+  newMerchant,
+  startTestApi,
+  type TestApi,
+  waitForKeyCacheExpiry,
+} from './support/api.ts';
 import { orderBody } from './support/fixtures.ts';
 
 let api: TestApi;
@@ -69,7 +75,7 @@ describe('authentication (contract 5, decisions.md)', () => {
     const issued = await createApiKey({ merchantId, environment: 'sandbox' });
     expect((await api.post('/v1/order', orderBody(), { apiKey: issued!.apiKey })).status).toBe(200);
     expect(await revokeApiKey(issued!.keyId)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 1_100)); // the test cache lives 1 s; production 60 s
+    await waitForKeyCacheExpiry(); // the test cache lives 4 s; production 60 s
     expectError(await api.post('/v1/order', orderBody(), { apiKey: issued!.apiKey }), 401, 'invalid_api_key');
   });
 });

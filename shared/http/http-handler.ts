@@ -62,10 +62,14 @@ export function bodilessHandler(answer: (event: APIGatewayProxyEvent) => never |
   return baseStack(undefined).handler(async (event) => answer(event));
 }
 
+/**
+ * logEvent is pinned off: an event carries the API key and body values (credential hashes, contacts),
+ * and POWERTOOLS_LOGGER_LOG_EVENT must not be able to switch that on.
+ */
 function baseStack(endpoint: EndpointName | undefined, requiredFeature?: EndpointFeature) {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
     .use(errorEnvelope())
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(logContext())
     .use(authentication({ environment, endpoint, ...(requiredFeature ? { requiredFeature } : {}) }));

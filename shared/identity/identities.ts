@@ -12,6 +12,8 @@ export const IDENTITY_KINDS = [
   'address',
   'phone',
   'username',
+  // Counters only (signups per domain), never linked: a shared domain says nothing about a person.
+  'emailDomain',
 ] as const;
 export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 

@@ -9,9 +9,31 @@ export const METRIC = {
   returns: 'ret',
   returnValue: 'retV',
   abusiveReturns: 'abr',
+  /** Review-queue items a merchant resolved as legitimate: the merchant vouched for these identities. */
+  legitimateReviews: 'lgR',
+  /** HEAVILY_USED dispositions: a customer's second and later ones count as abusive returns. */
+  heavilyUsedReturns: 'hvu',
   lostChargebacks: 'cbL',
   lostChargebackValue: 'cbLV',
   openDisputes: 'dsO',
+  /** Signups naming this device, phone, address, e-mail or e-mail domain. */
+  signups: 'sgn',
+  /** Referees who named this customer as their referrer. */
+  referrals: 'ref',
+  /** Login attempts, on the account (customer) and on each device. */
+  loginFailures: 'lgF',
+  loginSuccesses: 'lgS',
+  /** Successful logins that used MFA, on the account: tells whether MFA is this account's habit. */
+  mfaLogins: 'lgM',
+  /** Successful logins from a device new to an account that had known devices (read by account updates). */
+  newDeviceLogins: 'lgN',
+  /** First attempt of a device on an account, on the device: distinct accounts tried per window. */
+  deviceAccountsTried: 'dvA',
+  /** Account updates on the account, and the risky ones among them (payout, MFA, contact changes). */
+  accountChanges: 'acC',
+  riskyAccountChanges: 'acR',
+  /** Signups, logins and account updates declined, on the account and its devices. */
+  accountEventDeclines: 'aDc',
 } as const;
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

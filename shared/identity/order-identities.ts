@@ -1,13 +1,6 @@
 import type { OrderRequest } from '../schemas/order.ts';
-import {
-  type IdentityRef,
-  identity,
-  normalizeAddress,
-  normalizeCard,
-  normalizeEmail,
-  normalizePhone,
-  uniqueIdentities,
-} from './identities.ts';
+import { contactIdentities, deviceIdentities } from './contact-identities.ts';
+import { type IdentityRef, identity, normalizeCard, uniqueIdentities } from './identities.ts';
 
 /** The identities an order links together, by role. */
 export interface OrderIdentities {
@@ -21,34 +14,18 @@ export interface OrderIdentities {
 }
 
 export function identitiesOfOrder(order: OrderRequest): OrderIdentities {
-  const contacts = order.customer.contactInformation;
-  const emails: IdentityRef[] = [];
-  const phones: IdentityRef[] = [];
-  const billingAddresses: IdentityRef[] = [];
-  const shippingAddresses: IdentityRef[] = [];
-  for (const contact of contacts) {
-    if (contact.contactType === 'EMail') emails.push(identity('email', normalizeEmail(contact.address)));
-    if (contact.contactType === 'Phone') phones.push(identity('phone', normalizePhone(contact.number)));
-    if (contact.contactType === 'ContactAddress') {
-      const normalized = normalizeAddress(contact.address);
-      if (!normalized) continue;
-      const ref = identity('address', normalized);
-      if (contact.addressType === 'Shipping') shippingAddresses.push(ref);
-      else billingAddresses.push(ref);
-    }
-  }
+  const contacts = contactIdentities(order.customer.contactInformation);
   const cards = order.paymentInfo.flatMap((payment) => {
     const normalized = normalizeCard(payment);
     return normalized ? [identity('card', normalized)] : [];
   });
-  const devices = (order.deviceFingerprints ?? []).map((d) => identity('device', d.deviceIdentifier.trim()));
   const unique = {
-    emails: uniqueIdentities(emails),
+    emails: contacts.emails,
     cards: uniqueIdentities(cards),
-    devices: uniqueIdentities(devices),
-    billingAddresses: uniqueIdentities(billingAddresses),
-    shippingAddresses: uniqueIdentities(shippingAddresses),
-    phones: uniqueIdentities(phones),
+    devices: deviceIdentities(order.deviceFingerprints),
+    billingAddresses: contacts.billingAddresses,
+    shippingAddresses: contacts.shippingAddresses,
+    phones: contacts.phones,
   };
   return { ...unique, all: uniqueIdentities(Object.values(unique).flat()) };
 }

@@ -1,5 +1,5 @@
 import currencyCodes from 'currency-codes';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ErrorCode } from '../errors.ts';
 
 /**
@@ -84,6 +84,9 @@ export const identifier = (enumCode?: 'unknown_enum_value') =>
 export const deviceFingerprints = () =>
   z.array(z.strictObject({ deviceIdentifier: idText() })).max(LIMITS.fingerprints);
 
+export const phoneNumber = () =>
+  z.string().regex(/^\+?[0-9 ()\-.]{4,32}$/, 'must be a phone number in international format');
+
 export const contactEntry = () =>
   z.discriminatedUnion('contactType', [
     z.strictObject({
@@ -102,10 +105,7 @@ export const contactEntry = () =>
       addressType: apiEnum(['Billing', 'Shipping', 'Business']),
     }),
     z.strictObject({ contactType: z.literal('EMail'), address: z.email().max(320) }),
-    z.strictObject({
-      contactType: z.literal('Phone'),
-      number: z.string().regex(/^\+?[0-9 ()\-.]{4,32}$/, 'must be a phone number in international format'),
-    }),
+    z.strictObject({ contactType: z.literal('Phone'), number: phoneNumber() }),
   ]);
 
 export const contactInformation = () => z.array(contactEntry()).max(LIMITS.contacts);

@@ -1,7 +1,9 @@
 import type { DecisionOutcome, WireDecision } from '../schemas/decision.ts';
 import { type ScoringModel, scoreWithModel } from './model.ts';
 import type { Signals } from './signals/signal.ts';
-import { decisionTypeOf, matchRule, type Workflow } from './workflow.ts';
+import { type FieldValue, normalizeFields } from './variables.ts';
+import { decisionTypeOf, type Workflow } from './workflow.ts';
+import { matchWorkflow, type RuleError } from './workflow-engine.ts';
 
 /** A decision with everything needed to explain and replay it later. */
 export interface Decision {
@@ -14,30 +16,51 @@ export interface Decision {
   workflowVersion: string;
   /** Signal values the model used (the decision's variables). */
   signals: Record<string, number>;
+  /** Event fields the workflow saw (variables.ts EVENT_FIELDS, missing ones as zero values). */
+  fields?: Record<string, FieldValue>;
+  /** Rules that failed to evaluate and so did not hold; absent when none failed. */
+  ruleErrors?: RuleError[];
 }
 
 /** Contributions below this many log-odds are too small to name as a reason. */
 const REASON_THRESHOLD = 0.25;
 const MAX_REASONS = 3;
 
-export function decide(model: ScoringModel, workflow: Workflow, signals: Signals): Decision {
+/**
+ * Scores the signals with the model, then runs the workflow over the score, the signal values and
+ * the event's fields. Pure.
+ */
+export function decide(
+  model: ScoringModel,
+  workflow: Workflow,
+  signals: Signals,
+  fields: Readonly<Record<string, FieldValue>> = {},
+): Decision {
   const values = Object.fromEntries(Object.entries(signals).map(([name, s]) => [name, s.value]));
   const scored = scoreWithModel(model, values);
-  const branch = matchRule(workflow, scored.abuseScore);
+  const normalized = normalizeFields(workflow.eventType, fields);
+  const branch = matchWorkflow(workflow, {
+    abuseScore: scored.abuseScore,
+    signals: values,
+    fields: normalized,
+  });
   const reasons = scored.contributions
     .filter((c) => c.contribution >= REASON_THRESHOLD)
     .slice(0, MAX_REASONS)
     .map((c) => signals[c.signal]?.evidence)
     .filter((text): text is string => Boolean(text));
+  const signalReason = reasons.length > 0 ? reasons.join('; ') : 'no abuse signals in the linked history';
   return {
     decision: branch.decision,
     subDecision: branch.name,
     decisionType: decisionTypeOf(workflow),
-    reason: reasons.length > 0 ? reasons.join('; ') : 'no abuse signals in the linked history',
+    reason: branch.reason ? `${branch.reason}; ${signalReason}` : signalReason,
     abuseScore: scored.abuseScore,
     modelVersion: scored.modelVersion,
     workflowVersion: workflow.version,
     signals: values,
+    fields: normalized,
+    ...(branch.errors.length > 0 ? { ruleErrors: branch.errors } : {}),
   };
 }
 

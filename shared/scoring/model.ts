@@ -23,13 +23,17 @@ export interface ModelScore {
   contributions: Contribution[];
 }
 
+/** Far past where the logistic saturates (a score of 100 needs a log-odds of about 5.3). */
+const MAX_CONTRIBUTION = 1_000;
+
 export function scoreWithModel(model: ScoringModel, signals: Readonly<Record<string, number>>): ModelScore {
   let logOdds = model.bias;
   const contributions: Contribution[] = [];
   for (const [signal, weight] of Object.entries(model.weights)) {
     const value = signals[signal] ?? 0;
     if (value === 0 || !Number.isFinite(value)) continue;
-    const contribution = weight * value;
+    // Bounded so extreme values cannot overflow to +Infinity and -Infinity and sum to NaN.
+    const contribution = Math.max(-MAX_CONTRIBUTION, Math.min(MAX_CONTRIBUTION, weight * value));
     logOdds += contribution;
     contributions.push({ signal, value, contribution });
   }

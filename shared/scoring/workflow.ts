@@ -1,28 +1,50 @@
 import type { DecisionOutcome } from '../schemas/decision.ts';
 
 /**
- * A merchant workflow: ordered rules, the first that holds decides; the default branch ends the list.
- * The rule's name is the wire `subDecision`.
+ * A merchant workflow: ordered rules, the first whose condition holds decides; the default branch
+ * ends the list. Conditions are CEL expressions over the event type's variables (variables.ts); the
+ * rule's name is the wire `subDecision`. Rules are data: compiled and checked by workflow-engine.ts
+ * and workflow-validation.ts, never by code per rule.
  */
-export type EventType = 'order' | 'return' | 'signup' | 'login' | 'account';
+export const EVENT_TYPES = ['order', 'return', 'signup', 'login', 'account'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface WorkflowRule {
   name: string;
   decision: DecisionOutcome;
-  /** The rule holds when the abuse score is at least this. */
-  minScore: number;
+  /** A CEL expression of type bool, e.g. `abuseScore >= 85 && refundMode == "STORE_CREDIT"`. */
+  condition: string;
+  /** Optional words put in front of the signal reasons when this rule decides. */
+  reason?: string;
+}
+
+export interface WorkflowBranch {
+  name: string;
+  decision: DecisionOutcome;
 }
 
 export interface Workflow {
   eventType: EventType;
   version: string;
   rules: readonly WorkflowRule[];
-  defaultBranch: { name: string; decision: DecisionOutcome };
+  defaultBranch: WorkflowBranch;
 }
+
+/** decisions.md: orders never REVIEW; every other event type may (signup/login only if the merchant adds it). */
+export const ALLOWED_OUTCOMES: Record<EventType, readonly DecisionOutcome[]> = {
+  order: ['APPROVE', 'DECLINE'],
+  return: ['APPROVE', 'DECLINE', 'REVIEW'],
+  signup: ['APPROVE', 'DECLINE', 'REVIEW'],
+  login: ['APPROVE', 'DECLINE', 'REVIEW'],
+  account: ['APPROVE', 'DECLINE', 'REVIEW'],
+};
 
 const OUTCOME_ORDER: readonly DecisionOutcome[] = ['APPROVE', 'DECLINE', 'REVIEW'];
 
-/** The wire `decisionType`: every outcome this workflow can produce, e.g. "APPROVE/DECLINE". */
+/**
+ * The wire `decisionType`: the outcomes this workflow can produce. The contract knows only
+ * "APPROVE/DECLINE" and "APPROVE/DECLINE/REVIEW", so APPROVE and DECLINE are always listed.
+ */
 export function decisionTypeOf(workflow: Workflow): string {
   const outcomes = new Set([...workflow.rules.map((r) => r.decision), workflow.defaultBranch.decision]);
   outcomes.add('APPROVE');
@@ -30,48 +52,47 @@ export function decisionTypeOf(workflow: Workflow): string {
   return OUTCOME_ORDER.filter((o) => outcomes.has(o)).join('/');
 }
 
-export function matchRule(
-  workflow: Workflow,
-  abuseScore: number,
-): { name: string; decision: DecisionOutcome } {
-  return workflow.rules.find((rule) => abuseScore >= rule.minScore) ?? workflow.defaultBranch;
-}
+const APPROVE_BY_DEFAULT: WorkflowBranch = { name: 'default_approve', decision: 'APPROVE' };
 
+/** The workflows of a merchant that has set none: score thresholds only. */
 export const DEFAULT_WORKFLOWS: Record<EventType, Workflow> = {
   order: {
     eventType: 'order',
     version: 'default-order-1',
-    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', minScore: 85 }],
-    defaultBranch: { name: 'default_approve', decision: 'APPROVE' },
+    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= 85' }],
+    defaultBranch: APPROVE_BY_DEFAULT,
   },
   return: {
     eventType: 'return',
     version: 'default-return-1',
     rules: [
-      { name: 'high_abuse_score', decision: 'DECLINE', minScore: 85 },
-      { name: 'elevated_abuse_score', decision: 'REVIEW', minScore: 55 },
+      { name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= 85' },
+      { name: 'elevated_abuse_score', decision: 'REVIEW', condition: 'abuseScore >= 55' },
     ],
-    defaultBranch: { name: 'default_approve', decision: 'APPROVE' },
+    defaultBranch: APPROVE_BY_DEFAULT,
   },
   signup: {
     eventType: 'signup',
     version: 'default-signup-1',
-    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', minScore: 70 }],
-    defaultBranch: { name: 'default_approve', decision: 'APPROVE' },
+    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= 70' }],
+    defaultBranch: APPROVE_BY_DEFAULT,
   },
   login: {
     eventType: 'login',
     version: 'default-login-1',
-    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', minScore: 70 }],
-    defaultBranch: { name: 'default_approve', decision: 'APPROVE' },
+    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= 70' }],
+    defaultBranch: APPROVE_BY_DEFAULT,
   },
   account: {
     eventType: 'account',
     version: 'default-account-1',
     rules: [
-      { name: 'high_abuse_score', decision: 'DECLINE', minScore: 85 },
-      { name: 'elevated_abuse_score', decision: 'REVIEW', minScore: 50 },
+      { name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= 85' },
+      { name: 'elevated_abuse_score', decision: 'REVIEW', condition: 'abuseScore >= 50' },
     ],
-    defaultBranch: { name: 'default_approve', decision: 'APPROVE' },
+    defaultBranch: APPROVE_BY_DEFAULT,
   },
 };
+
+export const isEventType = (value: unknown): value is EventType =>
+  typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);

@@ -1,4 +1,4 @@
-import type { IdentityRef } from '../identity/identities.ts';
+import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
 import type { EventType, Workflow } from '../scoring/workflow.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { type IdentitySnapshot, identityKey, snapshotsFrom } from './identity-history.ts';
@@ -8,7 +8,8 @@ import { workflowFromItem, workflowKey } from './workflows.ts';
 /**
  * Everything a scored request reads, in one BatchGetItem: the merchant's workflow for the event
  * type, the history of every identity the event names, and the use case's own records (the
- * idempotency record, the referenced order, ...).
+ * idempotency record, the referenced order, ...). Identities known only from those records (a
+ * return's original order) are read in a second BatchGetItem, never more.
  */
 export interface DecisionContext {
   workflow: Workflow;
@@ -26,20 +27,28 @@ export async function loadDecisionContext(input: {
   identities: readonly IdentityRef[];
   records: readonly TableKey[];
   now: number;
+  /** Identities named by the records just read; an empty answer saves the second read. */
+  identitiesFromRecords?: (item: <T>(key: TableKey) => T | undefined) => readonly IdentityRef[];
 }): Promise<DecisionContext> {
-  const { merchantId, eventType, identities, records, now } = input;
+  const { merchantId, eventType, records, now } = input;
   const wfKey = workflowKey(merchantId, eventType);
   const items = await batchGetItems([
     wfKey,
     ...records,
-    ...identities.map((ref) => identityKey(merchantId, ref)),
+    ...input.identities.map((ref) => identityKey(merchantId, ref)),
   ]);
+  const item = <T>(key: TableKey) => items.get(keyString(key)) as T | undefined;
+  const linked = input.identitiesFromRecords?.(item) ?? [];
+  const identities = uniqueIdentities([...input.identities, ...linked]);
+  const read = new Set(input.identities.map((ref) => keyString(identityKey(merchantId, ref))));
+  const unread = identities.map((ref) => identityKey(merchantId, ref)).filter((k) => !read.has(keyString(k)));
+  if (unread.length > 0) for (const [k, v] of await batchGetItems(unread)) items.set(k, v);
   const snapshots = snapshotsFrom(merchantId, identities, items, now);
   return {
     workflow: workflowFromItem(items.get(keyString(wfKey)), eventType),
     snapshots,
     items,
-    item: <T>(key: TableKey) => items.get(keyString(key)) as T | undefined,
+    item,
     snapshotsOf: (refs) =>
       snapshots.filter((s) => refs.some((r) => r.kind === s.ref.kind && r.digest === s.ref.digest)),
   };

@@ -55,27 +55,48 @@ export function staleBuckets(item: Record<string, unknown>, now: number): string
   });
 }
 
-/** Counts of one metric over every window, from a stored item. */
+/**
+ * Counts of one metric over every window, from a stored item. Windows are summed on first read
+ * (signals mostly read one: a year of weeks, an hour of quarters), which keeps scoring well under a
+ * millisecond; each read is then cached on the returned object.
+ */
 export function windowedCount(
   item: Record<string, unknown> | undefined,
   metric: string,
   now: number,
 ): WindowedCount {
-  const result: WindowedCount = { m15: 0, h1: 0, h24: 0, d30: 0, d365: 0, lifetime: 0 };
-  if (!item) return result;
-  result.lifetime = numberOf(item[lifetimeAttribute(metric)]);
-  for (const [name, window] of Object.entries(WINDOWS) as [
-    keyof typeof WINDOWS,
-    (typeof WINDOWS)[keyof typeof WINDOWS],
-  ][]) {
+  if (!item) return { m15: 0, h1: 0, h24: 0, d30: 0, d365: 0, lifetime: 0 };
+  const sums: Partial<Record<keyof typeof WINDOWS, number>> = {};
+  const sum = (name: keyof typeof WINDOWS): number => {
+    const cached = sums[name];
+    if (cached !== undefined) return cached;
+    const window = WINDOWS[name];
     const current = bucketIndex(window.granularity, now);
-    let sum = 0;
+    let total = 0;
     for (let index = current - window.count + 1; index <= current; index++) {
-      sum += numberOf(item[bucketAttribute(metric, window.granularity, index)]);
+      total += numberOf(item[bucketAttribute(metric, window.granularity, index)]);
     }
-    result[name] = sum;
-  }
-  return result;
+    sums[name] = total;
+    return total;
+  };
+  return {
+    lifetime: numberOf(item[lifetimeAttribute(metric)]),
+    get m15() {
+      return sum('m15');
+    },
+    get h1() {
+      return sum('h1');
+    },
+    get h24() {
+      return sum('h24');
+    },
+    get d30() {
+      return sum('d30');
+    },
+    get d365() {
+      return sum('d365');
+    },
+  };
 }
 
 function numberOf(value: unknown): number {

@@ -1,5 +1,5 @@
 import type { IdentityRef } from '../identity/identities.ts';
-import { keyString } from './batch-get.ts';
+import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
 import { attributesForEvent, staleBuckets, type WindowedCount, windowedCount } from './history-windows.ts';
 import { keys, type TableKey } from './keys.ts';
@@ -52,6 +52,17 @@ export function snapshotsFrom(
   now: number,
 ): IdentitySnapshot[] {
   return refs.map((ref) => toSnapshot(ref, items.get(keyString(identityKey(merchantId, ref))), now));
+}
+
+/** Snapshots read on their own, for a request that scores nothing but needs a count (dispositions). */
+export async function loadSnapshots(
+  merchantId: string,
+  refs: readonly IdentityRef[],
+  now: number,
+): Promise<IdentitySnapshot[]> {
+  if (refs.length === 0) return [];
+  const items = await batchGetItems(refs.map((ref) => identityKey(merchantId, ref)));
+  return snapshotsFrom(merchantId, refs, items, now);
 }
 
 interface PendingIdentityChange {

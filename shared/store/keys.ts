@@ -17,12 +17,26 @@ export const keys = {
   apiKey: (keyHash: string) => key(`APIKEY#${keyHash}`, 'APIKEY'),
   order: (merchantId: string, providerOrderId: string) =>
     key(`${merchantScope(merchantId)}#ORDER#${providerOrderId}`, 'ORDER'),
+  /** Units returned so far per line of an order, beside the order in its partition. */
+  orderReturnedUnits: (merchantId: string, providerOrderId: string) =>
+    key(`${merchantScope(merchantId)}#ORDER#${providerOrderId}`, 'RETURNED_UNITS'),
   return: (merchantId: string, providerReturnId: string) =>
     key(`${merchantScope(merchantId)}#RETURN#${providerReturnId}`, 'RETURN'),
+  /** A return's item dispositions, beside the return: kept apart so they never crowd the decision record. */
+  returnDispositions: (merchantId: string, providerReturnId: string) =>
+    key(`${merchantScope(merchantId)}#RETURN#${providerReturnId}`, 'DISPOSITIONS'),
   dispute: (merchantId: string, disputeId: string) =>
     key(`${merchantScope(merchantId)}#DISPUTE#${disputeId}`, 'DISPUTE'),
   customer: (merchantId: string, customerId: string) =>
     key(`${merchantScope(merchantId)}#CUSTOMER#${customerId}`, 'CUSTOMER'),
+  /** A signup, keyed by its idempotency key `customerId`. */
+  signup: (merchantId: string, customerId: string) =>
+    key(`${merchantScope(merchantId)}#SIGNUP#${customerId}`, 'SIGNUP'),
+  /** Login and account-update events carry no merchant key, so they live under the service id. */
+  login: (merchantId: string, serviceLoginId: string) =>
+    key(`${merchantScope(merchantId)}#LOGIN#${serviceLoginId}`, 'LOGIN'),
+  accountEvent: (merchantId: string, serviceAccountEventId: string) =>
+    key(`${merchantScope(merchantId)}#ACCOUNTEVENT#${serviceAccountEventId}`, 'ACCOUNTEVENT'),
   idempotencyKey: (merchantId: string, endpoint: string, idempotencyKey: string) =>
     key(`${merchantScope(merchantId)}#IDEMPOTENCY#${endpoint}#${idempotencyKey}`, 'IDEMPOTENCY'),
   /** Counters and links of one identity (e-mail, device, card, ...), addressed by its digest. */
@@ -40,5 +54,10 @@ export const gsi1 = {
   reviewByStatus: (merchantId: string, status: string, createdAt: string, reviewId: string) => ({
     [GSI1.partitionKey]: `${merchantScope(merchantId)}#REVIEWS#${status}`,
     [GSI1.sortKey]: `${createdAt}#${reviewId}`,
+  }),
+  /** Decided events of one type by time (backtests); `createdAt` is ISO 8601 so keys sort by time. */
+  eventsByType: (merchantId: string, eventType: string, createdAt: string, eventId: string) => ({
+    [GSI1.partitionKey]: `${merchantScope(merchantId)}#EVENTS#${eventType}`,
+    [GSI1.sortKey]: `${createdAt}#${eventId}`,
   }),
 };

@@ -7,7 +7,7 @@ import {
   identityKey,
   snapshotsFrom,
 } from './identity-history.ts';
-import { keys } from './keys.ts';
+import { gsi1, keys } from './keys.ts';
 import { ConditionFailedError, transactWrite } from './transact.ts';
 
 /** A recorded order: what later returns and disputes need, plus its stored response for replays. */
@@ -53,7 +53,12 @@ export async function recordOrder(
       {
         Put: {
           TableName: tableName,
-          Item: { ...keys.order(order.merchantId, order.providerOrderId), entity: 'order', ...order },
+          Item: {
+            ...keys.order(order.merchantId, order.providerOrderId),
+            ...gsi1.eventsByType(order.merchantId, 'order', order.createdAt, order.providerOrderId),
+            entity: 'order',
+            ...order,
+          },
           ConditionExpression: 'attribute_not_exists(PK)',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },

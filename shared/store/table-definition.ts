@@ -14,7 +14,10 @@ export interface GlobalIndex {
   sortKey: string;
 }
 
-/** GSI1: API keys by key id (revocation) and review items by merchant, status and time. */
+/**
+ * GSI1: API keys by key id (revocation), review items by merchant, status and time, and decided
+ * events by merchant, event type and time (workflow backtests).
+ */
 export const GSI1: GlobalIndex = { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' };
 
 export const GLOBAL_INDEXES: readonly GlobalIndex[] = [GSI1];

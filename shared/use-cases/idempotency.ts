@@ -1,3 +1,6 @@
+import type { UseCaseResult } from '../http/responses.ts';
+import { requestFingerprint } from '../store/canonical.ts';
+
 /**
  * How a request relates to an already-recorded one with the same idempotency key (decisions.md):
  * the same body is a replay, a body differing only in status fields is a status update, anything
@@ -15,3 +18,16 @@ export function classifyRepeat(
 }
 
 export const REPLAYED_HEADER = { 'Idempotent-Replayed': 'true' } as const;
+
+/** The hashes a recorded event keeps for classifyRepeat: its whole body, and the body minus status fields. */
+export function eventFingerprint(
+  body: Record<string, unknown>,
+  statusFields: readonly string[],
+): { requestHash: string; stableHash: string } {
+  return { requestHash: requestFingerprint(body), stableHash: requestFingerprint(body, statusFields) };
+}
+
+/** The original response exactly as first sent, flagged as a replay. */
+export function replayOf(stored: { responseJson: string }): UseCaseResult {
+  return { rawBody: stored.responseJson, headers: REPLAYED_HEADER };
+}

@@ -9,6 +9,7 @@ import type { OrderRequest } from '../schemas/order.ts';
 import { decide, toWireDecision } from '../scoring/decide.ts';
 import { modelFor } from '../scoring/models.ts';
 import { orderSignals } from '../scoring/signals/order-signals.ts';
+import { orderFields } from '../scoring/variables.ts';
 import { requestFingerprint } from '../store/canonical.ts';
 import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
@@ -60,6 +61,7 @@ export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>):
         all: context.snapshots,
       },
     }),
+    orderFields(body),
   );
 
   const serviceOrderId = newServiceId('ord');

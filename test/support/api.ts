@@ -67,3 +67,9 @@ export async function newMerchant(
     environment: options.environment ?? 'sandbox',
   });
 }
+
+/** Waits out the test run's API key cache (production keeps entries at most 60 s). */
+export function waitForKeyCacheExpiry(): Promise<void> {
+  const ttl = Number(process.env.API_KEY_CACHE_MS ?? 60_000);
+  return new Promise((resolve) => setTimeout(resolve, ttl + 100));
+}

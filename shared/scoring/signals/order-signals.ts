@@ -26,6 +26,12 @@ export function orderSignals(input: OrderScoringInput): Signals {
   const chargebacks = maxCount(history.all, METRIC.lostChargebacks, 'd365');
   const abusiveReturns = maxCount(history.all, METRIC.abusiveReturns, 'd365');
   const openDisputes = maxCount(history.all, METRIC.openDisputes, 'lifetime');
+  // Only the customer's own identifiers: an address or phone vouched for may be shared by strangers.
+  const vouched = maxCount(
+    [...history.emails, ...history.cards, ...history.devices],
+    METRIC.legitimateReviews,
+    'd365',
+  );
   const ownEmails = history.emails.map((s) => s.ref);
   const cardEmails = maxOtherLinks(history.cards, 'email', ownEmails);
   const deviceEmails = maxOtherLinks(history.devices, 'email', ownEmails);
@@ -89,6 +95,13 @@ export function orderSignals(input: OrderScoringInput): Signals {
       ? { value: 1, evidence: 'address verification failed' }
       : undefined,
     giftCardUsed: input.giftCardUsed ? { value: 1, evidence: 'paid with a gift card' } : undefined,
+    legitimateReviewsOnIdentities:
+      vouched.count > 0
+        ? {
+            value: saturating(vouched.count),
+            evidence: `${plural(vouched.count, 'review')} on this ${KIND_WORDS[vouched.kind ?? ''] ?? 'identity'} resolved as legitimate in 365 days`,
+          }
+        : undefined,
     orderValueVsHistory:
       valueRatio > 2
         ? {

@@ -49,6 +49,7 @@ export const KIND_WORDS: Record<string, string> = {
   phone: 'phone',
   customer: 'account',
   username: 'username',
+  emailDomain: 'e-mail domain',
 };
 
 /** Keeps only signals that fired. */

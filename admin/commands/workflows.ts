@@ -1,0 +1,146 @@
+import { readFile } from 'node:fs/promises';
+import { backtest } from '../../shared/scoring/backtest.ts';
+import { workflowVariables } from '../../shared/scoring/variables.ts';
+import { decisionTypeOf, EVENT_TYPES, type EventType, isEventType } from '../../shared/scoring/workflow.ts';
+import { validateWorkflow } from '../../shared/scoring/workflow-validation.ts';
+import { listDecidedEvents } from '../../shared/store/decided-events.ts';
+import { getMerchant } from '../../shared/store/merchants.ts';
+import { getWorkflow, saveWorkflow } from '../../shared/store/workflows.ts';
+import { type AdminCommand, CommandError, positiveInteger, requireFlag, UsageError } from '../command.ts';
+
+type Flags = Record<string, string | boolean | undefined>;
+
+const TYPES = EVENT_TYPES.join('|');
+const DAY_MS = 86_400_000;
+/** Enough recent events to judge a change without turning a backtest into a table export. */
+const DEFAULT_BACKTEST_LIMIT = 10_000;
+
+/** Merchant workflows: read, check, replace and backtest them, and list the variables they may use. */
+export const workflowCommands: AdminCommand[] = [
+  {
+    words: ['workflows', 'get'],
+    usage: `workflows get --merchant ID --type ${TYPES}`,
+    options: { merchant: { type: 'string' }, type: { type: 'string' } },
+    run: async (flags) => {
+      const merchantId = await requireMerchant(flags);
+      const eventType = requireType(flags);
+      const { workflow, source, updatedAt } = await getWorkflow(merchantId, eventType);
+      return {
+        merchantId,
+        eventType,
+        source,
+        ...(updatedAt ? { updatedAt } : {}),
+        decisionType: decisionTypeOf(workflow),
+        workflow,
+      };
+    },
+  },
+  {
+    words: ['workflows', 'validate'],
+    usage: `workflows validate --type ${TYPES} --file F [--merchant ID]`,
+    options: { merchant: { type: 'string' }, type: { type: 'string' }, file: { type: 'string' } },
+    run: async (flags) => {
+      const eventType = requireType(flags);
+      const workflow = validOrThrow(eventType, await readDocument(flags), 'candidate');
+      return { valid: true, eventType, decisionType: decisionTypeOf(workflow), rules: workflow.rules.length };
+    },
+  },
+  {
+    words: ['workflows', 'set'],
+    usage: `workflows set --merchant ID --type ${TYPES} --file F`,
+    options: { merchant: { type: 'string' }, type: { type: 'string' }, file: { type: 'string' } },
+    run: async (flags) => {
+      const eventType = requireType(flags);
+      const document = await readDocument(flags);
+      const merchantId = await requireMerchant(flags);
+      const now = Date.now();
+      const workflow = validOrThrow(eventType, document, newVersionId(now));
+      await saveWorkflow(merchantId, workflow, now);
+      return {
+        merchantId,
+        eventType,
+        saved: true,
+        version: workflow.version,
+        decisionType: decisionTypeOf(workflow),
+        rules: workflow.rules.map((r) => r.name),
+      };
+    },
+  },
+  {
+    words: ['workflows', 'variables'],
+    usage: `workflows variables [--type ${TYPES}]`,
+    options: { type: { type: 'string' } },
+    run: async (flags) => {
+      if (flags.type !== undefined) {
+        const eventType = requireType(flags);
+        return { eventType, variables: workflowVariables(eventType) };
+      }
+      return { variables: Object.fromEntries(EVENT_TYPES.map((t) => [t, workflowVariables(t)])) };
+    },
+  },
+  {
+    words: ['workflows', 'backtest'],
+    usage: `workflows backtest --merchant ID --type ${TYPES} --file F [--days 30] [--limit ${DEFAULT_BACKTEST_LIMIT}]`,
+    options: {
+      merchant: { type: 'string' },
+      type: { type: 'string' },
+      file: { type: 'string' },
+      days: { type: 'string' },
+      limit: { type: 'string' },
+    },
+    run: async (flags) => {
+      const eventType = requireType(flags);
+      const days = positiveInteger(flags, 'days') ?? 30;
+      const limit = positiveInteger(flags, 'limit') ?? DEFAULT_BACKTEST_LIMIT;
+      const candidate = validOrThrow(eventType, await readDocument(flags), 'candidate');
+      const merchantId = await requireMerchant(flags);
+      const since = Date.now() - days * DAY_MS;
+      const { events, more } = await listDecidedEvents(merchantId, eventType, since, limit);
+      return {
+        merchantId,
+        days,
+        since: new Date(since).toISOString(),
+        ...(more
+          ? { truncated: `only the newest ${limit} events were replayed; raise --limit for more` }
+          : {}),
+        ...backtest(candidate, events),
+      };
+    },
+  },
+];
+
+function requireType(flags: Flags): EventType {
+  const value = requireFlag(flags, 'type');
+  if (!isEventType(value)) throw new UsageError(`--type must be one of ${EVENT_TYPES.join(', ')}`);
+  return value;
+}
+
+async function requireMerchant(flags: Flags): Promise<string> {
+  const merchantId = requireFlag(flags, 'merchant');
+  if (!(await getMerchant(merchantId))) throw new CommandError(`no merchant ${merchantId}`);
+  return merchantId;
+}
+
+async function readDocument(flags: Flags): Promise<unknown> {
+  const file = requireFlag(flags, 'file');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CommandError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CommandError(`${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+function validOrThrow(eventType: EventType, document: unknown, version: string) {
+  const result = validateWorkflow(eventType, document, version);
+  if (!result.valid) throw new CommandError(`invalid ${eventType} workflow: ${result.errors.join('; ')}`);
+  return result.workflow;
+}
+
+/** Sortable by time, unique enough for one merchant's edits: `wf_<epoch ms>_<4 random chars>`. */
+const newVersionId = (now: number) => `wf_${now}_${Math.random().toString(36).slice(2, 6).padEnd(4, '0')}`;

@@ -1,0 +1,5 @@
+import { httpHandler } from '../shared/http/http-handler.ts';
+import { disputeRequestSchema } from '../shared/schemas/dispute.ts';
+import { recordDisputes } from '../shared/use-cases/record-disputes.ts';
+
+export const handler = httpHandler({ endpoint: 'dispute', schema: disputeRequestSchema }, recordDisputes);

@@ -1,0 +1,5 @@
+import { httpHandler } from '../shared/http/http-handler.ts';
+import { loginRequestSchema } from '../shared/schemas/login.ts';
+import { evaluateLogin } from '../shared/use-cases/evaluate-login.ts';
+
+export const handler = httpHandler({ endpoint: 'login', schema: loginRequestSchema }, evaluateLogin);

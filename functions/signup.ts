@@ -1,0 +1,5 @@
+import { httpHandler } from '../shared/http/http-handler.ts';
+import { signupRequestSchema } from '../shared/schemas/signup.ts';
+import { evaluateSignup } from '../shared/use-cases/evaluate-signup.ts';
+
+export const handler = httpHandler({ endpoint: 'signup', schema: signupRequestSchema }, evaluateSignup);

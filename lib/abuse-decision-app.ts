@@ -1,0 +1,57 @@
+import { type App, Validations } from 'aws-cdk-lib';
+import cdkNag from 'cdk-nag';
+import type { RouteDefinition } from '../shared/http/routes.ts';
+import { ApiStack } from './api-stack.ts';
+import { STAGES, type StageConfig, type StageName, stackEnvironment, stackName } from './config.ts';
+import { DataStack } from './data-stack.ts';
+
+// cdk-nag is CommonJS; Node's ESM loader cannot see all of its named exports.
+const { AwsSolutionsChecks } = cdkNag;
+
+export interface EnvironmentStacks {
+  data: DataStack;
+  api: ApiStack;
+}
+
+export interface AbuseDecisionAppOptions {
+  stages?: readonly StageConfig[];
+  /** Defaults to shared/http/routes.ts. */
+  routes?: readonly RouteDefinition[];
+}
+
+/**
+ * One stateful and one stateless stack per environment, checked by cdk-nag (AwsSolutions) at
+ * synthesis: an unacknowledged finding fails `cdk synth`.
+ */
+export function buildAbuseDecisionApp(
+  app: App,
+  options: AbuseDecisionAppOptions = {},
+): Record<StageName, EnvironmentStacks | undefined> {
+  const built: Record<StageName, EnvironmentStacks | undefined> = {
+    sandbox: undefined,
+    production: undefined,
+  };
+  for (const config of options.stages ?? Object.values(STAGES)) {
+    const env = stackEnvironment(config);
+    const common = {
+      env,
+      terminationProtection: config.protectData,
+      tags: { service: 'abuse-decision', environment: config.stage },
+    };
+    const data = new DataStack(app, stackName(config.stage, 'Data'), {
+      ...common,
+      description: `Abuse-decision API, ${config.stage}: the table (stateful)`,
+      config,
+    });
+    const api = new ApiStack(app, stackName(config.stage, 'Api'), {
+      ...common,
+      description: `Abuse-decision API, ${config.stage}: API Gateway, functions, alarms (stateless)`,
+      config,
+      table: data.table,
+      ...(options.routes ? { routes: options.routes } : {}),
+    });
+    built[config.stage] = { data, api };
+  }
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+  return built;
+}

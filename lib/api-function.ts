@@ -1,0 +1,141 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { TableAccess } from './table-access.ts';
+
+/** The repository root: handler paths in shared/http/routes.ts are relative to it. */
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** esbuild emits ESM; CommonJS dependencies bundled into it still call `require`. */
+export const CREATE_REQUIRE_BANNER =
+  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/** Must equal SERVICE_NAME in shared/observability.ts (the infra test checks it). */
+export const POWERTOOLS_SERVICE_NAME = 'abuse-decision';
+export const METRICS_NAMESPACE = 'AbuseDecision';
+
+/** KMS actions DynamoDB needs from a caller on a table encrypted with a customer-managed key. */
+const KEY_READ_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey'];
+const KEY_WRITE_ACTIONS = ['kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'];
+const WRITE_ACTIONS = new Set<string>(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
+
+export interface ApiFunctionProps {
+  /** Handler module relative to the repository root, exporting `handler`. */
+  handlerFile: string;
+  description: string;
+  /** Caller's variables; they win over the construct's defaults. */
+  environment: Record<string, string>;
+  logRetention: RetentionDays;
+  logRemovalPolicy: RemovalPolicy;
+}
+
+/**
+ * "An API function": runtime, architecture, tracing, log group, bundling and source maps are fixed
+ * here once, so the eight functions cannot drift apart. Its role starts with nothing but writing
+ * to its own log group (and X-Ray); table access is added only through `bindTable`.
+ */
+export class ApiFunction extends Construct {
+  readonly handler: NodejsFunction;
+  readonly logGroup: LogGroup;
+  readonly role: Role;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: props.logRemovalPolicy,
+    });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${props.handlerFile}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.handler = new NodejsFunction(this, 'Function', {
+      entry: join(REPO_ROOT, props.handlerFile),
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 1024,
+      timeout: Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      logGroup: this.logGroup,
+      role: this.role,
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        banner: CREATE_REQUIRE_BANNER,
+        minify: true,
+        keepNames: true,
+        sourceMap: true,
+        sourceMapMode: SourceMapMode.DEFAULT,
+        sourcesContent: false,
+        // The AWS SDK is bundled (pinned, tree-shaken) rather than taken from the runtime.
+        bundleAwsSDK: true,
+        externalModules: [],
+        // Local esbuild only: synth must work offline and without Docker.
+        forceDockerBundling: false,
+        logLevel: LogLevel.WARNING,
+      },
+    });
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no ' +
+        'resource-level permissions, so the statement Lambda tracing needs must name Resource "*".',
+    });
+  }
+
+  /**
+   * Tells the function which table to use (TABLE_NAME) and grants exactly the listed actions on
+   * it: one statement on the table's ARN, plus the queried indexes' ARNs when there are any.
+   */
+  bindTable(table: ITable, access: TableAccess): void {
+    this.handler.addEnvironment('TABLE_NAME', table.tableName);
+    if (access.actions.length === 0) return;
+    this.role.addToPolicy(
+      new PolicyStatement({
+        actions: [...access.actions],
+        resources: [table.tableArn],
+      }),
+    );
+    if (access.queriedIndexes.length > 0) {
+      this.role.addToPolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: access.queriedIndexes.map((name) => `${table.tableArn}/index/${name}`),
+        }),
+      );
+    }
+    if (table.encryptionKey) {
+      const writes = access.actions.some((action) => WRITE_ACTIONS.has(action));
+      table.encryptionKey.grant(this.role, ...KEY_READ_ACTIONS, ...(writes ? KEY_WRITE_ACTIONS : []));
+      if (writes) {
+        const reason =
+          "Writes to a table under a customer-managed key: DynamoDB calls KMS on the caller's behalf " +
+          '(GenerateDataKey / GenerateDataKeyWithoutPlaintext, ReEncryptFrom / ReEncryptTo). These are ' +
+          "CDK's standard table-key write actions, granted on this one key's ARN only.";
+        Validations.of(this.role).acknowledge(
+          { id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]', reason },
+          { id: 'AwsSolutions-IAM5[Action::kms:ReEncrypt*]', reason },
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,222 @@
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  DomainName,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  type Resource,
+  RestApi,
+  SecurityPolicy,
+} from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
+import type { Construct } from 'constructs';
+import { FALLBACK_HANDLER_FILE, ROUTES, type RouteDefinition } from '../shared/http/routes.ts';
+import { ApiFunction } from './api-function.ts';
+import type { StageConfig } from './config.ts';
+import { addGatewayErrors } from './gateway-responses.ts';
+import { type MonitoredFunction, Monitoring } from './monitoring.ts';
+import { TABLE_ACCESS } from './table-access.ts';
+
+export interface ApiStackProps extends StackProps {
+  config: StageConfig;
+  table: Table;
+  /** The API's routes; defaults to shared/http/routes.ts, the same list the local server serves. */
+  routes?: readonly RouteDefinition[];
+}
+
+/**
+ * The stateless part of one environment: the REST API, one function per route plus the 404/405
+ * fallback, gateway-made errors in the contract's envelope, access logs, alarms and a dashboard.
+ */
+export class ApiStack extends Stack {
+  readonly api: RestApi;
+  readonly functions: ReadonlyMap<string, ApiFunction>;
+  readonly monitoring: Monitoring;
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { config, table } = props;
+    const routes = props.routes ?? ROUTES;
+    const logRemovalPolicy = config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    const environment: Record<string, string> = {
+      ENVIRONMENT: config.stage,
+      POWERTOOLS_LOG_LEVEL: config.logLevel,
+      DEFAULT_RATE_LIMIT_PER_SECOND: String(config.defaultRateLimit.perSecond),
+      DEFAULT_RATE_LIMIT_BURST: String(config.defaultRateLimit.burst),
+    };
+    const functions = new Map<string, ApiFunction>();
+    const apiFunction = (name: keyof typeof TABLE_ACCESS, handlerFile: string, description: string) => {
+      const fn = new ApiFunction(this, `${pascalCase(name)}Function`, {
+        handlerFile,
+        description,
+        environment,
+        logRetention: config.logRetention,
+        logRemovalPolicy,
+      });
+      fn.bindTable(table, TABLE_ACCESS[name]);
+      functions.set(name, fn);
+      return fn;
+    };
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: config.logRetention,
+      removalPolicy: logRemovalPolicy,
+    });
+    this.api = new RestApi(this, 'Api', {
+      restApiName: `AbuseDecision-${config.stage}`,
+      description: `Abuse-decision API (${config.stage})`,
+      endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      // Access logging needs the account-level API Gateway role; RETAIN keeps it for the other stage.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: config.stage,
+        throttlingRateLimit: config.apiThrottle.rateLimit,
+        throttlingBurstLimit: config.apiThrottle.burstLimit,
+        tracingEnabled: true,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: AccessLogField.contextRequestId(),
+            extendedRequestId: AccessLogField.contextExtendedRequestId(),
+            requestTime: AccessLogField.contextRequestTime(),
+            httpMethod: AccessLogField.contextHttpMethod(),
+            resourcePath: AccessLogField.contextResourcePath(),
+            path: AccessLogField.contextPath(),
+            status: AccessLogField.contextStatus(),
+            protocol: AccessLogField.contextProtocol(),
+            responseLength: AccessLogField.contextResponseLength(),
+            responseLatency: AccessLogField.contextResponseLatency(),
+            integrationLatency: AccessLogField.contextIntegrationLatency(),
+            integrationStatus: AccessLogField.contextIntegrationStatus(),
+            errorResponseType: AccessLogField.contextErrorResponseType(),
+            sourceIp: AccessLogField.contextIdentitySourceIp(),
+            userAgent: AccessLogField.contextIdentityUserAgent(),
+          }),
+        ),
+      },
+    });
+    addGatewayErrors(this.api);
+    acknowledgeApiFindings(this.api);
+
+    // Wrong methods and unknown paths reach our own code (authentication first, then 404/405):
+    // `ANY` on the root, on a greedy proxy, and on every resource of the route tree. An explicit
+    // method (POST) always wins over `ANY` on the same resource.
+    const fallback = apiFunction(
+      'fallback',
+      FALLBACK_HANDLER_FILE,
+      'Answers 404 for unknown paths and 405 for wrong methods, after authentication',
+    );
+    const fallbackIntegration = new LambdaIntegration(fallback.handler, { scopePermissionToMethod: false });
+    this.api.root.addMethod('ANY', fallbackIntegration);
+    this.api.root.addResource('{proxy+}').addMethod('ANY', fallbackIntegration);
+
+    const routeResources = new Map<string, Resource>();
+    for (const route of routes) {
+      const fn = apiFunction(route.endpoint, route.handlerFile, `${route.method} ${route.path}`);
+      const resource = this.api.root.resourceForPath(route.path);
+      resource.addMethod(route.method, new LambdaIntegration(fn.handler, { allowTestInvoke: false }));
+      for (const prefix of pathPrefixes(route.path)) {
+        routeResources.set(prefix, this.api.root.resourceForPath(prefix));
+      }
+    }
+    for (const resource of routeResources.values()) resource.addMethod('ANY', fallbackIntegration);
+    this.functions = functions;
+
+    this.url = this.api.url;
+    if (config.customDomain) {
+      const { domainName, certificateArn, hostedZone } = config.customDomain;
+      const domain = new DomainName(this, 'CustomDomain', {
+        domainName,
+        certificate: Certificate.fromCertificateArn(this, 'Certificate', certificateArn),
+        endpointType: EndpointType.REGIONAL,
+        securityPolicy: SecurityPolicy.TLS_1_2,
+      });
+      domain.addBasePathMapping(this.api, { stage: this.api.deploymentStage });
+      if (hostedZone) {
+        new ARecord(this, 'CustomDomainRecord', {
+          zone: HostedZone.fromHostedZoneAttributes(this, 'Zone', hostedZone),
+          recordName: domainName,
+          target: RecordTarget.fromAlias(new ApiGatewayDomain(domain)),
+        });
+      } else {
+        new CfnOutput(this, 'CustomDomainTarget', {
+          value: domain.domainNameAliasDomainName,
+          description: `Point ${domainName} (CNAME or alias) at this name`,
+        });
+      }
+      this.url = `https://${domainName}/`;
+    }
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      config,
+      stage: this.api.deploymentStage,
+      table,
+      functions: [...functions].map(([name, fn]): MonitoredFunction => ({ name, handler: fn.handler })),
+    });
+
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.url,
+      description: `Base URL of the ${config.stage} API (paths start with v1/)`,
+    });
+    new CfnOutput(this, 'TableName', {
+      value: table.tableName,
+      description: `TABLE_NAME for the admin CLI (ENVIRONMENT=${config.stage})`,
+    });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn });
+  }
+}
+
+/** cdk-nag findings on the API that are deliberate, each with its reason. */
+function acknowledgeApiFindings(api: RestApi): void {
+  const authentication =
+    'Merchants authenticate with an API key in the Authorization header, checked first by every ' +
+    'function (the 404/405 fallback included): SHA-256 key lookup, environment prefix, revocation, ' +
+    "merchant status and key scope, each answered with the contract's 401/403 code and envelope. " +
+    'IAM and Cognito authorizers do not fit server-to-server merchant keys.';
+  Validations.of(api).acknowledge(
+    { id: 'AwsSolutions-APIG4', reason: authentication },
+    { id: 'AwsSolutions-COG4', reason: authentication },
+    {
+      id: 'AwsSolutions-APIG2',
+      reason:
+        'Bodies are validated in the functions by strict zod schemas (shared/schemas), so every ' +
+        "failure is answered in the contract's envelope with its exact code and field (400 " +
+        'invalid_request, 422 unknown_field, ...); an API Gateway request validator would answer ' +
+        'with its own body instead.',
+    },
+    {
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'No WAF web ACL in this stack: load is bounded by per-merchant rate limits and stage ' +
+        'throttling; a web ACL can be associated with the stage later without changing the API.',
+    },
+    {
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason:
+        'The account-level role API Gateway uses to write access and execution logs; this AWS ' +
+        'managed policy is the documented policy for that role.',
+    },
+  );
+}
+
+/** `/v1/return/disposition/{return-id}` -> `/v1`, `/v1/return`, `/v1/return/disposition`, itself. */
+function pathPrefixes(path: string): string[] {
+  const segments = path.split('/').filter(Boolean);
+  return segments.map((_, i) => `/${segments.slice(0, i + 1).join('/')}`);
+}
+
+function pascalCase(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}

@@ -1,0 +1,96 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Environment } from '../shared/config.ts';
+
+/**
+ * One typed record per deployment environment. bin/app.ts builds one stack set per entry; nothing
+ * else in lib/ knows which environment it is building. Change a value here, review it, deploy.
+ */
+export type StageName = Environment;
+
+/** Requests per second a merchant may sustain, and the burst it may spend at once. */
+export interface RateLimit {
+  perSecond: number;
+  burst: number;
+}
+
+export interface CustomDomain {
+  /** The API's public host name, e.g. `api.sandbox.example.com`. */
+  domainName: string;
+  /** ACM certificate covering `domainName`, in the stack's own region (the endpoint is regional). */
+  certificateArn: string;
+  /** Route 53 zone in which to create the alias record; omit when DNS is managed elsewhere. */
+  hostedZone?: { hostedZoneId: string; zoneName: string };
+}
+
+export type PowertoolsLogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+
+export interface StageConfig {
+  stage: StageName;
+  /** Target account and region; unset means the CLI's (CDK_DEFAULT_ACCOUNT / CDK_DEFAULT_REGION). */
+  account?: string;
+  region?: string;
+  /** Public host name and certificate; without one, merchants call the execute-api URL. */
+  customDomain?: CustomDomain;
+  /** Default per-merchant limit; a merchant's own `rateLimit` overrides it (DEFAULT_RATE_LIMIT_*). */
+  defaultRateLimit: RateLimit;
+  /** Stage-wide API Gateway throttle: a backstop well above any single merchant's limit. */
+  apiThrottle: { rateLimit: number; burstLimit: number };
+  /** Powertools log level of every function (POWERTOOLS_LOG_LEVEL). */
+  logLevel: PowertoolsLogLevel;
+  /** How long function and access logs are kept. */
+  logRetention: RetentionDays;
+  /** Where alarm notifications go; without one the SNS topic has no subscriber. */
+  alarmEmail?: string;
+  /** `customer-managed` creates a rotating KMS key for the table; `aws-managed` uses aws/dynamodb. */
+  tableEncryption: 'aws-managed' | 'customer-managed';
+  /**
+   * Production data safety: table deletion protection, RETAIN on the table, its key and the log
+   * groups, and CloudFormation termination protection on both stacks.
+   */
+  protectData: boolean;
+  alarms: {
+    /** Share of API requests answered 5xx, in percent, that raises the alarm. */
+    serverErrorRatePercent: number;
+    /** p99 duration of any one function, in milliseconds, that raises the alarm. */
+    p99LatencyMs: number;
+  };
+}
+
+export const STAGES: Readonly<Record<StageName, StageConfig>> = {
+  sandbox: {
+    stage: 'sandbox',
+    defaultRateLimit: { perSecond: 10, burst: 20 },
+    apiThrottle: { rateLimit: 100, burstLimit: 200 },
+    logLevel: 'INFO',
+    logRetention: RetentionDays.ONE_MONTH,
+    tableEncryption: 'aws-managed',
+    protectData: false,
+    alarms: { serverErrorRatePercent: 5, p99LatencyMs: 2000 },
+  },
+  production: {
+    stage: 'production',
+    defaultRateLimit: { perSecond: 100, burst: 200 },
+    apiThrottle: { rateLimit: 2000, burstLimit: 4000 },
+    logLevel: 'INFO',
+    logRetention: RetentionDays.ONE_YEAR,
+    tableEncryption: 'customer-managed',
+    protectData: true,
+    alarms: { serverErrorRatePercent: 1, p99LatencyMs: 1000 },
+  },
+};
+
+/** `AbuseDecision-<stage>-<part>`: stack names say the environment, so both fit in one account. */
+export function stackName(stage: StageName, part: 'Data' | 'Api'): string {
+  return `AbuseDecision-${stage}-${part}`;
+}
+
+/** The deployment target: the stage's own account/region, else whatever the CLI resolved. */
+export function stackEnvironment(
+  config: StageConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): { account: string | undefined; region: string | undefined } {
+  return {
+    account: config.account ?? env.CDK_DEFAULT_ACCOUNT,
+    region: config.region ?? env.CDK_DEFAULT_REGION,
+  };
+}

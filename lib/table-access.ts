@@ -1,0 +1,80 @@
+import type { EndpointName } from '../shared/http/routes.ts';
+
+/**
+ * What each function may do to the table: the DynamoDB IAM actions its code sends, and nothing
+ * else. One entry per endpoint (plus the 404/405 fallback); lib/api-function.ts turns an entry into
+ * one IAM statement scoped to this table (and to an index only when the entry names it).
+ *
+ * DynamoDB has no IAM action for TransactWriteItems: each item in a transaction is authorised as
+ * the single-item action it performs (Put -> PutItem, Update -> UpdateItem, ConditionCheck ->
+ * ConditionCheckItem, Delete -> DeleteItem). Likewise BatchGetItem needs dynamodb:BatchGetItem.
+ *
+ * When a use case starts sending a new command, add its action here: test/infra.test.ts derives
+ * each function's actions from its bundled code and fails until this table matches.
+ */
+export type TableAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
+  | 'dynamodb:Query'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:ConditionCheckItem';
+
+export interface TableAccess {
+  /** Actions on the table's items. */
+  actions: readonly TableAction[];
+  /** Global secondary indexes the function queries (their names); none needs one today. */
+  queriedIndexes: readonly string[];
+}
+
+/** A function that is not one of the seven endpoints. */
+export type AuxiliaryFunction = 'fallback';
+
+/**
+ * Every request authenticates first: GetItem on the API-key item, then GetItem on the merchant
+ * profile (shared/auth/authenticate.ts -> shared/store/merchants.ts findApiKeyByHash, getMerchant).
+ */
+const AUTHENTICATE: readonly TableAction[] = ['dynamodb:GetItem'];
+
+/**
+ * A recorded event: one BatchGetItem for the decision context (workflow, identity history, the
+ * use case's own records; shared/store/decision-context.ts, batch-get.ts), then one
+ * TransactWriteItems (shared/store/transact.ts) holding the event's record (Put, conditional on
+ * absence or version) and every counter it moves (Update; shared/store/identity-history.ts).
+ */
+const RECORD_EVENT: readonly TableAction[] = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+];
+
+const access = (...groups: (readonly TableAction[])[]): TableAccess => ({
+  actions: [...new Set(groups.flat())].sort(),
+  queriedIndexes: [],
+});
+
+/**
+ * Derived from what each handler's bundle sends (the infra test re-derives it from the bundled
+ * code and fails on any difference). No function queries GSI1 (only the admin CLI does), none
+ * deletes, and no transaction uses ConditionCheck today.
+ */
+export const TABLE_ACCESS: Readonly<Record<EndpointName | AuxiliaryFunction, TableAccess>> = {
+  // place-order.ts: recordOrder (Put order + Update counters), getOrder GetItem, updateOrderState
+  // UpdateItem (status-only re-send).
+  order: access(AUTHENTICATE, RECORD_EVENT),
+  // evaluate-return.ts: returns.ts (Put return, Update the order's returned units), getReturn
+  // GetItem, reviews.ts (Put review item on REVIEW).
+  return: access(AUTHENTICATE, RECORD_EVENT),
+  // record-dispositions.ts: dispositions.ts (Put per item) + counter Updates.
+  disposition: access(AUTHENTICATE, RECORD_EVENT),
+  // record-disputes.ts: disputes.ts (Put per dispute) + counter Updates.
+  dispute: access(AUTHENTICATE, RECORD_EVENT),
+  // evaluate-signup.ts / evaluate-login.ts / evaluate-account-update.ts: account-events.ts (Put
+  // event, GetItem signup), reviews.ts (Put review item) + counter Updates.
+  signup: access(AUTHENTICATE, RECORD_EVENT),
+  login: access(AUTHENTICATE, RECORD_EVENT),
+  account: access(AUTHENTICATE, RECORD_EVENT),
+  // functions/fallback.ts only authenticates, then answers 404/405.
+  fallback: access(AUTHENTICATE),
+};

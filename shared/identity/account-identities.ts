@@ -1,0 +1,82 @@
+import type { AccountRequest } from '../schemas/account.ts';
+import type { LoginRequest } from '../schemas/login.ts';
+import type { SignupRequest } from '../schemas/signup.ts';
+import { contactIdentities, deviceIdentities } from './contact-identities.ts';
+import { isCommonProvider } from './email-patterns.ts';
+import { emailDomain, type IdentityRef, identity, uniqueIdentities } from './identities.ts';
+
+/** The account (a merchant customer id, or the attempted username for a login to no account). */
+export const customerIdentity = (customerId: string): IdentityRef => identity('customer', customerId.trim());
+
+/** The identities a signup names, by role. */
+export interface SignupIdentities {
+  customer: IdentityRef;
+  username: IdentityRef;
+  emails: IdentityRef[];
+  phones: IdentityRef[];
+  addresses: IdentityRef[];
+  devices: IdentityRef[];
+  /** Domains of the e-mails, except the big shared providers (see isCommonProvider). */
+  emailDomains: IdentityRef[];
+  /** The referrer's account, when the signup names one. */
+  referrer: IdentityRef | undefined;
+  /** The identities the signup links to each other and to the account. */
+  linked: IdentityRef[];
+  /** Everything the decision reads. */
+  all: IdentityRef[];
+}
+
+export function identitiesOfSignup(signup: SignupRequest): SignupIdentities {
+  const contacts = contactIdentities(signup.contactInformation);
+  const customer = customerIdentity(signup.customerId);
+  const username = identity('username', signup.username.trim().toLowerCase());
+  const addresses = uniqueIdentities([...contacts.billingAddresses, ...contacts.shippingAddresses]);
+  const devices = deviceIdentities(signup.deviceFingerprints);
+  const emailDomains = uniqueIdentities(
+    signup.contactInformation.flatMap((c) => {
+      if (c.contactType !== 'EMail') return [];
+      const domain = emailDomain(c.address);
+      return domain && !isCommonProvider(domain) ? [identity('emailDomain', domain)] : [];
+    }),
+  );
+  const referrer = signup.referrerID ? customerIdentity(signup.referrerID) : undefined;
+  const linked = uniqueIdentities([
+    customer,
+    username,
+    ...contacts.emails,
+    ...contacts.phones,
+    ...addresses,
+    ...devices,
+  ]);
+  return {
+    customer,
+    username,
+    emails: contacts.emails,
+    phones: contacts.phones,
+    addresses,
+    devices,
+    emailDomains,
+    referrer,
+    linked,
+    all: uniqueIdentities([...linked, ...emailDomains, ...(referrer ? [referrer] : [])]),
+  };
+}
+
+/** A login reads and moves the account's and its devices' history. */
+export interface EventIdentities {
+  customer: IdentityRef;
+  devices: IdentityRef[];
+  all: IdentityRef[];
+}
+
+export function identitiesOfLogin(login: LoginRequest): EventIdentities {
+  const customer = customerIdentity(login.providerCustomerId);
+  const devices = deviceIdentities(login.authMethod.deviceFingerprints, login.deviceFingerprints);
+  return { customer, devices, all: [customer, ...devices] };
+}
+
+export function identitiesOfAccountUpdate(update: AccountRequest): EventIdentities {
+  const customer = customerIdentity(update.providerCustomerId);
+  const devices = deviceIdentities(update.deviceFingerprints);
+  return { customer, devices, all: [customer, ...devices] };
+}

@@ -1,0 +1,28 @@
+import * as z from 'zod';
+import { apiEnum, idText, LIMITS, text, timestampNumber } from './fields.ts';
+
+/** POST /v1/order/dispute/{order-id} request body (contract 2.5). */
+export const DISPUTE_TYPES = ['CHARGEBACK', 'INQUIRY', 'ARBITRATION'] as const;
+export const DISPUTE_STATUSES = ['OPEN', 'RESPONDED', 'WON', 'LOST'] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+
+/** Bounds a dispute amount so a typo cannot poison a customer's chargeback value for a year. */
+const MAX_DISPUTE_AMOUNT = 1e12;
+
+export const disputeEntrySchema = z.strictObject({
+  disputeId: idText(),
+  disputeType: apiEnum(DISPUTE_TYPES, 'unknown_enum_value'),
+  // An open list of reason codes (INR, IND, UNAUTH, ...): any non-empty text.
+  disputeReason: text().min(1),
+  disputeSubreason: text().optional(),
+  disputeStatus: apiEnum(DISPUTE_STATUSES, 'unknown_enum_value'),
+  disputeAmount: z.number().nonnegative().max(MAX_DISPUTE_AMOUNT),
+  timestamp: timestampNumber(),
+});
+
+export const disputeRequestSchema = z.strictObject({
+  dispute: z.array(disputeEntrySchema).min(1).max(LIMITS.disputes),
+});
+
+export type DisputeRequest = z.infer<typeof disputeRequestSchema>;
+export type DisputeEntry = z.infer<typeof disputeEntrySchema>;

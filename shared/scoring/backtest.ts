@@ -1,0 +1,104 @@
+import type { DecisionOutcome } from '../schemas/decision.ts';
+import type { Decision } from './decide.ts';
+import type { Workflow } from './workflow.ts';
+import { matchWorkflow } from './workflow-engine.ts';
+
+/**
+ * Re-decides stored decisions with a candidate workflow, from the variables each decision kept (its
+ * abuse score, signal values and event fields), so the answer is what the candidate would have said
+ * at the time, with no re-scoring. Pure.
+ */
+export interface BacktestEvent {
+  eventId: string;
+  createdAt: string;
+  decisions: readonly Decision[];
+}
+
+export interface BacktestExample {
+  eventId: string;
+  createdAt: string;
+  abuseScore: number;
+  from: { decision: DecisionOutcome; subDecision: string };
+  to: { decision: DecisionOutcome; subDecision: string };
+}
+
+export interface BacktestReport {
+  eventType: string;
+  candidateVersion: string;
+  events: number;
+  decisions: number;
+  /** Decisions whose outcome (APPROVE/DECLINE/REVIEW) would change. */
+  changed: number;
+  /** Decisions with the same outcome but another branch (subDecision). */
+  branchChanged: number;
+  /** Changed outcomes by "FROM -> TO". */
+  transitions: Record<string, number>;
+  /** Every changed branch by "FROM (subDecision) -> TO (subDecision)". */
+  branchTransitions: Record<string, number>;
+  /** Decisions by outcome now and with the candidate. */
+  outcomes: { current: Record<string, number>; candidate: Record<string, number> };
+  /** Decisions stored before fields were kept: their fields read as zero values. */
+  decisionsWithoutFields: number;
+  /** Rule evaluation failures under the candidate, by rule. */
+  ruleErrors: Record<string, number>;
+  examples: BacktestExample[];
+}
+
+export function backtest(
+  candidate: Workflow,
+  events: readonly BacktestEvent[],
+  maxExamples = 10,
+): BacktestReport {
+  const report: BacktestReport = {
+    eventType: candidate.eventType,
+    candidateVersion: candidate.version,
+    events: events.length,
+    decisions: 0,
+    changed: 0,
+    branchChanged: 0,
+    transitions: {},
+    branchTransitions: {},
+    outcomes: { current: {}, candidate: {} },
+    decisionsWithoutFields: 0,
+    ruleErrors: {},
+    examples: [],
+  };
+  const bump = (counts: Record<string, number>, key: string) => {
+    counts[key] = (counts[key] ?? 0) + 1;
+  };
+  for (const event of events) {
+    for (const stored of event.decisions) {
+      report.decisions++;
+      if (!stored.fields) report.decisionsWithoutFields++;
+      const match = matchWorkflow(candidate, {
+        abuseScore: stored.abuseScore,
+        signals: stored.signals ?? {},
+        fields: stored.fields ?? {},
+      });
+      for (const error of match.errors) bump(report.ruleErrors, error.rule);
+      bump(report.outcomes.current, stored.decision);
+      bump(report.outcomes.candidate, match.decision);
+      const sameOutcome = match.decision === stored.decision;
+      if (sameOutcome && match.name === stored.subDecision) continue;
+      if (sameOutcome) report.branchChanged++;
+      else {
+        report.changed++;
+        bump(report.transitions, `${stored.decision} -> ${match.decision}`);
+      }
+      bump(
+        report.branchTransitions,
+        `${stored.decision} (${stored.subDecision}) -> ${match.decision} (${match.name})`,
+      );
+      if (!sameOutcome && report.examples.length < maxExamples) {
+        report.examples.push({
+          eventId: event.eventId,
+          createdAt: event.createdAt,
+          abuseScore: stored.abuseScore,
+          from: { decision: stored.decision, subDecision: stored.subDecision },
+          to: { decision: match.decision, subDecision: match.name },
+        });
+      }
+    }
+  }
+  return report;
+}

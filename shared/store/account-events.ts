@@ -1,0 +1,168 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Decision } from '../scoring/decide.ts';
+import type { EventType } from '../scoring/workflow.ts';
+import { documentClient, tableName } from './client.ts';
+import type { HistoryChanges } from './identity-history.ts';
+import { gsi1, keys, type TableKey } from './keys.ts';
+import { reviewItemsFor } from './reviews.ts';
+import { TTL_ATTRIBUTE } from './table-definition.ts';
+import { ConditionFailedError, transactWrite } from './transact.ts';
+
+/**
+ * Signups, logins and account updates: each event's record and every counter it moves are written in
+ * one transaction. Records hold identity digests and flags, never raw contact data or credentials.
+ */
+interface EvaluatedEvent {
+  merchantId: string;
+  /** Every identity of the event as `kind#digest`. */
+  identities: string[];
+  decision: Decision;
+  /** The response exactly as first sent. */
+  responseJson: string;
+  createdAt: string;
+}
+
+export interface StoredSignup extends EvaluatedEvent {
+  customerId: string;
+  serviceSignupId: string;
+  requestHash: string;
+  referrerId?: string;
+}
+
+export interface StoredLogin extends EvaluatedEvent {
+  providerCustomerId: string;
+  serviceLoginId: string;
+  loginStatus: string;
+  authType: string;
+  mfaUsed: boolean;
+}
+
+export interface StoredAccountEvent extends EvaluatedEvent {
+  providerCustomerId: string;
+  serviceAccountEventId: string;
+  changeType: string;
+  timestamp: number;
+  /** Whether a value was sent; for non-credential changes also a digest, never the value itself. */
+  previousValue: { given: boolean; digest?: string };
+  newValue: { given: boolean; digest?: string };
+}
+
+/** Logins and account updates are kept as long as the longest counter window (365 d) plus a margin. */
+const EVENT_RETENTION_SECONDS = 400 * 86_400;
+
+export type SignupOutcome = { recorded: true } | { recorded: false; existing: StoredSignup };
+
+/**
+ * Records a signup unless its customerId is taken. A concurrent duplicate loses the condition, writes
+ * nothing, and gets the winner's record back.
+ */
+export async function recordSignup(
+  signup: StoredSignup,
+  changes: HistoryChanges,
+  storedItems: Map<string, Record<string, unknown>>,
+  now: number,
+): Promise<SignupOutcome> {
+  try {
+    await writeWithHistory(
+      {
+        eventType: 'signup',
+        key: keys.signup(signup.merchantId, signup.customerId),
+        eventId: signup.customerId,
+      },
+      signup,
+      changes,
+      storedItems,
+      now,
+    );
+    return { recorded: true };
+  } catch (error) {
+    if (error instanceof ConditionFailedError && error.index === 0) {
+      const existing =
+        (error.existingItem as StoredSignup | undefined) ??
+        (await getSignup(signup.merchantId, signup.customerId));
+      if (existing) return { recorded: false, existing };
+    }
+    throw error;
+  }
+}
+
+export async function getSignup(merchantId: string, customerId: string): Promise<StoredSignup | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.signup(merchantId, customerId), ConsistentRead: true }),
+  );
+  return Item as StoredSignup | undefined;
+}
+
+export async function recordLogin(
+  login: StoredLogin,
+  changes: HistoryChanges,
+  storedItems: Map<string, Record<string, unknown>>,
+  now: number,
+): Promise<void> {
+  await writeWithHistory(
+    {
+      eventType: 'login',
+      key: keys.login(login.merchantId, login.serviceLoginId),
+      eventId: login.serviceLoginId,
+      retainUntil: retention(now),
+    },
+    login,
+    changes,
+    storedItems,
+    now,
+  );
+}
+
+export async function recordAccountEvent(
+  event: StoredAccountEvent,
+  changes: HistoryChanges,
+  storedItems: Map<string, Record<string, unknown>>,
+  now: number,
+): Promise<void> {
+  await writeWithHistory(
+    {
+      eventType: 'account',
+      key: keys.accountEvent(event.merchantId, event.serviceAccountEventId),
+      eventId: event.serviceAccountEventId,
+      retainUntil: retention(now),
+    },
+    event,
+    changes,
+    storedItems,
+    now,
+  );
+}
+
+const retention = (now: number) => Math.floor(now / 1000) + EVENT_RETENTION_SECONDS;
+
+/**
+ * One transaction: the record first (index 0, so a failed condition points at it, findable by type
+ * and time for backtests), one update per identity, and a review item when the decision is REVIEW.
+ */
+async function writeWithHistory(
+  target: { eventType: EventType; key: TableKey; eventId: string; retainUntil?: number },
+  record: EvaluatedEvent,
+  changes: HistoryChanges,
+  storedItems: Map<string, Record<string, unknown>>,
+  now: number,
+): Promise<void> {
+  const { eventType, key, eventId, retainUntil } = target;
+  await transactWrite([
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...key,
+          ...gsi1.eventsByType(record.merchantId, eventType, record.createdAt, eventId),
+          entity: eventType,
+          ...record,
+          ...(retainUntil !== undefined ? { [TTL_ATTRIBUTE]: retainUntil } : {}),
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    ...changes.toTransactItems(record.merchantId, storedItems, now),
+    ...reviewItemsFor(record.merchantId, eventType, key, record.decision, record.identities, now),
+  ]);
+}

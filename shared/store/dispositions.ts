@@ -1,0 +1,81 @@
+import type { ItemDisposition } from '../schemas/disposition.ts';
+import { batchGetItems, keyString } from './batch-get.ts';
+import { tableName } from './client.ts';
+import type { HistoryChanges } from './identity-history.ts';
+import { keys } from './keys.ts';
+import type { StoredReturn } from './returns.ts';
+import { ConditionFailedError, transactWrite } from './transact.ts';
+import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
+
+/**
+ * What one item's disposition adds to counters, stored so a replacement moves only the difference:
+ * each present field is a +1 on every identity of the return, at that event time.
+ */
+export interface DispositionEffects {
+  abusiveAt?: number;
+  heavilyUsedAt?: number;
+}
+
+export interface StoredDisposition extends ItemDisposition {
+  recordedAt: string;
+  effects: DispositionEffects;
+}
+
+/** All dispositions of one return, by index of the returned line item; one item, versioned. */
+export interface StoredDispositions {
+  merchantId: string;
+  providerReturnId: string;
+  byLine: Record<string, StoredDisposition>;
+  version: number;
+  updatedAt: string;
+}
+
+/** DynamoDB's item limit is 400 KB; stay clearly below it, leaving room for attribute names. */
+export const MAX_DISPOSITIONS_BYTES = 350_000;
+
+/** The return and its dispositions, in one BatchGetItem. */
+export async function loadReturnDispositions(
+  merchantId: string,
+  providerReturnId: string,
+): Promise<{ stored: StoredReturn | undefined; dispositions: StoredDispositions | undefined }> {
+  const returnKey = keys.return(merchantId, providerReturnId);
+  const dispositionsKey = keys.returnDispositions(merchantId, providerReturnId);
+  const items = await batchGetItems([returnKey, dispositionsKey]);
+  return {
+    stored: items.get(keyString(returnKey)) as StoredReturn | undefined,
+    dispositions: items.get(keyString(dispositionsKey)) as StoredDispositions | undefined,
+  };
+}
+
+/**
+ * Writes a return's dispositions, read at `expectedVersion`, with the counters they move, in one
+ * transaction; a concurrent writer that came first makes it a StaleRecordError.
+ */
+export async function saveDispositions(
+  record: StoredDispositions,
+  expectedVersion: number | undefined,
+  changes: HistoryChanges,
+  now: number,
+): Promise<void> {
+  try {
+    await transactWrite([
+      {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.returnDispositions(record.merchantId, record.providerReturnId),
+            entity: 'returnDispositions',
+            ...record,
+            [VERSION_ATTRIBUTE]: record.version,
+          },
+          ...versionCondition(expectedVersion),
+        },
+      },
+      ...changes.toTransactItems(record.merchantId, new Map(), now),
+    ]);
+  } catch (error) {
+    if (error instanceof ConditionFailedError && error.index === 0)
+      throw new StaleRecordError('dispositions');
+    throw error;
+  }
+}

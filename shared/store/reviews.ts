@@ -1,0 +1,238 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
+import { identityId, parseIdentityIds } from '../identity/identity-ids.ts';
+import { METRIC } from '../identity/metrics.ts';
+import type { DecisionOutcome } from '../schemas/decision.ts';
+import type { Decision } from '../scoring/decide.ts';
+import type { EventType } from '../scoring/workflow.ts';
+import { sha256Hex } from './canonical.ts';
+import { documentClient, tableName } from './client.ts';
+import { HistoryChanges } from './identity-history.ts';
+import { gsi1, keys, type TableKey } from './keys.ts';
+import { GSI1 } from './table-definition.ts';
+import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
+
+/**
+ * The review queue: a REVIEW decision puts its event into the merchant's queue (one review item per
+ * event, written in the event's own transaction); a person resolves it as abuse or legitimate, and
+ * that label lands on the event's identities like any other feedback.
+ */
+export type ReviewStatus = 'open' | 'resolved';
+export type ReviewOutcome = 'abuse' | 'legitimate';
+export const REVIEW_STATUSES: readonly ReviewStatus[] = ['open', 'resolved'];
+export const REVIEW_OUTCOMES: readonly ReviewOutcome[] = ['abuse', 'legitimate'];
+
+/** What a reviewer needs to see of a decision (its full variables stay on the event record). */
+export interface ReviewedDecision {
+  /** The line item (or other part of the event) the decision is for, when the event has several. */
+  itemRef?: string;
+  decision: DecisionOutcome;
+  subDecision: string;
+  reason: string;
+  abuseScore: number;
+  modelVersion: string;
+  workflowVersion: string;
+}
+
+export interface Review {
+  merchantId: string;
+  reviewId: string;
+  eventType: EventType;
+  /** Key of the event's record (an order, a return, ...). */
+  eventKey: TableKey;
+  /** The event's identities as `kind#digest`: the resolution's label lands on these. */
+  identities: string[];
+  decisions: ReviewedDecision[];
+  status: ReviewStatus;
+  createdAt: string;
+  resolution?: { outcome: ReviewOutcome; note?: string; resolvedAt: string };
+}
+
+/** One review per event: the id follows from the event's key, so a retried write cannot add a second. */
+export const reviewIdFor = (eventType: EventType, eventKey: TableKey) =>
+  `rev_${sha256Hex(`${eventType}|${eventKey.PK}|${eventKey.SK}`).slice(0, 24)}`;
+
+/** A decision per part of the event (returns decide per returned line item). */
+export type DecisionsUnderReview = Decision | readonly { itemRef: string; decision: Decision }[];
+
+/**
+ * The TransactWriteItems entries to append to the event's own transaction: a Put of the review item
+ * when at least one decision is REVIEW, else nothing. Pure.
+ */
+export function reviewItemsFor(
+  merchantId: string,
+  eventType: EventType,
+  eventKey: TableKey,
+  decisions: DecisionsUnderReview,
+  identities: readonly (IdentityRef | string)[],
+  now: number,
+): TransactItems {
+  const parts = isDecisionList(decisions) ? decisions : [{ itemRef: undefined, decision: decisions }];
+  const reviewed = parts
+    .filter((p) => p.decision.decision === 'REVIEW')
+    .map(({ itemRef, decision }) => ({
+      ...(itemRef !== undefined ? { itemRef } : {}),
+      ...summary(decision),
+    }));
+  if (reviewed.length === 0) return [];
+  const reviewId = reviewIdFor(eventType, eventKey);
+  const createdAt = new Date(now).toISOString();
+  const review: Review = {
+    merchantId,
+    reviewId,
+    eventType,
+    eventKey: { PK: eventKey.PK, SK: eventKey.SK },
+    identities: [...new Set(identities.map((i) => (typeof i === 'string' ? i : identityId(i))))],
+    decisions: reviewed,
+    status: 'open',
+    createdAt,
+  };
+  return [
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...keys.review(merchantId, reviewId),
+          ...gsi1.reviewByStatus(merchantId, 'open', createdAt, reviewId),
+          entity: 'review',
+          ...review,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ];
+}
+
+function isDecisionList(
+  value: DecisionsUnderReview,
+): value is readonly { itemRef: string; decision: Decision }[] {
+  return Array.isArray(value);
+}
+
+const summary = (d: Decision): Omit<ReviewedDecision, 'itemRef'> => ({
+  decision: d.decision,
+  subDecision: d.subDecision,
+  reason: d.reason,
+  abuseScore: d.abuseScore,
+  modelVersion: d.modelVersion,
+  workflowVersion: d.workflowVersion,
+});
+
+/** Reviews of a merchant in one status, newest first. */
+export async function listReviews(
+  merchantId: string,
+  status: ReviewStatus,
+  limit: number,
+): Promise<{ reviews: Review[]; more: boolean }> {
+  const partition = gsi1.reviewByStatus(merchantId, status, '', '')[GSI1.partitionKey];
+  const reviews: Review[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: GSI1.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+        Limit: limit - reviews.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) reviews.push(toReview(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && reviews.length < limit);
+  return { reviews, more: startKey !== undefined };
+}
+
+export async function getReview(merchantId: string, reviewId: string): Promise<Review | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.review(merchantId, reviewId), ConsistentRead: true }),
+  );
+  return Item ? toReview(Item) : undefined;
+}
+
+export type ResolveResult =
+  | { status: 'resolved'; review: Review }
+  | { status: 'not_found' }
+  | { status: 'already_resolved'; review: Review };
+
+/** A label moves these counters on the event's identities, at resolution time. */
+const LABEL_METRIC: Record<ReviewOutcome, string> = {
+  // Counted like an abusive disposition: every model reading abusive returns sees it.
+  abuse: METRIC.abusiveReturns,
+  // A mitigating count the order model reads with a negative weight.
+  legitimate: METRIC.legitimateReviews,
+};
+
+/**
+ * Resolves an open review: its status change and the label's counter moves commit in one transaction,
+ * conditional on the review still being open, so a label is never counted twice.
+ */
+export async function resolveReview(input: {
+  merchantId: string;
+  reviewId: string;
+  outcome: ReviewOutcome;
+  note?: string;
+  now: number;
+}): Promise<ResolveResult> {
+  const { merchantId, reviewId, outcome, now } = input;
+  const review = await getReview(merchantId, reviewId);
+  if (!review) return { status: 'not_found' };
+  if (review.status !== 'open') return { status: 'already_resolved', review };
+  const resolvedAt = new Date(now).toISOString();
+  const resolution = { outcome, ...(input.note ? { note: input.note } : {}), resolvedAt };
+  const identities = uniqueIdentities(parseIdentityIds(review.identities));
+  const changes = new HistoryChanges().addEach(identities, LABEL_METRIC[outcome], 1, now);
+  const index = gsi1.reviewByStatus(merchantId, 'resolved', resolvedAt, reviewId);
+  try {
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.review(merchantId, reviewId),
+          UpdateExpression: 'SET #status = :resolved, #resolution = :resolution, #gpk = :gpk, #gsk = :gsk',
+          ConditionExpression: '#status = :open',
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#resolution': 'resolution',
+            '#gpk': GSI1.partitionKey,
+            '#gsk': GSI1.sortKey,
+          },
+          ExpressionAttributeValues: {
+            ':resolved': 'resolved',
+            ':open': 'open',
+            ':resolution': resolution,
+            ':gpk': index[GSI1.partitionKey],
+            ':gsk': index[GSI1.sortKey],
+          },
+        },
+      },
+      // No stale-bucket pruning here (that needs the items read); the next scored event prunes them.
+      ...changes.toTransactItems(merchantId, new Map(), now),
+    ]);
+  } catch (error) {
+    if (error instanceof ConditionFailedError && error.index === 0) {
+      const current = await getReview(merchantId, reviewId);
+      if (current) return { status: 'already_resolved', review: current };
+    }
+    throw error;
+  }
+  return { status: 'resolved', review: { ...review, status: 'resolved', resolution } };
+}
+
+function toReview(item: Record<string, unknown>): Review {
+  const resolution = item.resolution as Review['resolution'] | undefined;
+  return {
+    merchantId: item.merchantId as string,
+    reviewId: item.reviewId as string,
+    eventType: item.eventType as EventType,
+    eventKey: item.eventKey as TableKey,
+    identities: (item.identities as string[] | undefined) ?? [],
+    decisions: (item.decisions as ReviewedDecision[] | undefined) ?? [],
+    status: item.status as ReviewStatus,
+    createdAt: item.createdAt as string,
+    ...(resolution ? { resolution } : {}),
+  };
+}

@@ -1,0 +1,94 @@
+import type { ApiRequest } from '../http/http-handler.ts';
+import type { UseCaseResult } from '../http/responses.ts';
+import { identitiesOfLogin } from '../identity/account-identities.ts';
+import { identityId } from '../identity/identity-ids.ts';
+import { METRIC } from '../identity/metrics.ts';
+import { newServiceId } from '../ids.ts';
+import { recordDecisionMetric } from '../observability-decisions.ts';
+import type { LoginRequest } from '../schemas/login.ts';
+import { decide } from '../scoring/decide.ts';
+import { modelFor } from '../scoring/models.ts';
+import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
+import { loginSignals } from '../scoring/signals/login-signals.ts';
+import { recordLogin } from '../store/account-events.ts';
+import { loadDecisionContext } from '../store/decision-context.ts';
+import { HistoryChanges } from '../store/identity-history.ts';
+import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
+import { decisionsPart } from './evaluation-response.ts';
+
+/**
+ * POST /v1/evaluate/login: validate -> load history -> score -> decide -> one transaction -> respond.
+ * Every attempt is its own event (the contract gives logins no idempotency key).
+ */
+export async function evaluateLogin({ body, principal }: ApiRequest<LoginRequest>): Promise<UseCaseResult> {
+  const merchantId = principal.merchant.merchantId;
+  const now = Date.now();
+  const identities = identitiesOfLogin(body);
+  const { customer } = identities;
+  const context = await loadDecisionContext({
+    merchantId,
+    eventType: 'login',
+    identities: identities.all,
+    records: [],
+    now,
+  });
+  const account = context.snapshotsOf([customer])[0]!;
+  const devices = context.snapshotsOf(identities.devices);
+  const success = body.loginStatus === '$success';
+  const mfaUsed = body.authMethod.mfaUsed === true;
+  const facts = accountDeviceFacts(customer, account, devices);
+  const decision = decide(
+    modelFor('login'),
+    context.workflow,
+    loginSignals({ success, mfaUsed, customer, history: { customer: account, devices } }),
+    {
+      loginStatus: body.loginStatus,
+      authMethod: body.authMethod.type,
+      mfaUsed,
+      mfaMethod: body.authMethod.mfaMethod ?? '',
+    },
+  );
+
+  const serviceLoginId = newServiceId('lgn');
+  const response = {
+    providerLoginID: body.providerCustomerId,
+    serviceLoginID: serviceLoginId,
+    ...decisionsPart(decision),
+  };
+  const changes = new HistoryChanges().addEach(
+    identities.all,
+    success ? METRIC.loginSuccesses : METRIC.loginFailures,
+    1,
+    now,
+  );
+  recordDevicesOnAccount(changes, customer, devices, facts.devicesNewToAccount, now);
+  if (success) {
+    // Only a device that got in becomes one the account trusts; failed tries would let an attacker
+    // make his own device look familiar.
+    changes.link(customer, identities.devices, now);
+    if (mfaUsed) changes.add(customer, METRIC.mfaLogins, 1, now);
+    // Read by account updates: a risky change soon after a new-device login is the takeover pattern.
+    if (facts.newDevice) changes.add(customer, METRIC.newDeviceLogins, 1, now);
+  }
+  recordDecline(changes, decision, identities.all, now);
+
+  await recordLogin(
+    {
+      merchantId,
+      providerCustomerId: body.providerCustomerId,
+      serviceLoginId,
+      loginStatus: body.loginStatus,
+      authType: body.authMethod.type,
+      mfaUsed,
+      identities: identities.all.map(identityId),
+      decision,
+      responseJson: JSON.stringify(response),
+      createdAt: new Date(now).toISOString(),
+    },
+    changes,
+    context.items,
+    now,
+  );
+  recordDecisionMetric('login', decision.decision);
+  return { body: response };
+}

@@ -1,0 +1,203 @@
+import { ApiError, returnNotFound } from '../errors.ts';
+import type { ApiRequest } from '../http/http-handler.ts';
+import type { UseCaseResult } from '../http/responses.ts';
+import type { IdentityRef } from '../identity/identities.ts';
+import { parseIdentityIds } from '../identity/identity-ids.ts';
+import { METRIC } from '../identity/metrics.ts';
+import type { DispositionRequest, ItemDisposition, ReturnedItemCondition } from '../schemas/disposition.ts';
+import { canonicalJson } from '../store/canonical.ts';
+import {
+  type DispositionEffects,
+  loadReturnDispositions,
+  MAX_DISPOSITIONS_BYTES,
+  type StoredDisposition,
+  type StoredDispositions,
+  saveDispositions,
+} from '../store/dispositions.ts';
+import { HistoryChanges, loadSnapshots } from '../store/identity-history.ts';
+import type { StoredReturn } from '../store/returns.ts';
+import { retryOnStaleRecord } from './retry-stale.ts';
+
+/** Conditions that are abuse whatever the outcome: nothing, or something else, came back. */
+const ABUSIVE_CONDITIONS: ReadonlySet<ReturnedItemCondition> = new Set(['EMPTY_BOX', 'COUNTERFEIT_ITEM']);
+/** Carrier damage and loss are not the customer's doing, so never held against them. */
+const NOT_HELD_AGAINST_CUSTOMER: ReadonlySet<ReturnedItemCondition> = new Set(['DAMAGED_ITEM', 'LOST_ITEM']);
+
+/**
+ * POST /v1/return/disposition/{return-id}: every item must name an item of the return, or nothing
+ * is recorded. Each item's disposition replaces the previous one and moves the return's identity
+ * counters by the difference; the dispositions record is versioned so racing calls count once.
+ */
+export async function recordDispositions({
+  body,
+  principal,
+  pathParameters,
+}: ApiRequest<DispositionRequest>): Promise<UseCaseResult> {
+  const merchantId = principal.merchant.merchantId;
+  const providerReturnId = pathParameters['return-id'];
+  if (!providerReturnId) throw returnNotFound();
+  return retryOnStaleRecord(async () => {
+    const now = Date.now();
+    const { stored, dispositions } = await loadReturnDispositions(merchantId, providerReturnId);
+    if (!stored) throw returnNotFound();
+    const lines = linesOf(stored, body.itemDispositions);
+    const previous = dispositions?.byLine ?? {};
+    const byLine: Record<string, StoredDisposition> = { ...previous };
+    const changes = new HistoryChanges();
+    const identities = parseIdentityIds(stored.identities);
+    let heavySeen = await heavilyUsedElsewhere(stored, previous, body.itemDispositions, lines, now);
+    let changed = false;
+
+    body.itemDispositions.forEach((item, index) => {
+      const line = lines[index]!;
+      const before = previous[line];
+      if (before && sameDisposition(before, item)) {
+        if (before.effects.heavilyUsedAt !== undefined) heavySeen++;
+        return;
+      }
+      // Same verdict with other details (notes, images): the counters stay as they were.
+      const effects =
+        before && sameVerdict(before, item)
+          ? before.effects
+          : effectsOf(item, before?.effects, heavySeen, now);
+      if (effects.heavilyUsedAt !== undefined) heavySeen++;
+      moveCounter(changes, identities, METRIC.abusiveReturns, before?.effects.abusiveAt, effects.abusiveAt);
+      moveCounter(
+        changes,
+        identities,
+        METRIC.heavilyUsedReturns,
+        before?.effects.heavilyUsedAt,
+        effects.heavilyUsedAt,
+      );
+      byLine[line] = { ...item, recordedAt: new Date(now).toISOString(), effects };
+      changed = true;
+    });
+
+    if (changed) {
+      const record: StoredDispositions = {
+        merchantId,
+        providerReturnId,
+        byLine,
+        version: (dispositions?.version ?? 0) + 1,
+        updatedAt: new Date(now).toISOString(),
+      };
+      if (Buffer.byteLength(JSON.stringify(record)) > MAX_DISPOSITIONS_BYTES) {
+        throw new ApiError(
+          'unprocessable_entity',
+          'The dispositions of this return would exceed the stored size limit; send fewer images or shorter notes.',
+          { field: 'itemDispositions' },
+        );
+      }
+      await saveDispositions(record, dispositions?.version, changes, now);
+    }
+    return {
+      body: {
+        providerReturnId: stored.providerReturnId,
+        serviceReturnId: stored.serviceReturnId,
+        dispositionsRecorded: body.itemDispositions.length,
+        modelImpact: 'applied',
+      },
+    };
+  });
+}
+
+/** The returned line each disposition names (by index), checked before anything is recorded. */
+function linesOf(stored: StoredReturn, items: readonly ItemDisposition[]): number[] {
+  const named = new Map<number, number>();
+  return items.map((item, index) => {
+    const line = stored.items.findIndex((returned) =>
+      returned.identifiers.some(
+        (id) => id.identifierType === item.identifierType && id.identifier === item.identifier,
+      ),
+    );
+    if (line < 0) {
+      throw new ApiError('item_not_on_return', 'No item of this return has this identifier.', {
+        field: `itemDispositions[${index}].identifier`,
+      });
+    }
+    const earlier = named.get(line);
+    if (earlier !== undefined) {
+      throw new ApiError(
+        'unprocessable_entity',
+        `Names the same returned item as itemDispositions[${earlier}]; send one disposition per item.`,
+        { field: `itemDispositions[${index}]` },
+      );
+    }
+    named.set(line, index);
+    return line;
+  });
+}
+
+/**
+ * HEAVILY_USED dispositions the customer (order e-mail and card) already has outside the items this
+ * request re-decides. Read only when the request carries a new HEAVILY_USED verdict.
+ */
+async function heavilyUsedElsewhere(
+  stored: StoredReturn,
+  previous: Record<string, StoredDisposition>,
+  items: readonly ItemDisposition[],
+  lines: readonly number[],
+  now: number,
+): Promise<number> {
+  const heavyOnThisReturn = (keep: (line: string) => boolean) =>
+    Object.entries(previous).filter(([line, d]) => keep(line) && d.effects.heavilyUsedAt !== undefined)
+      .length;
+  const redecided = new Set(lines.map(String));
+  const untouched = heavyOnThisReturn((line) => !redecided.has(line));
+  const needsHistory = items.some((item, index) => {
+    const before = previous[lines[index]!];
+    return item.returnedItemCondition === 'HEAVILY_USED' && !(before && sameVerdict(before, item));
+  });
+  if (!needsHistory) return untouched;
+  const customer = parseIdentityIds(stored.identities).filter((r) => r.kind === 'email' || r.kind === 'card');
+  const snapshots = await loadSnapshots(stored.merchantId, customer, now);
+  const onCustomer = Math.max(0, ...snapshots.map((s) => s.count(METRIC.heavilyUsedReturns).lifetime));
+  // The counters already hold this return's own HEAVILY_USED items; count those from the record.
+  return Math.max(0, onCustomer - heavyOnThisReturn(() => true)) + untouched;
+}
+
+/**
+ * Abuse verdict of one item: EMPTY_BOX, COUNTERFEIT_ITEM, REMOVE_SUSPECT_ABUSE, or a HEAVILY_USED
+ * from a customer who already had one. A verdict that stays the same keeps its original time.
+ */
+function effectsOf(
+  item: ItemDisposition,
+  before: DispositionEffects | undefined,
+  heavySeen: number,
+  now: number,
+): DispositionEffects {
+  const condition = item.returnedItemCondition;
+  const heavilyUsed = condition === 'HEAVILY_USED';
+  const abusive =
+    !NOT_HELD_AGAINST_CUSTOMER.has(condition) &&
+    (ABUSIVE_CONDITIONS.has(condition) ||
+      item.dispositionOutcome === 'REMOVE_SUSPECT_ABUSE' ||
+      (heavilyUsed && heavySeen > 0));
+  const effects: DispositionEffects = {};
+  if (abusive) effects.abusiveAt = before?.abusiveAt ?? now;
+  if (heavilyUsed) effects.heavilyUsedAt = before?.heavilyUsedAt ?? now;
+  return effects;
+}
+
+/** Moves a 0/1 counter from its old state to its new one, at the times it was counted. */
+function moveCounter(
+  changes: HistoryChanges,
+  identities: readonly IdentityRef[],
+  metric: string,
+  beforeAt: number | undefined,
+  afterAt: number | undefined,
+): void {
+  if (beforeAt === afterAt) return;
+  if (beforeAt !== undefined) changes.addEach(identities, metric, -1, beforeAt);
+  if (afterAt !== undefined) changes.addEach(identities, metric, 1, afterAt);
+}
+
+const sameVerdict = (stored: StoredDisposition, item: ItemDisposition) =>
+  stored.returnedItemCondition === item.returnedItemCondition &&
+  stored.dispositionOutcome === item.dispositionOutcome;
+
+/** A re-sent disposition with the same fields changes nothing (idempotent per return and item). */
+function sameDisposition(stored: StoredDisposition, item: ItemDisposition): boolean {
+  const { recordedAt: _recordedAt, effects: _effects, ...fields } = stored;
+  return canonicalJson(fields) === canonicalJson(item);
+}

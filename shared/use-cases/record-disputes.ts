@@ -1,0 +1,120 @@
+import { ApiError, orderNotFound } from '../errors.ts';
+import type { ApiRequest } from '../http/http-handler.ts';
+import type { UseCaseResult } from '../http/responses.ts';
+import { parseIdentityIds } from '../identity/identity-ids.ts';
+import { METRIC } from '../identity/metrics.ts';
+import type { DisputeRequest } from '../schemas/dispute.ts';
+import {
+  DisputeBatchTooLargeError,
+  type DisputeEffects,
+  type DisputeEvent,
+  type DisputeWrite,
+  loadOrderDisputes,
+  MAX_TRANSACTION_ITEMS,
+  saveDisputes,
+} from '../store/disputes.ts';
+import { HistoryChanges } from '../store/identity-history.ts';
+import { applyDisputeEvents, sameEffect } from './dispute-state.ts';
+import { retryOnStaleRecord } from './retry-stale.ts';
+
+/**
+ * POST /v1/order/dispute/{order-id}: every entry is applied, or none. Entries of one dispute fold
+ * into one record write; every dispute's counter moves merge per identity; all of it goes in one
+ * transaction, versioned per dispute so racing calls count once.
+ */
+export async function recordDisputes({
+  body,
+  principal,
+  pathParameters,
+}: ApiRequest<DisputeRequest>): Promise<UseCaseResult> {
+  const merchantId = principal.merchant.merchantId;
+  const providerOrderId = pathParameters['order-id'];
+  if (!providerOrderId) throw orderNotFound();
+  const groups = new Map<string, { firstIndex: number; events: DisputeEvent[] }>();
+  body.dispute.forEach(({ disputeId, ...event }, index) => {
+    const group = groups.get(disputeId) ?? { firstIndex: index, events: [] };
+    group.events.push(event);
+    groups.set(disputeId, group);
+  });
+
+  return retryOnStaleRecord(async () => {
+    const now = Date.now();
+    const { order, disputes } = await loadOrderDisputes(merchantId, providerOrderId, [...groups.keys()]);
+    if (!order) throw orderNotFound();
+    for (const [disputeId, group] of groups) {
+      const stored = disputes.get(disputeId);
+      if (stored && stored.providerOrderId !== order.providerOrderId) {
+        throw new ApiError('duplicate_dispute_id', 'This disputeId belongs to a dispute on another order.', {
+          field: `dispute[${group.firstIndex}].disputeId`,
+        });
+      }
+    }
+
+    const writes: DisputeWrite[] = [];
+    const changes = new HistoryChanges();
+    for (const [disputeId, group] of groups) {
+      const stored = disputes.get(disputeId);
+      const next = applyDisputeEvents(
+        stored,
+        group.events,
+        {
+          merchantId,
+          disputeId,
+          providerOrderId: order.providerOrderId,
+          serviceOrderId: order.serviceOrderId,
+          currencyCode: order.currencyCode,
+          createdAt: new Date(now).toISOString(),
+        },
+        order.identities,
+        now,
+      );
+      if (!next) continue;
+      moveDisputeCounters(changes, stored?.applied, next.applied);
+      writes.push({ record: next, expectedVersion: stored?.version });
+    }
+
+    try {
+      await saveDisputes(merchantId, writes, changes, now);
+    } catch (error) {
+      if (error instanceof DisputeBatchTooLargeError) {
+        throw new ApiError(
+          'unprocessable_entity',
+          `These entries need ${error.itemCount} writes, more than the ${MAX_TRANSACTION_ITEMS} recorded atomically; send fewer distinct disputes per call.`,
+          { field: 'dispute' },
+        );
+      }
+      throw error;
+    }
+    return {
+      body: {
+        providerOrderId: order.providerOrderId,
+        serviceOrderId: order.serviceOrderId,
+        disputesRecorded: body.dispute.length,
+      },
+    };
+  });
+}
+
+/** Removes what the dispute's old state added and adds what its new state adds, where they differ. */
+function moveDisputeCounters(
+  changes: HistoryChanges,
+  before: DisputeEffects | undefined,
+  after: DisputeEffects,
+): void {
+  const oldRefs = parseIdentityIds(before?.identities ?? []);
+  const newRefs = parseIdentityIds(after.identities);
+  if (!sameEffect(before?.lost, after.lost)) {
+    if (before?.lost) {
+      changes.addEach(oldRefs, METRIC.lostChargebacks, -1, before.lost.at);
+      changes.addEach(oldRefs, METRIC.lostChargebackValue, -before.lost.value, before.lost.at);
+    }
+    if (after.lost) {
+      changes.addEach(newRefs, METRIC.lostChargebacks, 1, after.lost.at);
+      changes.addEach(newRefs, METRIC.lostChargebackValue, after.lost.value, after.lost.at);
+    }
+  }
+  if (!sameEffect(before?.open, after.open)) {
+    if (before?.open) changes.addEach(oldRefs, METRIC.openDisputes, -1, before.open.at);
+    if (after.open) changes.addEach(newRefs, METRIC.openDisputes, 1, after.open.at);
+  }
+}

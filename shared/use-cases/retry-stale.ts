@@ -1,0 +1,24 @@
+import { StoreUnavailableError } from '../errors.ts';
+import { backoff } from '../store/transact.ts';
+import { StaleRecordError } from '../store/versioned.ts';
+
+/** Enough for ten identical requests racing: each retry sees the winner's write and has less to do. */
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Runs read -> decide -> conditional write again whenever the write lost to a concurrent one.
+ * Each attempt re-reads, so a retried identical request finds its change already made.
+ */
+export async function retryOnStaleRecord<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof StaleRecordError)) throw error;
+      if (n >= MAX_ATTEMPTS) {
+        throw new StoreUnavailableError('A record kept changing under concurrent writes', { cause: error });
+      }
+      await backoff(Math.min(n, 5));
+    }
+  }
+}

@@ -1,0 +1,250 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountBody, decisionOf, loginBody, signupBody } from './support/account-fixtures.ts';
+import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { uid } from './support/fixtures.ts';
+import { countRoundTrips } from './support/round-trips.ts';
+
+let api: TestApi;
+let apiKey: string;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  apiKey = (await newMerchant({ accountUpdatesEnabled: true })).apiKey;
+});
+afterAll(() => api.close());
+
+function expectError(response: ApiResponse, status: number, code: string, field?: string) {
+  expect(response.status).toBe(status);
+  expect(Object.keys(response.body)).toEqual(['error']);
+  expect(response.body.error.code).toBe(code);
+  expect(response.body.error.requestId).toBe(response.headers.get('x-request-id'));
+  if (field !== undefined) expect(response.body.error.field).toBe(field);
+}
+
+const update = (body: unknown, key = apiKey) => api.post('/v1/evaluate/account', body, { apiKey: key });
+const login = (body: unknown, key: string) => api.post('/v1/evaluate/login', body, { apiKey: key });
+
+/** A merchant with the endpoint on and one account that signed up on `device`. */
+async function accountWithDevice() {
+  const merchant = await newMerchant({ accountUpdatesEnabled: true });
+  const device = uid('home-device');
+  const body = signupBody({ device });
+  await api.post('/v1/evaluate/signup', body, { apiKey: merchant.apiKey });
+  return { key: merchant.apiKey, merchantId: merchant.merchantId, customerId: body.customerId, device };
+}
+
+const SHA256_HEX = randomBytes(32).toString('hex');
+const SHA256_BASE64 = randomBytes(32).toString('base64');
+const SHA512_BASE64URL = randomBytes(64).toString('base64url');
+
+describe('POST /v1/evaluate/account', () => {
+  it('is off until enabled for the merchant: 403 endpoint_not_enabled (before any body check)', async () => {
+    const { apiKey: disabled } = await newMerchant({ accountUpdatesEnabled: false });
+    expectError(await update(accountBody(), disabled), 403, 'endpoint_not_enabled');
+    expectError(await update({ changeType: 'NOPE' }, disabled), 403, 'endpoint_not_enabled');
+  });
+
+  it('answers the 2.8 shape with decisionType APPROVE/DECLINE/REVIEW; a clean change is APPROVE', async () => {
+    const { key, customerId, device } = await accountWithDevice();
+    const response = await update(
+      accountBody({
+        providerCustomerId: customerId,
+        device,
+        changeType: 'EMAIL_CHANGE',
+        newValue: 'new@example.com',
+      }),
+      key,
+    );
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body)).toEqual([
+      'providerAccountEventId',
+      'serviceAccountEventId',
+      'Decisions',
+    ]);
+    // No event id in the request: providerAccountEventId echoes providerCustomerId, as providerLoginID does.
+    expect(response.body.providerAccountEventId).toBe(customerId);
+    expect(response.body.serviceAccountEventId).toMatch(/^acct_[0-9a-f]{32}$/);
+    expect(response.body.Decisions).toEqual([{ decisions: [expect.any(Object)] }]);
+    const decision = decisionOf(response.body);
+    expect(Object.keys(decision).sort()).toEqual([
+      'abuseScore',
+      'decision',
+      'decisionReason',
+      'decisionType',
+      'subDecision',
+    ]);
+    expect(decision).toMatchObject({
+      decisionType: 'APPROVE/DECLINE/REVIEW',
+      decision: 'APPROVE',
+      subDecision: 'default_approve',
+    });
+    expect(decision.abuseScore).toBeLessThan(10);
+  });
+
+  it('accepts a PASSWORD_CHANGE with redacted, hex or base64 digests', async () => {
+    for (const [previousValue, newValue] of [
+      ['redacted', 'redacted'],
+      [SHA256_HEX, SHA256_BASE64],
+      [undefined, SHA512_BASE64URL],
+    ]) {
+      const response = await update(
+        accountBody({
+          changeType: 'PASSWORD_CHANGE',
+          ...(previousValue ? { previousValue } : {}),
+          ...(newValue ? { newValue } : {}),
+        }),
+      );
+      expect(response.status).toBe(200);
+      expect(decisionOf(response.body).decision).toBe('APPROVE');
+    }
+  });
+
+  it('uses at most 3 DynamoDB round trips on the warm path (measured: 2)', async () => {
+    // A fresh merchant: its key is fetched by this warm-up and then cached (1 s in tests).
+    const { apiKey: key } = await newMerchant({ accountUpdatesEnabled: true });
+    await update(accountBody(), key);
+    const counter = countRoundTrips();
+    expect((await update(accountBody(), key)).status).toBe(200);
+    expect(counter.commands()).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+  });
+});
+
+describe('account scenarios', () => {
+  it('MFA_DISABLE right after a new-device login that followed failures -> REVIEW or DECLINE', async () => {
+    const { key, customerId } = await accountWithDevice();
+    const attacker = uid('attacker-device');
+    for (let i = 0; i < 5; i++) {
+      await login(loginBody({ providerCustomerId: customerId, device: attacker, status: '$failure' }), key);
+    }
+    await login(loginBody({ providerCustomerId: customerId, device: attacker }), key);
+    const decision = decisionOf(
+      (
+        await update(
+          accountBody({ providerCustomerId: customerId, device: attacker, changeType: 'MFA_DISABLE' }),
+          key,
+        )
+      ).body,
+    );
+    expect(['REVIEW', 'DECLINE']).toContain(decision.decision);
+    expect(decision.decisionReason).toContain('shortly after a login from a new device (last hour)');
+  });
+
+  it('the owner’s own MFA_DISABLE or PAYOUT_ADD after a clean login is APPROVE (no false declines)', async () => {
+    const { key, customerId, device } = await accountWithDevice();
+    await login(loginBody({ providerCustomerId: customerId, device }), key);
+    for (const changeType of ['MFA_DISABLE', 'PAYOUT_ADD']) {
+      const decision = decisionOf(
+        (await update(accountBody({ providerCustomerId: customerId, device, changeType }), key)).body,
+      );
+      expect(decision.decision).toBe('APPROVE');
+    }
+  });
+
+  it('several risky changes within an hour: the later ones go to REVIEW, into the review queue', async () => {
+    const { key, merchantId, customerId, device } = await accountWithDevice();
+    const decisions = [];
+    for (const changeType of ['EMAIL_CHANGE', 'PHONE_CHANGE', 'MFA_DISABLE']) {
+      decisions.push(
+        decisionOf(
+          (await update(accountBody({ providerCustomerId: customerId, device, changeType }), key)).body,
+        ),
+      );
+    }
+    const counter = countRoundTrips();
+    const fourth = await update(
+      accountBody({ providerCustomerId: customerId, device, changeType: 'PAYOUT_CHANGE' }),
+      key,
+    );
+    // The review item rides in the event's own transaction: still two round trips.
+    expect(counter.commands()).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+    decisions.push(decisionOf(fourth.body));
+    expect(decisions.map((d) => d.decision)).toEqual(['APPROVE', 'APPROVE', 'APPROVE', 'REVIEW']);
+    expect(decisions[3]).toMatchObject({ subDecision: 'elevated_abuse_score' });
+    expect(decisions[3].decisionReason).toContain('3 other high-risk changes in the last hour');
+
+    const { listReviews } = await import('../shared/store/reviews.ts');
+    const { reviews } = await listReviews(merchantId, 'open', 10);
+    expect(reviews.map((r) => r.eventType)).toEqual(['account']);
+    expect(reviews[0]?.decisions[0]).toMatchObject({
+      decision: 'REVIEW',
+      abuseScore: decisions[3].abuseScore,
+    });
+  });
+
+  it('a device linked to other accounts’ abuse raises the score of a change on another account', async () => {
+    const { key, customerId, device } = await accountWithDevice();
+    const stuffing = uid('stuffing-device');
+    for (let i = 0; i < 20; i++) {
+      await login(
+        loginBody({ providerCustomerId: uid('victim'), device: stuffing, status: '$failure' }),
+        key,
+      );
+    }
+    const fromHome = decisionOf(
+      (await update(accountBody({ providerCustomerId: customerId, device }), key)).body,
+    );
+    const fromStuffing = decisionOf(
+      (await update(accountBody({ providerCustomerId: customerId, device: stuffing }), key)).body,
+    );
+    expect(fromStuffing.abuseScore).toBeGreaterThan(fromHome.abuseScore);
+    expect(fromStuffing.decisionReason).toContain('device linked to other accounts with');
+  });
+});
+
+describe('account validation', () => {
+  const cases: [string, (b: ReturnType<typeof accountBody>) => unknown, number, string, string][] = [
+    [
+      'changeType outside the enum',
+      (b) => ({ ...b, changeType: 'USERNAME_CHANGE' }),
+      422,
+      'unprocessable_entity',
+      'changeType',
+    ],
+    ['missing changeType', ({ changeType: _, ...b }) => b, 400, 'invalid_request', 'changeType'],
+    [
+      'missing providerCustomerId',
+      ({ providerCustomerId: _, ...b }) => b,
+      400,
+      'invalid_request',
+      'providerCustomerId',
+    ],
+    ['missing timestamp', ({ timestamp: _, ...b }) => b, 400, 'invalid_request', 'timestamp'],
+    [
+      'timestamp as a number',
+      (b) => ({ ...b, timestamp: Number(b.timestamp) }),
+      422,
+      'invalid_timestamp',
+      'timestamp',
+    ],
+    [
+      'timestamp in seconds',
+      (b) => ({ ...b, timestamp: String(Math.floor(Date.now() / 1000)) }),
+      422,
+      'invalid_timestamp',
+      'timestamp',
+    ],
+    ['newValue of the wrong type', (b) => ({ ...b, newValue: 42 }), 400, 'invalid_request', 'newValue'],
+    ['unknown field', (b) => ({ ...b, password: 'x' }), 422, 'unknown_field', 'password'],
+  ];
+  for (const [name, mutate, status, code, field] of cases) {
+    it(`${name} -> ${status} ${code}`, async () => {
+      expectError(await update(mutate(accountBody())), status, code, field);
+    });
+  }
+
+  it('a short hex or base64 value is not a hash: 422', async () => {
+    for (const value of ['deadbeef', randomBytes(16).toString('hex'), randomBytes(16).toString('base64')]) {
+      expectError(
+        await update(accountBody({ changeType: 'PASSWORD_CHANGE', newValue: value })),
+        422,
+        'unprocessable_entity',
+        'newValue',
+      );
+    }
+  });
+
+  it('no API key -> 401 unauthenticated', async () => {
+    expectError(await api.post('/v1/evaluate/account', accountBody()), 401, 'unauthenticated');
+  });
+});

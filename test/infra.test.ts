@@ -1,0 +1,603 @@
+/**
+ * Infrastructure, per environment, by synthesis only (no AWS account): the app is synthesized once
+ * (local esbuild, no Docker) and every assertion reads the resulting templates and assets.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type CfnElement, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import cdkNag from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { build } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildAbuseDecisionApp, type EnvironmentStacks } from '../lib/abuse-decision-app.ts';
+import { POWERTOOLS_SERVICE_NAME, REPO_ROOT } from '../lib/api-function.ts';
+import { STAGES, type StageName } from '../lib/config.ts';
+import { DECISION_EVENT_TYPES, DECISION_OUTCOMES } from '../lib/monitoring.ts';
+import { TABLE_ACCESS, type TableAction } from '../lib/table-access.ts';
+import { FALLBACK_HANDLER_FILE, ROUTES } from '../shared/http/routes.ts';
+import { SERVICE_NAME } from '../shared/observability.ts';
+import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../shared/store/table-definition.ts';
+
+const { AwsSolutionsChecks } = cdkNag;
+
+type Json = Record<string, unknown>;
+interface CfnResource {
+  Type: string;
+  Properties: Json;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+}
+
+/** The feature flags `cdk synth` uses, so the test synthesizes exactly what the CLI does. */
+const cdkContext = (JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Json })
+  .context;
+
+const KNOWN_TABLE_ACTIONS: readonly TableAction[] = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:ConditionCheckItem',
+];
+
+let outdir: string;
+let assembly: CloudAssembly;
+let stacks: Record<StageName, EnvironmentStacks | undefined>;
+
+beforeAll(() => {
+  outdir = mkdtempSync(join(tmpdir(), 'cdk-infra-test-'));
+  const app = new App({ outdir, context: cdkContext });
+  stacks = buildAbuseDecisionApp(app);
+  // Runs cdk-nag and CloudFormation validation too: an unacknowledged finding throws here.
+  assembly = app.synth();
+});
+
+function environment(stage: StageName): EnvironmentStacks {
+  const built = stacks[stage];
+  if (!built) throw new Error(`no stacks for ${stage}`);
+  return built;
+}
+
+function templateOf(stack: Stack): Template {
+  return Template.fromJSON(assembly.getStackArtifact(stack.artifactId).template as Json);
+}
+
+function resources(template: Template, type?: string): [string, CfnResource][] {
+  const all = Object.entries(
+    (
+      template.toJSON() as {
+        Resources: Record<string, Omit<CfnResource, 'Properties'> & { Properties?: Json }>;
+      }
+    ).Resources,
+  ).map(([id, r]): [string, CfnResource] => [id, { ...r, Properties: r.Properties ?? {} }]);
+  return type ? all.filter(([, r]) => r.Type === type) : all;
+}
+
+/** The one resource of a type in the template. */
+function only(template: Template, type: string): CfnResource {
+  const found = resources(template, type);
+  if (found.length !== 1) throw new Error(`expected one ${type}, found ${found.length}`);
+  return (found[0] as [string, CfnResource])[1];
+}
+
+function logicalId(construct: IConstruct): string {
+  return Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
+}
+
+/** Full path of every API Gateway resource, by logical id (the root is ''). */
+function resourcePaths(template: Template): Map<string, string> {
+  const parts = new Map(
+    resources(template, 'AWS::ApiGateway::Resource').map(([id, r]) => [
+      id,
+      { pathPart: String(r.Properties.PathPart), parentId: r.Properties.ParentId as Json },
+    ]),
+  );
+  const pathOf = (id: string): string => {
+    const part = parts.get(id);
+    if (!part) throw new Error(`unknown resource ${id}`);
+    const parentRef = part.parentId.Ref;
+    return `${typeof parentRef === 'string' ? pathOf(parentRef) : ''}/${part.pathPart}`;
+  };
+  return new Map([...parts.keys()].map((id) => [id, pathOf(id)]));
+}
+
+/** The function logical id a method's Lambda proxy integration invokes. */
+function integratedFunction(method: CfnResource): string | undefined {
+  const uri = JSON.stringify((method.Properties.Integration as Json | undefined)?.Uri ?? {});
+  return /"Fn::GetAtt":\["([A-Za-z0-9]+)","Arn"\]/.exec(uri)?.[1];
+}
+
+function methodsByPath(template: Template): { path: string; httpMethod: string; fn: string | undefined }[] {
+  const paths = resourcePaths(template);
+  return resources(template, 'AWS::ApiGateway::Method').map(([, m]) => {
+    const ref = (m.Properties.ResourceId as Json).Ref;
+    return {
+      path: typeof ref === 'string' ? (paths.get(ref) ?? '?') : '/',
+      httpMethod: String(m.Properties.HttpMethod),
+      fn: integratedFunction(m),
+    };
+  });
+}
+
+function policyStatements(template: Template): { owner: string; statement: Json }[] {
+  const documents: { owner: string; document: Json }[] = [
+    ...resources(template, 'AWS::IAM::Policy').map(([owner, r]) => ({
+      owner,
+      document: r.Properties.PolicyDocument as Json,
+    })),
+    ...resources(template, 'AWS::IAM::ManagedPolicy').map(([owner, r]) => ({
+      owner,
+      document: r.Properties.PolicyDocument as Json,
+    })),
+    ...resources(template, 'AWS::IAM::Role').flatMap(([owner, r]) =>
+      ((r.Properties.Policies as { PolicyDocument: Json }[] | undefined) ?? []).map((p) => ({
+        owner,
+        document: p.PolicyDocument,
+      })),
+    ),
+  ];
+  return documents.flatMap(({ owner, document }) =>
+    (document.Statement as Json[]).map((statement) => ({ owner, statement })),
+  );
+}
+
+const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+
+describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
+  const config = STAGES[stage];
+
+  it('names both stacks after the environment, the API depending on the data stack', () => {
+    const { data, api } = environment(stage);
+    expect(data.stackName).toBe(`AbuseDecision-${stage}-Data`);
+    expect(api.stackName).toBe(`AbuseDecision-${stage}-Api`);
+    expect(api.dependencies).toContain(data);
+  });
+
+  it('has one on-demand table built from the store constants, with PITR, TTL and encryption', () => {
+    const template = templateOf(environment(stage).data);
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    expect(resources(templateOf(environment(stage).api), 'AWS::DynamoDB::Table')).toHaveLength(0);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
+        { AttributeName: SORT_KEY, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: GLOBAL_INDEXES.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      // SSEEnabled alone is the AWS-managed key (aws/dynamodb); a customer-managed key is named.
+      SSESpecification:
+        config.tableEncryption === 'customer-managed'
+          ? { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: Match.anyValue() }
+          : { SSEEnabled: true },
+    });
+  });
+
+  it('retains and protects production data; lets sandbox data go with its stack', () => {
+    const { data, api } = environment(stage);
+    const template = templateOf(data);
+    const table = only(template, 'AWS::DynamoDB::Table');
+    const protect = stage === 'production';
+    expect(config.protectData).toBe(protect);
+    expect(table.Properties.DeletionProtectionEnabled).toBe(protect);
+    expect(table.DeletionPolicy).toBe(protect ? 'Retain' : 'Delete');
+    expect(table.UpdateReplacePolicy).toBe(protect ? 'Retain' : 'Delete');
+    expect(data.terminationProtection).toBe(protect);
+    expect(api.terminationProtection).toBe(protect);
+    if (config.tableEncryption === 'customer-managed') {
+      template.hasResource('AWS::KMS::Key', {
+        Properties: Match.objectLike({ EnableKeyRotation: true }),
+        DeletionPolicy: protect ? 'Retain' : 'Delete',
+      });
+    }
+  });
+
+  it('routes the seven POST paths, each to its own function', () => {
+    const { api } = environment(stage);
+    const methods = methodsByPath(templateOf(api));
+    const posts = methods.filter((m) => m.httpMethod === 'POST');
+    expect(posts).toHaveLength(ROUTES.length);
+    expect(ROUTES).toHaveLength(7);
+    const seen = new Set<string>();
+    for (const route of ROUTES) {
+      const fn = api.functions.get(route.endpoint);
+      expect(fn, route.endpoint).toBeDefined();
+      const expected = logicalId(fn!.handler);
+      expect(posts.find((m) => m.path === route.path)?.fn, route.path).toBe(expected);
+      seen.add(expected);
+    }
+    expect(seen.size).toBe(ROUTES.length);
+  });
+
+  it('sends wrong methods and unknown paths to the fallback (ANY on every route resource, root, proxy)', () => {
+    const { api } = environment(stage);
+    const template = templateOf(api);
+    const fallback = logicalId(api.functions.get('fallback')!.handler);
+    const anyMethods = methodsByPath(template).filter((m) => m.httpMethod === 'ANY');
+    expect(anyMethods.every((m) => m.fn === fallback)).toBe(true);
+    const anyPaths = new Set(anyMethods.map((m) => m.path));
+    expect(anyPaths).toContain('/');
+    expect(anyPaths).toContain('/{proxy+}');
+    for (const route of ROUTES) {
+      const segments = route.path.split('/').filter(Boolean);
+      for (let i = 1; i <= segments.length; i++) {
+        expect(anyPaths, route.path).toContain(`/${segments.slice(0, i).join('/')}`);
+      }
+    }
+    // Every resource the template has is either on a route's path or the greedy proxy.
+    expect(new Set(resourcePaths(template).values())).toEqual(
+      new Set([...anyPaths].filter((p) => p !== '/')),
+    );
+  });
+
+  it('runs every function on nodejs24.x, arm64, active tracing, source maps and Powertools settings', () => {
+    const functions = resources(templateOf(environment(stage).api), 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(ROUTES.length + 1);
+    for (const [id, fn] of functions) {
+      const props = fn.Properties;
+      expect(props.Runtime, id).toBe('nodejs24.x');
+      expect(props.Architectures, id).toEqual(['arm64']);
+      expect(props.TracingConfig, id).toEqual({ Mode: 'Active' });
+      expect(props.LoggingConfig, id).toEqual({ LogGroup: { Ref: expect.any(String) } });
+      expect(props.Handler, id).toBe('index.handler');
+      const variables = (props.Environment as { Variables: Json }).Variables;
+      expect(variables, id).toMatchObject({
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: 'AbuseDecision',
+        POWERTOOLS_LOG_LEVEL: config.logLevel,
+        ENVIRONMENT: stage,
+        DEFAULT_RATE_LIMIT_PER_SECOND: String(config.defaultRateLimit.perSecond),
+        DEFAULT_RATE_LIMIT_BURST: String(config.defaultRateLimit.burst),
+      });
+      expect(JSON.stringify(variables.TABLE_NAME), id).toContain(`AbuseDecision-${stage}-Data`);
+    }
+    expect(POWERTOOLS_SERVICE_NAME).toBe(SERVICE_NAME);
+  });
+
+  it('keeps function and access logs in log groups with the configured retention', () => {
+    const template = templateOf(environment(stage).api);
+    const logGroups = resources(template, 'AWS::Logs::LogGroup');
+    expect(logGroups).toHaveLength(ROUTES.length + 2);
+    for (const [id, group] of logGroups) {
+      expect(group.Properties.RetentionInDays, id).toBe(config.logRetention);
+      expect(group.DeletionPolicy, id).toBe(config.protectData ? 'Retain' : 'Delete');
+    }
+  });
+
+  it('grants each function only its own table actions, never a wildcard', () => {
+    const { api } = environment(stage);
+    const template = templateOf(api);
+    const statements = policyStatements(template);
+    for (const { owner, statement } of statements) {
+      const actions = asList(statement.Action).map(String);
+      for (const action of actions) {
+        expect(action, owner).not.toBe('*');
+        expect(action, owner).not.toMatch(/^[a-z0-9-]+:\*$/);
+        if (action.startsWith('dynamodb:')) {
+          expect(KNOWN_TABLE_ACTIONS, owner).toContain(action);
+          expect(asList(statement.Resource), owner).not.toContain('*');
+        }
+      }
+      // X-Ray has no resource-level permissions; nothing else may name Resource "*".
+      if (asList(statement.Resource).includes('*')) {
+        expect(
+          actions.every((a) => a.startsWith('xray:')),
+          owner,
+        ).toBe(true);
+      }
+    }
+
+    for (const [name, fn] of api.functions) {
+      const role = logicalId(fn.role);
+      const rolePolicies = new Set(
+        resources(template, 'AWS::IAM::Policy')
+          .filter(([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: role }]))
+          .map(([id]) => id),
+      );
+      const granted = statements
+        .filter(({ owner }) => owner === role || rolePolicies.has(owner))
+        .flatMap(({ statement }) => asList(statement.Action).map(String))
+        .filter((action) => action.startsWith('dynamodb:'))
+        .sort();
+      const expected = [...TABLE_ACCESS[name as keyof typeof TABLE_ACCESS].actions].sort();
+      expect(granted, name).toEqual(expected);
+      expect(granted, name).toContain('dynamodb:GetItem');
+    }
+    // No function queries an index today, so no statement may reach one.
+    expect(JSON.stringify(statements)).not.toContain('/index/');
+  });
+
+  it('answers gateway-made errors in the envelope with X-Request-Id', () => {
+    const template = templateOf(environment(stage).api);
+    const expectations: [string, string | undefined, string][] = [
+      ['THROTTLED', '429', 'rate_limited'],
+      ['RESOURCE_NOT_FOUND', '404', 'not_found'],
+      ['MISSING_AUTHENTICATION_TOKEN', '404', 'not_found'],
+      ['REQUEST_TOO_LARGE', '413', 'payload_too_large'],
+      ['DEFAULT_4XX', undefined, 'invalid_request'],
+      ['DEFAULT_5XX', undefined, 'internal_error'],
+    ];
+    const responses = new Map(
+      resources(template, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [
+        String(r.Properties.ResponseType),
+        r.Properties,
+      ]),
+    );
+    for (const [type, status, code] of expectations) {
+      const response = responses.get(type);
+      if (!response) throw new Error(`no gateway response for ${type}`);
+      expect(response.StatusCode, type).toBe(status);
+      expect(response.ResponseParameters, type).toMatchObject({
+        'gatewayresponse.header.X-Request-Id': 'context.requestId',
+      });
+      const templateText = String((response.ResponseTemplates as Json)['application/json']);
+      // API Gateway fills the $context variables; the result must be the contract's envelope.
+      const body = JSON.parse(templateText.replace('$context.error.messageString', '"Gateway message"')) as {
+        error: Json;
+      };
+      expect(body.error, type).toEqual({
+        code,
+        message: expect.any(String),
+        requestId: '$context.requestId',
+      });
+    }
+    expect(responses.get('THROTTLED')?.ResponseParameters).toMatchObject({
+      'gatewayresponse.header.Retry-After': "'1'",
+    });
+  });
+
+  it('throttles the stage as a backstop and writes JSON access logs', () => {
+    const template = templateOf(environment(stage).api);
+    const props = only(template, 'AWS::ApiGateway::Stage').Properties;
+    expect(props.StageName).toBe(stage);
+    expect(props.TracingEnabled).toBe(true);
+    expect(props.MethodSettings).toEqual([
+      expect.objectContaining({
+        HttpMethod: '*',
+        ResourcePath: '/*',
+        LoggingLevel: 'ERROR',
+        ThrottlingRateLimit: config.apiThrottle.rateLimit,
+        ThrottlingBurstLimit: config.apiThrottle.burstLimit,
+      }),
+    ]);
+    const format = JSON.parse(String((props.AccessLogSetting as Json).Format)) as Json;
+    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+  });
+
+  it('alarms to an SNS topic on 5xx rate, p99 latency, function errors and throttles, and table health', () => {
+    const { api } = environment(stage);
+    const template = templateOf(api);
+    const topic = logicalId(api.monitoring.topic);
+    const alarms = resources(template, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    expect(alarms).toHaveLength(1 + 3 * (ROUTES.length + 1) + 2);
+    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topic }]);
+    const metricNames = alarms.map((a) =>
+      a.MetricName
+        ? String(a.MetricName)
+        : JSON.stringify(a.Metrics)
+            .match(/"MetricName":"(\w+)"/g)
+            ?.join(),
+    );
+    expect(metricNames.filter((m) => m === 'Duration')).toHaveLength(ROUTES.length + 1);
+    expect(
+      alarms.filter((a) => a.MetricName === 'Duration').every((a) => a.ExtendedStatistic === 'p99'),
+    ).toBe(true);
+    expect(metricNames.filter((m) => m === 'Errors')).toHaveLength(ROUTES.length + 1);
+    expect(metricNames.filter((m) => m === 'Throttles')).toHaveLength(ROUTES.length + 1);
+    expect(metricNames.some((m) => m?.includes('5XXError'))).toBe(true);
+    expect(metricNames.some((m) => m?.includes('SystemErrors'))).toBe(true);
+    expect(metricNames.some((m) => m?.includes('ThrottledRequests'))).toBe(true);
+    template.resourceCountIs('AWS::SNS::Subscription', config.alarmEmail ? 1 : 0);
+  });
+
+  it('charts decisions by event type and outcome, and latency, on a dashboard', () => {
+    const template = templateOf(environment(stage).api);
+    const body = JSON.stringify(only(template, 'AWS::CloudWatch::Dashboard').Properties.DashboardBody);
+    for (const eventType of DECISION_EVENT_TYPES) {
+      for (const outcome of DECISION_OUTCOMES) {
+        expect(body).toContain(
+          `[\\"AbuseDecision\\",\\"Decisions\\",\\"eventType\\",\\"${eventType}\\",\\"outcome\\",\\"${outcome}\\",\\"service\\",\\"${SERVICE_NAME}\\"`,
+        );
+      }
+    }
+    expect(body).toContain('\\"Latency\\"');
+    expect(body).toContain('\\"Duration\\"');
+  });
+
+  it('hard-codes no physical names, so both environments fit in one account', () => {
+    const physicalNames: Record<string, string> = {
+      'AWS::DynamoDB::Table': 'TableName',
+      'AWS::KMS::Alias': 'AliasName',
+      'AWS::Lambda::Function': 'FunctionName',
+      'AWS::IAM::Role': 'RoleName',
+      'AWS::Logs::LogGroup': 'LogGroupName',
+      'AWS::SNS::Topic': 'TopicName',
+      'AWS::CloudWatch::Dashboard': 'DashboardName',
+      'AWS::CloudWatch::Alarm': 'AlarmName',
+    };
+    for (const stack of [environment(stage).data, environment(stage).api]) {
+      for (const [id, resource] of resources(templateOf(stack))) {
+        const key = physicalNames[resource.Type];
+        if (key) expect(resource.Properties[key], `${id}.${key}`).toBeUndefined();
+      }
+    }
+    // The REST API's name only labels metrics and the console; it carries the environment.
+    expect(only(templateOf(environment(stage).api), 'AWS::ApiGateway::RestApi').Properties.Name).toBe(
+      `AbuseDecision-${stage}`,
+    );
+  });
+
+  it('outputs the API URL and the table name for the admin CLI', () => {
+    const { data, api } = environment(stage);
+    templateOf(data).hasOutput('TableName', {});
+    templateOf(api).hasOutput('ApiUrl', {});
+    templateOf(api).hasOutput('TableName', {});
+  });
+
+  it('passes cdk-nag AwsSolutions: no unacknowledged finding, every acknowledgement with a reason', () => {
+    for (const stack of [environment(stage).data, environment(stage).api]) {
+      const report = new AwsSolutionsChecks().validateScope(stack);
+      expect(
+        report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath)}`),
+      ).toEqual([]);
+      expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
+      for (const construct of stack.node.findAll()) {
+        for (const entry of construct.node.metadata) {
+          if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+          for (const [rule, reason] of Object.entries(entry.data as Record<string, unknown>)) {
+            const text = typeof reason === 'string' ? reason : JSON.stringify(reason);
+            expect(text.length, `${construct.node.path} ${rule}`).toBeGreaterThan(40);
+          }
+        }
+      }
+    }
+  });
+});
+
+/** What each DynamoDB document-client command needs in IAM. */
+const COMMAND_ACTIONS: Record<string, string> = {
+  GetCommand: 'dynamodb:GetItem',
+  BatchGetCommand: 'dynamodb:BatchGetItem',
+  QueryCommand: 'dynamodb:Query',
+  ScanCommand: 'dynamodb:Scan',
+  PutCommand: 'dynamodb:PutItem',
+  UpdateCommand: 'dynamodb:UpdateItem',
+  DeleteCommand: 'dynamodb:DeleteItem',
+  BatchWriteCommand: 'dynamodb:BatchWriteItem',
+  TransactGetCommand: 'dynamodb:GetItem',
+};
+/** TransactWriteItems has no IAM action: each item is authorised as its single-item action. */
+const TRANSACT_ITEM_ACTIONS: Record<string, string> = {
+  Put: 'dynamodb:PutItem',
+  Update: 'dynamodb:UpdateItem',
+  Delete: 'dynamodb:DeleteItem',
+  ConditionCheck: 'dynamodb:ConditionCheckItem',
+};
+
+/**
+ * The DynamoDB actions a handler's code sends, read from its tree-shaken (unminified) bundle:
+ * only our own modules (shared/, functions/) count, so the SDK's own code is ignored.
+ */
+async function actionsSentBy(handlerFile: string): Promise<{ actions: string[]; queriesIndex: boolean }> {
+  const result = await build({
+    entryPoints: [join(REPO_ROOT, handlerFile)],
+    absWorkingDir: REPO_ROOT,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    mainFields: ['module', 'main'],
+    write: false,
+    logLevel: 'silent',
+  });
+  const text = result.outputFiles[0]?.text ?? '';
+  const ours = text
+    .split(/^(?=\/\/ (?:shared|functions|node_modules|local)\/)/m)
+    .filter((chunk) => /^\/\/ (?:shared|functions)\//.test(chunk))
+    .join('\n');
+  const actions = new Set<string>();
+  for (const [, command] of ours.matchAll(/new (\w+Command)\(/g)) {
+    if (command === 'TransactWriteCommand') continue;
+    actions.add(COMMAND_ACTIONS[command ?? ''] ?? `unknown:${command}`);
+  }
+  for (const [, item] of ours.matchAll(/\b(Put|Update|Delete|ConditionCheck): \{/g)) {
+    actions.add(TRANSACT_ITEM_ACTIONS[item ?? ''] ?? `unknown:${item}`);
+  }
+  return { actions: [...actions].sort(), queriesIndex: /\bIndexName\b/.test(ours) };
+}
+
+describe('table access (lib/table-access.ts)', () => {
+  it('grants each function exactly the DynamoDB actions its bundled code sends', async () => {
+    const handlers: [keyof typeof TABLE_ACCESS, string][] = [
+      ...ROUTES.map((route): [keyof typeof TABLE_ACCESS, string] => [route.endpoint, route.handlerFile]),
+      ['fallback', FALLBACK_HANDLER_FILE],
+    ];
+    for (const [name, handlerFile] of handlers) {
+      const sent = await actionsSentBy(handlerFile);
+      expect(sent.actions, `${name} (${handlerFile})`).toEqual([...TABLE_ACCESS[name].actions].sort());
+      expect(sent.queriesIndex, name).toBe(TABLE_ACCESS[name].queriedIndexes.length > 0);
+    }
+  });
+});
+
+describe('function bundles', () => {
+  it('are ESM with the createRequire banner, bundle the AWS SDK and ship source maps', () => {
+    const sizes: Record<string, string> = {};
+    const { api } = environment('sandbox');
+    for (const [name, fn] of api.functions) {
+      const cfn = templateOf(api).toJSON().Resources[logicalId(fn.handler)] as { Properties: { Code: Json } };
+      const s3Key = String(cfn.Properties.Code.S3Key);
+      const dir = join(outdir, `asset.${s3Key.replace(/\.zip$/, '')}`);
+      expect(readdirSync(dir).sort(), name).toEqual(['index.mjs', 'index.mjs.map']);
+      const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+      expect(
+        code.startsWith(
+          "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        ),
+      ).toBe(true);
+      expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+      expect(code, name).not.toMatch(/from\s*"@aws-sdk\//);
+      expect(code, name).toContain('DynamoDBClient');
+      sizes[name] = `${(statSync(join(dir, 'index.mjs')).size / 1024).toFixed(1)} KiB`;
+    }
+    console.info('minified bundle sizes (index.mjs):', sizes);
+  });
+
+  it('exist for every route (a missing handler fails synth rather than deploying a partial API)', () => {
+    for (const route of ROUTES)
+      expect(existsSync(join(REPO_ROOT, route.handlerFile)), route.handlerFile).toBe(true);
+  });
+});
+
+describe('optional settings', () => {
+  it('subscribes the alarm e-mail and maps a custom domain with its DNS record when configured', () => {
+    const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'cdk-infra-test-')), context: cdkContext });
+    const built = buildAbuseDecisionApp(app, {
+      // Only the fallback function: these settings do not depend on the routes, and bundling is slow.
+      routes: [],
+      stages: [
+        {
+          ...STAGES.sandbox,
+          alarmEmail: 'alarms@example.com',
+          customDomain: {
+            domainName: 'api.sandbox.example.com',
+            certificateArn:
+              'arn:aws:acm:eu-west-1:111111111111:certificate/00000000-0000-0000-0000-000000000000',
+            hostedZone: { hostedZoneId: 'Z0000000000000000000', zoneName: 'example.com' },
+          },
+        },
+      ],
+    });
+    const api = built.sandbox?.api;
+    if (!api) throw new Error('no sandbox stacks');
+    const template = Template.fromJSON(app.synth().getStackArtifact(api.artifactId).template as Json);
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'alarms@example.com',
+    });
+    template.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      DomainName: 'api.sandbox.example.com',
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      SecurityPolicy: 'TLS_1_2',
+    });
+    template.resourceCountIs('AWS::ApiGateway::BasePathMapping', 1);
+    template.hasResourceProperties('AWS::Route53::RecordSet', {
+      Name: 'api.sandbox.example.com.',
+      Type: 'A',
+    });
+    template.hasOutput('ApiUrl', { Value: 'https://api.sandbox.example.com/' });
+  });
+});

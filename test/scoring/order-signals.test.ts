@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { METRIC } from '../../shared/identity/metrics.ts';
+import { type OrderScoringInput, orderSignals } from '../../shared/scoring/signals/order-signals.ts';
+import { countIn, type FakeHistory, fakeSnapshot } from './snapshots.ts';
+
+/**
+ * One row per signal of order-signals.ts: a clean order (a returning customer paying as usual fires
+ * nothing), changed in one way, must fire exactly the expected signals with the expected values.
+ */
+const EMAIL = 'email-1';
+
+function order(
+  change: {
+    email?: FakeHistory;
+    card?: FakeHistory;
+    device?: FakeHistory;
+    address?: FakeHistory;
+    input?: Partial<Omit<OrderScoringInput, 'history'>>;
+  } = {},
+): OrderScoringInput {
+  const email = fakeSnapshot('email', EMAIL, {
+    counts: { [METRIC.orders]: { lifetime: 2 }, [METRIC.orderValue]: { lifetime: 100 } },
+    ...change.email,
+  });
+  const card = fakeSnapshot('card', 'card-1', { links: { email: [EMAIL] }, ...change.card });
+  const device = fakeSnapshot('device', 'device-1', { links: { email: [EMAIL] }, ...change.device });
+  const address = fakeSnapshot('address', 'address-1', change.address);
+  return {
+    orderValue: 50,
+    cvvResultCodes: ['M'],
+    avsResultCodes: ['Y'],
+    giftCardUsed: false,
+    billingShippingMismatch: false,
+    ...change.input,
+    history: { emails: [email], cards: [card], devices: [device], all: [email, card, device, address] },
+  };
+}
+
+const values = (input: OrderScoringInput) =>
+  Object.fromEntries(Object.entries(orderSignals(input)).map(([name, s]) => [name, s.value]));
+
+const withOrders = (extra: Record<string, Partial<Record<string, number>>>): FakeHistory => ({
+  counts: { [METRIC.orders]: { lifetime: 2 }, [METRIC.orderValue]: { lifetime: 100 }, ...extra },
+});
+
+describe('orderSignals, one row per signal', () => {
+  const rows: [string, OrderScoringInput, Record<string, number>, string | undefined][] = [
+    ['a clean returning customer fires nothing', order(), {}, undefined],
+    [
+      'lostChargebacksOnIdentities: 1 lost chargeback on the card -> log2(2) = 1',
+      order({ card: { links: { email: [EMAIL] }, counts: { [METRIC.lostChargebacks]: countIn('d30', 1) } } }),
+      { lostChargebacksOnIdentities: 1 },
+      '1 lost chargeback on this card in 365 days',
+    ],
+    [
+      'lostChargebacksOnIdentities: the worst identity counts, 3 -> 2',
+      order({
+        card: { links: { email: [EMAIL] }, counts: { [METRIC.lostChargebacks]: countIn('d30', 1) } },
+        address: { counts: { [METRIC.lostChargebacks]: countIn('d365', 3) } },
+      }),
+      { lostChargebacksOnIdentities: 2 },
+      '3 lost chargebacks on this address in 365 days',
+    ],
+    [
+      'lostChargebacksOnIdentities: older than 365 days does not count',
+      order({ card: { links: { email: [EMAIL] }, counts: { [METRIC.lostChargebacks]: { lifetime: 4 } } } }),
+      {},
+      undefined,
+    ],
+    [
+      'abusiveReturnsOnIdentities: 7 on the device -> 3',
+      order({
+        device: { links: { email: [EMAIL] }, counts: { [METRIC.abusiveReturns]: countIn('d365', 7) } },
+      }),
+      { abusiveReturnsOnIdentities: 3 },
+      '7 abusive returns on this device in 365 days',
+    ],
+    [
+      'openDisputesOnIdentities: lifetime count, 1 -> 1',
+      order({ email: withOrders({ [METRIC.openDisputes]: { lifetime: 1 } }) }),
+      { openDisputesOnIdentities: 1 },
+      '1 open dispute on this e-mail',
+    ],
+    [
+      'cardSharedAcrossEmails: the card seen with 3 other e-mails -> 2',
+      order({ card: { links: { email: [EMAIL, 'e2', 'e3', 'e4'] } } }),
+      { cardSharedAcrossEmails: 2 },
+      'card used with 3 other e-mails',
+    ],
+    [
+      'cardSharedAcrossEmails: the e-mail of the order itself is not "other"',
+      order({ card: { links: { email: [EMAIL] } } }),
+      {},
+      undefined,
+    ],
+    [
+      'deviceSharedAcrossEmails: the device seen with 1 other e-mail -> 1',
+      order({ device: { links: { email: [EMAIL, 'e2'] } } }),
+      { deviceSharedAcrossEmails: 1 },
+      'device used with 1 other e-mail',
+    ],
+    [
+      'ordersLastHourOnIdentities: 1 earlier order in the hour does not fire',
+      order({ email: withOrders({ [METRIC.orders]: { ...countIn('h1', 1), lifetime: 2 } }) }),
+      {},
+      undefined,
+    ],
+    [
+      'ordersLastHourOnIdentities: 4 earlier orders on the card in the hour -> log2(4) = 2',
+      order({ card: { links: { email: [EMAIL] }, counts: { [METRIC.orders]: countIn('h1', 4) } } }),
+      { ordersLastHourOnIdentities: 2 },
+      '4 orders on this card in the last hour',
+    ],
+    [
+      'newCustomer: no earlier order on the e-mail',
+      order({ email: { counts: {} } }),
+      { newCustomer: 1 },
+      'first order from this e-mail',
+    ],
+    [
+      'billingShippingMismatch',
+      order({ input: { billingShippingMismatch: true } }),
+      { billingShippingMismatch: 1 },
+      'billing and shipping addresses differ',
+    ],
+    [
+      'cvvMismatch: N, any case',
+      order({ input: { cvvResultCodes: ['M', 'n'] } }),
+      { cvvMismatch: 1 },
+      'CVV check failed',
+    ],
+    ['cvvMismatch: other codes do not fire', order({ input: { cvvResultCodes: ['P', 'U'] } }), {}, undefined],
+    [
+      'avsMismatch: C',
+      order({ input: { avsResultCodes: ['C'] } }),
+      { avsMismatch: 1 },
+      'address verification failed',
+    ],
+    ['avsMismatch: Y does not fire', order({ input: { avsResultCodes: ['Y'] } }), {}, undefined],
+    ['giftCardUsed', order({ input: { giftCardUsed: true } }), { giftCardUsed: 1 }, 'paid with a gift card'],
+    [
+      'orderValueVsHistory: 4x the average -> log2(4) = 2',
+      order({ input: { orderValue: 200 } }),
+      { orderValueVsHistory: 2 },
+      "order value 4.0x this customer's average",
+    ],
+    [
+      'orderValueVsHistory: capped at 3',
+      order({ input: { orderValue: 5000 } }),
+      { orderValueVsHistory: 3 },
+      undefined,
+    ],
+    [
+      'orderValueVsHistory: 2x the average does not fire',
+      order({ input: { orderValue: 100 } }),
+      {},
+      undefined,
+    ],
+    [
+      'legitimateReviewsOnIdentities: 1 on the e-mail -> 1',
+      order({ email: withOrders({ [METRIC.legitimateReviews]: countIn('d30', 1) }) }),
+      { legitimateReviewsOnIdentities: 1 },
+      '1 review on this e-mail resolved as legitimate in 365 days',
+    ],
+    [
+      'legitimateReviewsOnIdentities: a vouched-for address is not the customer',
+      order({ address: { counts: { [METRIC.legitimateReviews]: countIn('d30', 3) } } }),
+      {},
+      undefined,
+    ],
+  ];
+
+  it.each(rows)('%s', (_label, input, expected, evidence) => {
+    expect(values(input)).toEqual(expected);
+    if (evidence !== undefined) {
+      const [name] = Object.keys(expected);
+      expect(orderSignals(input)[name!]?.evidence).toBe(evidence);
+    }
+  });
+});

@@ -1,0 +1,34 @@
+import type { IdentityKind, IdentityRef } from '../../shared/identity/identities.ts';
+import type { WindowedCount, WindowName } from '../../shared/store/history-windows.ts';
+import type { IdentitySnapshot } from '../../shared/store/identity-history.ts';
+
+/** In-memory identity histories for pure scoring tests: counts per metric and window, and links. */
+export interface FakeHistory {
+  counts?: Record<string, Partial<WindowedCount>>;
+  /** Linked identities by kind, as digests. */
+  links?: Record<string, readonly string[]>;
+}
+
+const ZERO: WindowedCount = { m15: 0, h1: 0, h24: 0, d30: 0, d365: 0, lifetime: 0 };
+
+export function fakeSnapshot(
+  kind: IdentityKind,
+  digest: string,
+  history: FakeHistory = {},
+): IdentitySnapshot {
+  const ref: IdentityRef = { kind, digest };
+  return {
+    ref,
+    known: history.counts !== undefined || history.links !== undefined,
+    firstSeenAt: undefined,
+    count: (metric) => ({ ...ZERO, ...history.counts?.[metric] }),
+    linkedCount: (linkKind) => history.links?.[linkKind]?.length ?? 0,
+    isLinked: (linkKind, linked) => history.links?.[linkKind]?.includes(linked) ?? false,
+  };
+}
+
+/** n events inside window `narrowest`: they count there and in every wider window. */
+export function countIn(narrowest: WindowName, n: number): Partial<WindowedCount> {
+  const order: WindowName[] = ['m15', 'h1', 'h24', 'd30', 'd365', 'lifetime'];
+  return Object.fromEntries(order.slice(order.indexOf(narrowest)).map((w) => [w, n]));
+}

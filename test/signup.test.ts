@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decisionOf, humanEmail, humanWord, signupBody } from './support/account-fixtures.ts';
+import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { uid } from './support/fixtures.ts';
+import { countRoundTrips } from './support/round-trips.ts';
+
+let api: TestApi;
+let apiKey: string;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  apiKey = (await newMerchant()).apiKey;
+});
+afterAll(() => api.close());
+
+function expectError(response: ApiResponse, status: number, code: string, field?: string) {
+  expect(response.status).toBe(status);
+  expect(Object.keys(response.body)).toEqual(['error']);
+  expect(response.body.error.code).toBe(code);
+  expect(response.body.error.requestId).toBe(response.headers.get('x-request-id'));
+  if (field !== undefined) expect(response.body.error.field).toBe(field);
+}
+
+const signup = (body: unknown, key = apiKey) => api.post('/v1/evaluate/signup', body, { apiKey: key });
+
+describe('POST /v1/evaluate/signup', () => {
+  it('answers the 2.6 shape: providerSignupID, serviceSignupID, Decisions[].decisions[]', async () => {
+    const body = signupBody();
+    const response = await signup(body);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(response.headers.get('idempotent-replayed')).toBeNull();
+    expect(Object.keys(response.body)).toEqual(['providerSignupID', 'serviceSignupID', 'Decisions']);
+    expect(response.body.providerSignupID).toBe(body.customerId);
+    expect(response.body.serviceSignupID).toMatch(/^sgn_[0-9a-f]{32}$/);
+    expect(response.body.Decisions).toHaveLength(1);
+    expect(Object.keys(response.body.Decisions[0])).toEqual(['decisions']);
+    expect(response.body.Decisions[0].decisions).toHaveLength(1);
+    const decision = decisionOf(response.body);
+    expect(Object.keys(decision).sort()).toEqual([
+      'abuseScore',
+      'decision',
+      'decisionReason',
+      'decisionType',
+      'subDecision',
+    ]);
+    expect(decision).toMatchObject({
+      decisionType: 'APPROVE/DECLINE',
+      decision: 'APPROVE',
+      subDecision: 'default_approve',
+      decisionReason: 'no abuse signals in the linked history',
+    });
+    expect(Number.isInteger(decision.abuseScore)).toBe(true);
+    expect(decision.abuseScore).toBeLessThan(10);
+  });
+
+  it('replays an identical body (any key order) byte for byte with Idempotent-Replayed: true', async () => {
+    const body = signupBody();
+    const first = await signup(body);
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const again = await signup(reordered);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(first.text);
+  });
+
+  it('refuses the same customerId with a different body: 409 duplicate_customer', async () => {
+    const body = signupBody();
+    await signup(body);
+    expectError(await signup({ ...body, lastName: 'Other' }), 409, 'duplicate_customer', 'customerId');
+  });
+
+  it('records one signup when 10 identical requests race; every caller gets the same answer', async () => {
+    const { apiKey: key, merchantId } = await newMerchant();
+    const body = signupBody();
+    const responses = await Promise.all(Array.from({ length: 10 }, () => signup(body, key)));
+    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(new Set(responses.map((r) => r.text)).size).toBe(1);
+    // One set of counter moves: the device counts exactly one signup.
+    const { identity } = await import('../shared/identity/identities.ts');
+    const { batchGetItems } = await import('../shared/store/batch-get.ts');
+    const { identityKey } = await import('../shared/store/identity-history.ts');
+    const device = identity('device', body.deviceFingerprints[0]!.deviceIdentifier);
+    const [item] = [...(await batchGetItems([identityKey(merchantId, device)])).values()];
+    expect(item?.c_sgn).toBe(1);
+    expect(item?.c_dvA).toBe(1);
+  });
+
+  it('uses at most 3 DynamoDB round trips on the warm path (measured: 2; a replay: 1)', async () => {
+    // A fresh merchant: its key is fetched by this warm-up and then cached (1 s in tests).
+    const { apiKey: key } = await newMerchant();
+    await signup(signupBody(), key);
+    const body = signupBody();
+    const counter = countRoundTrips();
+    expect((await signup(body, key)).status).toBe(200);
+    expect(counter.commands()).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+    const replayCounter = countRoundTrips();
+    expect((await signup(body, key)).status).toBe(200);
+    expect(replayCounter.commands()).toEqual(['BatchGetItemCommand']);
+  });
+});
+
+describe('signup scenarios', () => {
+  it('five signups from one device: the first two pass, the later ones are flagged', async () => {
+    const { apiKey: key } = await newMerchant();
+    const device = uid('farm-device');
+    const decisions = [];
+    for (let i = 0; i < 5; i++) decisions.push(decisionOf((await signup(signupBody({ device }), key)).body));
+    expect(decisions.map((d) => d.decision)).toEqual(['APPROVE', 'APPROVE', 'DECLINE', 'DECLINE', 'DECLINE']);
+    const scores = decisions.map((d) => d.abuseScore as number);
+    expect(scores).toEqual([...scores].sort((a, b) => a - b));
+    expect(decisions[4].decisionReason).toContain('device already behind 4 other accounts');
+    expect(decisions[4].subDecision).toBe('high_abuse_score');
+  });
+
+  it('a referee on the referrer’s device is flagged as self-referral; an honest referral is not', async () => {
+    const { apiKey: key } = await newMerchant();
+    const device = uid('device');
+    const referrer = signupBody({ device });
+    expect(decisionOf((await signup(referrer, key)).body).decision).toBe('APPROVE');
+
+    const honest = decisionOf((await signup(signupBody({ referrerID: referrer.customerId }), key)).body);
+    expect(honest.decision).toBe('APPROVE');
+
+    const selfReferred = decisionOf(
+      (await signup(signupBody({ device, referrerID: referrer.customerId }), key)).body,
+    );
+    expect(selfReferred.decision).not.toBe('APPROVE');
+    expect(selfReferred.decisionReason).toContain('referee shares a device with the referrer');
+    expect(selfReferred.abuseScore).toBeGreaterThan(honest.abuseScore + 50);
+  });
+
+  it('a referee sharing the referrer’s phone is flagged', async () => {
+    const { apiKey: key } = await newMerchant();
+    const phone = `+1 555 ${String(Date.now()).slice(-7)}`;
+    const referrer = signupBody({ phone });
+    await signup(referrer, key);
+    const referee = decisionOf(
+      (await signup(signupBody({ phone, referrerID: referrer.customerId }), key)).body,
+    );
+    expect(referee.decision).not.toBe('APPROVE');
+    expect(referee.decisionReason).toContain('referee shares a phone with the referrer');
+  });
+
+  it('naming oneself as referrer is flagged', async () => {
+    const body = signupBody();
+    const decision = decisionOf((await signup({ ...body, referrerID: body.customerId })).body);
+    expect(decision.decision).toBe('DECLINE');
+    expect(decision.decisionReason).toContain('its own account id');
+  });
+
+  it('a disposable or machine-generated e-mail raises the score', async () => {
+    const clean = decisionOf((await signup(signupBody())).body);
+    const disposable = decisionOf((await signup(signupBody({ email: humanEmail('mailinator.com') }))).body);
+    const generated = decisionOf((await signup(signupBody({ email: 'k8x2p9q4z7w3@example.com' }))).body);
+    expect(disposable.abuseScore).toBeGreaterThan(clean.abuseScore);
+    expect(disposable.decisionReason).toContain('disposable e-mail domain');
+    expect(generated.abuseScore).toBeGreaterThan(clean.abuseScore);
+    expect(generated.decisionReason).toContain('e-mail looks machine-generated');
+  });
+
+  it('a burst of signups on one small e-mail domain raises the score; big providers are not counted', async () => {
+    const { apiKey: key, merchantId } = await newMerchant();
+    const domain = `${humanWord()}-mail.example`;
+    const decisions = [];
+    for (let i = 0; i < 6; i++) {
+      decisions.push(decisionOf((await signup(signupBody({ email: humanEmail(domain) }), key)).body));
+    }
+    expect(decisions[4].decisionReason).not.toContain('e-mail domain');
+    expect(decisions[5].decisionReason).toContain(
+      'burst of 5 signups on this e-mail domain in the last hour',
+    );
+    expect(decisions[5].abuseScore).toBeGreaterThan(decisions[0].abuseScore);
+
+    await signup(signupBody({ email: humanEmail('gmail.com') }), key);
+    const { identity } = await import('../shared/identity/identities.ts');
+    const { batchGetItems } = await import('../shared/store/batch-get.ts');
+    const { identityKey } = await import('../shared/store/identity-history.ts');
+    const items = await batchGetItems([
+      identityKey(merchantId, identity('emailDomain', domain)),
+      identityKey(merchantId, identity('emailDomain', 'gmail.com')),
+    ]);
+    expect([...items.values()].map((item) => item.c_sgn)).toEqual([6]);
+  });
+
+  it('a phone already behind other accounts raises the score', async () => {
+    const { apiKey: key } = await newMerchant();
+    const phone = `+44 20 ${String(Date.now()).slice(-8)}`;
+    await signup(signupBody({ phone }), key);
+    const second = decisionOf((await signup(signupBody({ phone }), key)).body);
+    expect(second.decisionReason).toContain('phone already behind 1 other account');
+  });
+});
+
+describe('signup validation', () => {
+  const cases: [string, (b: ReturnType<typeof signupBody>) => unknown, number, string, string][] = [
+    [
+      'no EMail contact',
+      (b) => ({ ...b, contactInformation: b.contactInformation.filter((c) => c.contactType !== 'EMail') }),
+      422,
+      'unprocessable_entity',
+      'contactInformation',
+    ],
+    [
+      'empty contactInformation',
+      (b) => ({ ...b, contactInformation: [] }),
+      422,
+      'unprocessable_entity',
+      'contactInformation',
+    ],
+    [
+      'missing contactInformation',
+      ({ contactInformation: _, ...b }) => b,
+      400,
+      'invalid_request',
+      'contactInformation',
+    ],
+    ['missing customerId', ({ customerId: _, ...b }) => b, 400, 'invalid_request', 'customerId'],
+    ['customerId of the wrong type', (b) => ({ ...b, customerId: 42 }), 400, 'invalid_request', 'customerId'],
+    ['unknown field', (b) => ({ ...b, password: 'x' }), 422, 'unknown_field', 'password'],
+    [
+      'malformed e-mail',
+      (b) => ({ ...b, contactInformation: [{ contactType: 'EMail', address: 'not-an-address' }] }),
+      422,
+      'unprocessable_entity',
+      'contactInformation[0].address',
+    ],
+    [
+      'too many fingerprints',
+      (b) => ({ ...b, deviceFingerprints: Array(21).fill({ deviceIdentifier: 'd' }) }),
+      422,
+      'unprocessable_entity',
+      'deviceFingerprints',
+    ],
+  ];
+  for (const [name, mutate, status, code, field] of cases) {
+    it(`${name} -> ${status} ${code}`, async () => {
+      expectError(await signup(mutate(signupBody())), status, code, field);
+    });
+  }
+
+  it('no API key -> 401 unauthenticated', async () => {
+    expectError(await api.post('/v1/evaluate/signup', signupBody()), 401, 'unauthenticated');
+  });
+
+  it('malformed JSON -> 400 invalid_request', async () => {
+    expectError(
+      await api.request('POST', '/v1/evaluate/signup', { apiKey, rawBody: '{"customerId":' }),
+      400,
+      'invalid_request',
+    );
+  });
+});

@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface AdminResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run admin -- ...` as a separate process against the test run's DynamoDB Local. */
+export async function admin(...args: string[]): Promise<AdminResult> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['scripts/admin.ts', ...args], {
+      env: {
+        ...process.env,
+        DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+        TABLE_NAME: process.env.TABLE_NAME,
+      },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** Writes a JSON document to a fresh temporary file and returns its path (for `--file`). */
+export async function jsonFile(document: unknown): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), 'admin-')), 'document.json');
+  await writeFile(path, JSON.stringify(document, null, 2));
+  return path;
+}
