@@ -1,0 +1,167 @@
+import type { SeededRandom } from './random.ts';
+
+/** Request bodies of the contract (2.2-2.8) for synthetic shoppers and attackers. */
+export interface Shopper {
+  email: string;
+  card: { BIN: string; last4: string; expiry: string };
+  device: string;
+  address: { line1: string; postalCode: string; country: string };
+  customerId: string;
+}
+
+const DAY = 86_400_000;
+
+export function newShopper(rng: SeededRandom, overrides: Partial<Shopper> = {}): Shopper {
+  const name = rng.id('user');
+  return {
+    email: `${name}@${rng.pick(['gmail.com', 'outlook.com', 'yahoo.com', 'icloud.com', 'proton.me'])}`,
+    card: {
+      BIN: String(rng.int(400000, 559999)),
+      last4: String(rng.int(1000, 9999)),
+      expiry: `${String(rng.int(1, 12)).padStart(2, '0')}/${rng.int(27, 31)}`,
+    },
+    device: rng.id('device'),
+    address: {
+      line1: `${rng.int(1, 999)} ${rng.pick(['Oak', 'Elm', 'Main', 'High', 'Park'])} St`,
+      postalCode: String(rng.int(10000, 99999)),
+      country: 'US',
+    },
+    customerId: rng.id('cust'),
+    ...overrides,
+  };
+}
+
+export interface OrderLine {
+  sku: string;
+  price: number;
+  quantity: number;
+  category: string;
+}
+
+export function orderBody(
+  rng: SeededRandom,
+  shopper: Shopper,
+  lines: OrderLine[],
+  daysAgo: number,
+  device = shopper.device,
+) {
+  const total = lines.reduce((sum, l) => sum + l.price * l.quantity, 0);
+  return {
+    intent: 'Order',
+    state: 'PAID',
+    providerOrderId: rng.id('order'),
+    totalPrice: { currencyCode: '840', amount: total.toFixed(2) },
+    lineItems: lines.map((l) => ({
+      identifiers: [{ identifierType: 'SKU', identifier: l.sku }],
+      title: l.sku,
+      category: l.category,
+      quantity: String(l.quantity),
+      unitPrice: { currencyCode: '840', amount: l.price.toFixed(2) },
+    })),
+    customer: {
+      firstName: 'Eval',
+      lastName: 'Shopper',
+      contactInformation: [
+        { contactType: 'EMail', address: shopper.email },
+        { contactType: 'ContactAddress', addressType: 'Shipping', address: shopper.address },
+        { contactType: 'ContactAddress', addressType: 'Billing', address: shopper.address },
+      ],
+    },
+    paymentInfo: [{ instrument: 'CC-A', ...shopper.card, cvv_result_code: 'M', avs_result_code: 'Y' }],
+    deviceFingerprints: [{ deviceIdentifier: device }],
+    timestamp: String(Date.now() - daysAgo * DAY),
+  };
+}
+
+export type OrderBody = ReturnType<typeof orderBody>;
+
+export function returnBody(
+  rng: SeededRandom,
+  order: OrderBody,
+  daysAgo: number,
+  device: string,
+  refundMode = 'ORIGINAL_PAYMENT',
+) {
+  return {
+    providerOrderId: order.providerOrderId,
+    providerReturnId: rng.id('return'),
+    status: 'REQUESTED',
+    reason: 'Did not fit',
+    returnMethod: { returnMethod: 'Drop-Off' },
+    refundMode: { refundMode },
+    returnedLineItems: order.lineItems.map((line) => ({
+      lineItem: { identifiers: line.identifiers },
+      quantity: line.quantity,
+      reason: 'Did not fit',
+    })),
+    deviceFingerprints: [{ deviceIdentifier: device }],
+    timestamp: String(Date.now() - daysAgo * DAY),
+  };
+}
+
+export type ReturnBody = ReturnType<typeof returnBody>;
+
+export function dispositionBody(returned: ReturnBody, condition: string, outcome: string) {
+  return {
+    itemDispositions: returned.returnedLineItems.map((item) => ({
+      identifierType: item.lineItem.identifiers[0]!.identifierType,
+      identifier: item.lineItem.identifiers[0]!.identifier,
+      returnedItemCondition: condition,
+      dispositionOutcome: outcome,
+    })),
+  };
+}
+
+export function disputeBody(rng: SeededRandom, amount: number, status: string, daysAgo: number) {
+  return {
+    dispute: [
+      {
+        disputeId: rng.id('dispute'),
+        disputeType: 'CHARGEBACK',
+        disputeReason: 'FRAUD',
+        disputeStatus: status,
+        disputeAmount: amount,
+        timestamp: Date.now() - daysAgo * DAY,
+      },
+    ],
+  };
+}
+
+export function signupBody(rng: SeededRandom, shopper: Shopper, device: string, referrerID?: string) {
+  return {
+    customerId: shopper.customerId,
+    firstName: 'Eval',
+    lastName: 'Shopper',
+    username: shopper.email,
+    contactInformation: [{ contactType: 'EMail', address: shopper.email }],
+    deviceFingerprints: [{ deviceIdentifier: device }],
+    ...(referrerID ? { referrerID, referralCodeApplied: rng.id('ref') } : {}),
+  };
+}
+
+export function loginBody(shopper: Shopper, device: string, success: boolean, mfaUsed = false) {
+  return {
+    providerCustomerId: shopper.customerId,
+    loginStatus: success ? '$success' : '$failure',
+    email: shopper.email,
+    username: shopper.email,
+    siteDomain: 'shop.example',
+    authMethod: {
+      type: 'password',
+      mfaUsed,
+      ...(mfaUsed ? { mfaMethod: 'app_authenticator' } : {}),
+      deviceFingerprints: [{ deviceIdentifier: device }],
+    },
+  };
+}
+
+export function accountBody(shopper: Shopper, changeType: string, device: string) {
+  return {
+    providerCustomerId: shopper.customerId,
+    changeType,
+    newValue: 'redacted',
+    siteDomain: 'shop.example',
+    deviceFingerprints: [{ deviceIdentifier: device }],
+    timestamp: String(Date.now()),
+  };
+}
