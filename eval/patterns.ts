@@ -45,13 +45,7 @@ function lines(
   }));
 }
 
-async function placeOrder(
-  ctx: EvalContext,
-  shopper: Shopper,
-  order: OrderBody,
-  pattern: string,
-  label?: 0 | 1,
-) {
+async function placeOrder(ctx: EvalContext, order: OrderBody, pattern: string, label?: 0 | 1) {
   const response = await ctx.post('/v1/order', order);
   if (label !== undefined) ctx.record(pattern, label, 'order', response);
   return order;
@@ -94,7 +88,7 @@ export async function goodShoppers(ctx: EvalContext, count: number): Promise<Sho
     for (let o = rng.int(1, 5); o > 0; o--) {
       const daysAgo = rng.int(5, 300);
       const order = orderBody(rng, shopper, lines(rng, rng.int(1, 3), 15, 250), daysAgo);
-      orders.push({ order: await placeOrder(ctx, shopper, order, LEGITIMATE, 0), daysAgo });
+      orders.push({ order: await placeOrder(ctx, order, LEGITIMATE, 0), daysAgo });
     }
     if (rng.chance(0.03)) {
       const { order, daysAgo } = rng.pick(orders);
@@ -146,7 +140,6 @@ export async function serialReturners(ctx: EvalContext, count: number) {
       const daysAgo = 60 - n * 10;
       const order = await placeOrder(
         ctx,
-        shopper,
         orderBody(rng, shopper, lines(rng, 2, 150, 600, 'Apparel'), daysAgo),
         'wardrobing',
       );
@@ -170,7 +163,6 @@ export async function emptyBoxReturners(ctx: EvalContext, count: number) {
       const daysAgo = 90 - n * 25;
       const order = await placeOrder(
         ctx,
-        shopper,
         orderBody(rng, shopper, lines(rng, 1, 200, 900, 'Electronics'), daysAgo),
         'empty box',
       );
@@ -195,7 +187,7 @@ export async function chargebackRings(ctx: EvalContext, rings: number) {
       const member = newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! });
       const daysAgo = 40 - m * 5;
       const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), daysAgo);
-      await placeOrder(ctx, member, order, 'chargeback ring', m >= 2 ? 1 : undefined);
+      await placeOrder(ctx, order, 'chargeback ring', m >= 2 ? 1 : undefined);
       if (m < 2) {
         await ctx.post(
           `/v1/order/dispute/${order.providerOrderId}`,

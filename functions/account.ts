@@ -3,6 +3,11 @@ import { accountRequestSchema } from '../shared/schemas/account.ts';
 import { evaluateAccountUpdate } from '../shared/use-cases/evaluate-account-update.ts';
 
 export const handler = httpHandler(
-  { endpoint: 'account', schema: accountRequestSchema, requiredFeature: 'accountUpdates' },
+  {
+    endpoint: 'account',
+    schema: accountRequestSchema,
+    requiredFeature: 'accountUpdates',
+    idempotencyKeyHeader: true,
+  },
   evaluateAccountUpdate,
 );

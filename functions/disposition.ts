@@ -3,6 +3,6 @@ import { dispositionRequestSchema } from '../shared/schemas/disposition.ts';
 import { recordDispositions } from '../shared/use-cases/record-dispositions.ts';
 
 export const handler = httpHandler(
-  { endpoint: 'disposition', schema: dispositionRequestSchema },
+  { endpoint: 'disposition', schema: dispositionRequestSchema, idempotencyKeyHeader: true },
   recordDispositions,
 );

@@ -2,4 +2,7 @@ import { httpHandler } from '../shared/http/http-handler.ts';
 import { disputeRequestSchema } from '../shared/schemas/dispute.ts';
 import { recordDisputes } from '../shared/use-cases/record-disputes.ts';
 
-export const handler = httpHandler({ endpoint: 'dispute', schema: disputeRequestSchema }, recordDisputes);
+export const handler = httpHandler(
+  { endpoint: 'dispute', schema: disputeRequestSchema, idempotencyKeyHeader: true },
+  recordDisputes,
+);

@@ -2,4 +2,7 @@ import { httpHandler } from '../shared/http/http-handler.ts';
 import { loginRequestSchema } from '../shared/schemas/login.ts';
 import { evaluateLogin } from '../shared/use-cases/evaluate-login.ts';
 
-export const handler = httpHandler({ endpoint: 'login', schema: loginRequestSchema }, evaluateLogin);
+export const handler = httpHandler(
+  { endpoint: 'login', schema: loginRequestSchema, idempotencyKeyHeader: true },
+  evaluateLogin,
+);

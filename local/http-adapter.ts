@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { FALLBACK_HANDLER_FILE, matchRoute, ROUTES } from '../shared/http/routes.ts';
+import { FALLBACK_HANDLER_FILE, matchRoute } from '../shared/http/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -62,15 +62,19 @@ export function createLocalServer(): Server {
   });
 }
 
+/**
+ * Reads the whole body, keeping at most the gateway's limit. An oversized body is still read to its
+ * end (and dropped): leaving the loop early would destroy the socket, and the client would see a
+ * connection reset instead of the 413.
+ */
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > GATEWAY_MAX_PAYLOAD_BYTES) return 'too_large';
-    chunks.push(chunk as Buffer);
+    if (size <= GATEWAY_MAX_PAYLOAD_BYTES) chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  return size > GATEWAY_MAX_PAYLOAD_BYTES ? 'too_large' : Buffer.concat(chunks);
 }
 
 function gatewayError(statusCode: number, code: string, message: string): APIGatewayProxyResult {

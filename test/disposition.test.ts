@@ -11,10 +11,9 @@ import {
   type OrderBody,
   placeOrder,
   returnBody,
-  useCaseCommands,
 } from './support/commerce.ts';
 import { uid } from './support/fixtures.ts';
-import { countRoundTrips } from './support/round-trips.ts';
+import { afterAuthentication, countRoundTrips, roundTripReport } from './support/round-trips.ts';
 
 let api: TestApi;
 let apiKey: string;
@@ -266,20 +265,24 @@ describe('disposition counters', () => {
     expect(decision.reason).toContain('1 abusive return on this');
   });
 
-  it('uses at most 3 DynamoDB round trips on the warm path (measured: 2, 3 for a new HEAVILY_USED)', async () => {
+  it('uses at most 3 sequential DynamoDB round trips on the warm path (measured: 2, 3 for a new HEAVILY_USED; the rate-limit token rides with the first read)', async () => {
     const { order, providerReturnId } = await returnedOrder({ lines: 2 });
     const counter = countRoundTrips();
     const response = await dispose(providerReturnId, [
       itemDisposition(order, 0, 'EMPTY_BOX', 'REMOVE_SUSPECT_ABUSE'),
     ]);
     expect(response.status).toBe(200);
-    expect(useCaseCommands(counter.commands())).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+    expect(roundTripReport(afterAuthentication(counter.calls()))).toEqual({
+      own: ['BatchGetItemCommand', 'TransactWriteItemsCommand'],
+      rateLimitTokens: 1,
+      sequential: 2,
+    });
     const heavy = countRoundTrips();
     await dispose(providerReturnId, [itemDisposition(order, 1, 'HEAVILY_USED', 'REFURBISH')]);
-    expect(useCaseCommands(heavy.commands())).toEqual([
-      'BatchGetItemCommand',
-      'BatchGetItemCommand',
-      'TransactWriteItemsCommand',
-    ]);
+    expect(roundTripReport(afterAuthentication(heavy.calls()))).toEqual({
+      own: ['BatchGetItemCommand', 'BatchGetItemCommand', 'TransactWriteItemsCommand'],
+      rateLimitTokens: 1,
+      sequential: 3,
+    });
   });
 });

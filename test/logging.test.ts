@@ -47,3 +47,91 @@ describe('logs', () => {
     }
   });
 });
+
+describe('log hygiene on every endpoint', () => {
+  it('no endpoint logs the key, its hash, credentials, raw contact or card data: success, refusal or failure', async () => {
+    const { createHash } = await import('node:crypto');
+    const { accountBody, loginBody, signupBody } = await import('./support/account-fixtures.ts');
+    const { disputeEntry, itemDisposition, returnBody } = await import('./support/commerce.ts');
+    const { merchantId, apiKey } = await newMerchant({ accountUpdatesEnabled: true });
+    const order = orderBody({
+      email: 'Hidden.Shopper+x@example.com',
+      card: { BIN: '411177', last4: '6789' },
+    });
+    order.customer.contactInformation.push({ contactType: 'Phone', number: '+1 555 0100 4321' } as never);
+    const ret = returnBody(order);
+    const signup = signupBody({ email: 'Hidden.Signup@example.com', phone: '+44 20 7946 0321' });
+    const login = {
+      ...loginBody(),
+      email: 'Hidden.Login@example.com',
+      username: 'hidden-username-q7',
+      verificationPhoneNumber: '+49 30 1234 5678',
+    };
+    const passwordHash = createHash('sha256').update('hunter2-secret').digest('hex');
+    const account = accountBody({
+      changeType: 'PASSWORD_CHANGE',
+      previousValue: passwordHash,
+      newValue: 'redacted',
+    });
+    const emailChange = accountBody({ changeType: 'EMAIL_CHANGE', newValue: 'Hidden.New@example.com' });
+    const requests: [string, unknown][] = [
+      ['/v1/order', order],
+      ['/v1/return', ret],
+      [
+        `/v1/return/disposition/${ret.providerReturnId}`,
+        { itemDispositions: [itemDisposition(order, 0, 'EMPTY_BOX', 'RESTOCK')] },
+      ],
+      [`/v1/order/dispute/${order.providerOrderId}`, { dispute: [disputeEntry()] }],
+      ['/v1/evaluate/signup', signup],
+      ['/v1/evaluate/login', login],
+      ['/v1/evaluate/account', account],
+      ['/v1/evaluate/account', emailChange],
+    ];
+    const lines: string[] = [];
+    const originalWrite = process.stdout.write.bind(process.stdout);
+    const originalErr = process.stderr.write.bind(process.stderr);
+    const capture = (chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    };
+    process.stdout.write = capture as typeof process.stdout.write;
+    process.stderr.write = capture as typeof process.stderr.write;
+    const statuses: number[] = [];
+    try {
+      for (const [path, body] of requests) {
+        const headers = { 'Idempotency-Key': `log-${path.length}-${statuses.length}` };
+        // The failure path (logged with its stack), then the success path, then a refusal.
+        injectFault('TransactWriteItemsCommand', () => new Error('injected failure'));
+        statuses.push((await api.post(path, body, { apiKey, headers })).status);
+        statuses.push((await api.post(path, body, { apiKey, headers })).status);
+        statuses.push((await api.post(path, { ...(body as object), unexpected: 'x' }, { apiKey })).status);
+      }
+    } finally {
+      process.stdout.write = originalWrite;
+      process.stderr.write = originalErr;
+    }
+    expect(statuses).toEqual(requests.flatMap(() => [500, 200, 422]));
+    const log = lines.join('');
+    expect(log).toContain(merchantId);
+    expect(log).toContain('unexpected error');
+    const keyHash = createHash('sha256').update(apiKey).digest('hex');
+    const secrets = [
+      apiKey,
+      apiKey.slice(8),
+      keyHash,
+      'hidden.shopper',
+      'hidden.signup',
+      'hidden.login',
+      'hidden.new',
+      'hidden-username-q7',
+      '411177',
+      '6789',
+      '0100 4321',
+      '7946 0321',
+      '1234 5678',
+      passwordHash,
+      (order.customer.contactInformation[1]!.address as { line1: string }).line1,
+    ];
+    for (const secret of secrets) expect(log.toLowerCase(), secret).not.toContain(secret.toLowerCase());
+  });
+});

@@ -1,7 +1,7 @@
-import { readRuntimeConfig } from '../../shared/config.ts';
+import { readRuntimeConfig, validRateLimit } from '../../shared/config.ts';
 import { ENDPOINTS } from '../../shared/http/routes.ts';
 import { createApiKey, createMerchant, revokeApiKey, updateMerchant } from '../../shared/store/merchants.ts';
-import { type AdminCommand, CommandError, requireFlag, UsageError } from '../command.ts';
+import { type AdminCommand, CommandError, positiveInteger, requireFlag, UsageError } from '../command.ts';
 
 /** Merchants and their API keys. Keys are printed once, here, and stored only as hashes. */
 export const merchantCommands: AdminCommand[] = [
@@ -21,13 +21,15 @@ export const merchantCommands: AdminCommand[] = [
   {
     words: ['merchant', 'update'],
     usage:
-      'merchant update --merchant ID [--enable-account-updates|--disable-account-updates] [--suspend|--unsuspend]',
+      'merchant update --merchant ID [--enable-account-updates|--disable-account-updates] [--suspend|--unsuspend] [--rate-limit N [--burst M]]',
     options: {
       merchant: { type: 'string' },
       'enable-account-updates': { type: 'boolean' },
       'disable-account-updates': { type: 'boolean' },
       suspend: { type: 'boolean' },
       unsuspend: { type: 'boolean' },
+      'rate-limit': { type: 'string' },
+      burst: { type: 'string' },
     },
     run: async (flags) => {
       const merchantId = requireFlag(flags, 'merchant');
@@ -38,10 +40,13 @@ export const merchantCommands: AdminCommand[] = [
       if (enable && disable)
         throw new UsageError('choose one of --enable-account-updates and --disable-account-updates');
       if (suspend && unsuspend) throw new UsageError('choose one of --suspend and --unsuspend');
-      if (!enable && !disable && !suspend && !unsuspend) throw new UsageError('nothing to update');
+      const rateLimit = rateLimitFlags(flags);
+      if (!enable && !disable && !suspend && !unsuspend && !rateLimit)
+        throw new UsageError('nothing to update');
       const merchant = await updateMerchant(merchantId, {
         ...(enable || disable ? { accountUpdatesEnabled: enable } : {}),
         ...(suspend || unsuspend ? { status: suspend ? 'suspended' : 'active' } : {}),
+        ...(rateLimit ? { rateLimit } : {}),
       });
       if (!merchant) throw new CommandError(`no merchant ${merchantId}`);
       return merchant;
@@ -74,6 +79,25 @@ export const merchantCommands: AdminCommand[] = [
     },
   },
 ];
+
+/**
+ * `--rate-limit N [--burst M]`: the merchant's own limit in requests per second, replacing the
+ * environment's default; the burst defaults to two seconds' worth. Warm instances pick it up within
+ * the API key cache lifetime (at most 60 s).
+ */
+function rateLimitFlags(flags: Record<string, string | boolean | undefined>) {
+  const perSecond = positiveInteger(flags, 'rate-limit');
+  const burst = positiveInteger(flags, 'burst');
+  if (perSecond === undefined) {
+    if (burst !== undefined) throw new UsageError('--burst goes with --rate-limit');
+    return undefined;
+  }
+  try {
+    return validRateLimit({ perSecond, burst: burst ?? 2 * perSecond });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
 
 function parseEndpoints(list: string): string[] {
   const endpoints = list

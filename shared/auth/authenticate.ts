@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { type Environment, KEY_PREFIX } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { EndpointName } from '../http/routes.ts';
@@ -53,8 +54,14 @@ export async function authenticate(
     );
   }
 
-  const principal = await loadPrincipal(hashApiKey(apiKey), now);
-  if (!principal || principal.key.status !== 'active' || principal.key.environment !== request.environment) {
+  const keyHash = hashApiKey(apiKey);
+  const principal = await loadPrincipal(keyHash, now);
+  if (
+    !principal ||
+    !sameHash(principal.key.keyHash, keyHash) ||
+    principal.key.status !== 'active' ||
+    principal.key.environment !== request.environment
+  ) {
     throw new ApiError('invalid_api_key', 'The API key is unknown or revoked.');
   }
   if (principal.merchant.status !== 'active')
@@ -69,6 +76,16 @@ export async function authenticate(
     );
   }
   return principal;
+}
+
+/**
+ * The stored hash against the computed one in constant time. The lookup itself is by hash, so this
+ * is defence in depth: no comparison of key material ever exits early on the first differing byte.
+ */
+function sameHash(stored: string, computed: string): boolean {
+  const a = Buffer.from(stored, 'hex');
+  const b = Buffer.from(computed, 'hex');
+  return a.length === 32 && b.length === 32 && timingSafeEqual(a, b);
 }
 
 /** Only found keys are cached, so a key created a moment ago works at once. */

@@ -7,4 +7,9 @@ export interface ApiContext extends Context {
   principal?: Principal;
   /** The parsed JSON body, before validation. */
   parsedBody?: unknown;
+  /**
+   * Headers every response of this request carries, success or error (rate-limit state,
+   * deprecation notices); shared/http/middleware/error-envelope.ts adds them to the response.
+   */
+  responseHeaders: Record<string, string>;
 }

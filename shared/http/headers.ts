@@ -1,3 +1,5 @@
+import { ApiError } from '../errors.ts';
+
 /** Header lookup without regard to case (API Gateway passes headers as the client sent them). */
 export function headerValue(headers: Record<string, string | undefined> | null | undefined, name: string) {
   if (!headers) return undefined;
@@ -6,4 +8,20 @@ export function headerValue(headers: Record<string, string | undefined> | null |
     if (key.toLowerCase() === wanted) return value;
   }
   return undefined;
+}
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
+
+/** The Idempotency-Key header when present: 1 to 255 printable ASCII characters, else 400. */
+export function idempotencyKeyOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw new ApiError(
+      'invalid_request',
+      `The ${IDEMPOTENCY_KEY_HEADER} header must be 1 to 255 printable ASCII characters.`,
+      { field: IDEMPOTENCY_KEY_HEADER },
+    );
+  }
+  return value;
 }

@@ -11,6 +11,19 @@ export interface RouteDefinition {
   method: 'POST';
   path: string;
   handlerFile: string;
+  /** Set once a successor exists: shared/http/middleware/route-lifecycle.ts announces it, then retires it. */
+  deprecation?: RouteDeprecation;
+}
+
+/** A route's way out (decisions.md, Versioning): announced on every response, then 410 `gone`. */
+export interface RouteDeprecation {
+  /** When the route was (or will be) deprecated, ISO 8601. */
+  deprecatedAt: string;
+  /** When it stops answering, ISO 8601; contract 8 gives 12 months after deprecation. */
+  sunsetAt: string;
+  /** The route that replaces it, e.g. `/v2/order`. */
+  successorPath: string;
+  migrationGuideUrl: string;
 }
 
 export const ROUTES: readonly RouteDefinition[] = [

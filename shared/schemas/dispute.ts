@@ -16,7 +16,13 @@ export const disputeEntrySchema = z.strictObject({
   disputeReason: text().min(1),
   disputeSubreason: text().optional(),
   disputeStatus: apiEnum(DISPUTE_STATUSES, 'unknown_enum_value'),
-  disputeAmount: z.number().nonnegative().max(MAX_DISPUTE_AMOUNT),
+  // Kept to 4 decimals, finer than any currency's minor unit: this drops float noise (0.1 + 0.2) and
+  // magnitudes DynamoDB cannot store (below 1e-130 it refuses the write).
+  disputeAmount: z
+    .number()
+    .nonnegative()
+    .max(MAX_DISPUTE_AMOUNT)
+    .transform((amount) => Math.round(amount * 1e4) / 1e4),
   timestamp: timestampNumber(),
 });
 

@@ -6,7 +6,7 @@ import type { HistoryChanges } from './identity-history.ts';
 import { gsi1, keys, type TableKey } from './keys.ts';
 import { reviewItemsFor } from './reviews.ts';
 import { TTL_ATTRIBUTE } from './table-definition.ts';
-import { ConditionFailedError, transactWrite } from './transact.ts';
+import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 
 /**
  * Signups, logins and account updates: each event's record and every counter it moves are written in
@@ -93,11 +93,13 @@ export async function getSignup(merchantId: string, customerId: string): Promise
   return Item as StoredSignup | undefined;
 }
 
+/** `alsoWrite`: further items of the same transaction (the Idempotency-Key record). */
 export async function recordLogin(
   login: StoredLogin,
   changes: HistoryChanges,
   storedItems: Map<string, Record<string, unknown>>,
   now: number,
+  alsoWrite: TransactItems = [],
 ): Promise<void> {
   await writeWithHistory(
     {
@@ -110,14 +112,17 @@ export async function recordLogin(
     changes,
     storedItems,
     now,
+    alsoWrite,
   );
 }
 
+/** `alsoWrite`: further items of the same transaction (the Idempotency-Key record). */
 export async function recordAccountEvent(
   event: StoredAccountEvent,
   changes: HistoryChanges,
   storedItems: Map<string, Record<string, unknown>>,
   now: number,
+  alsoWrite: TransactItems = [],
 ): Promise<void> {
   await writeWithHistory(
     {
@@ -130,6 +135,7 @@ export async function recordAccountEvent(
     changes,
     storedItems,
     now,
+    alsoWrite,
   );
 }
 
@@ -145,6 +151,7 @@ async function writeWithHistory(
   changes: HistoryChanges,
   storedItems: Map<string, Record<string, unknown>>,
   now: number,
+  alsoWrite: TransactItems = [],
 ): Promise<void> {
   const { eventType, key, eventId, retainUntil } = target;
   await transactWrite([
@@ -164,5 +171,6 @@ async function writeWithHistory(
     },
     ...changes.toTransactItems(record.merchantId, storedItems, now),
     ...reviewItemsFor(record.merchantId, eventType, key, record.decision, record.identities, now),
+    ...alsoWrite,
   ]);
 }

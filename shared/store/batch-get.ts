@@ -1,12 +1,15 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { StoreUnavailableError } from '../errors.ts';
 import { documentClient, tableName } from './client.ts';
 import type { TableKey } from './keys.ts';
+import { pauseBeforeRetry } from './store-failures.ts';
 
 export const keyString = (key: TableKey) => `${key.PK}|${key.SK}`;
 
 /**
  * Reads many items in one BatchGetItem (strongly consistent), retrying only keys DynamoDB left
- * unprocessed. Returns items by `keyString`.
+ * unprocessed, and a whole read that was throttled or timed out (reads are safe to repeat) within
+ * the request's time budget. Returns items by `keyString`.
  */
 export async function batchGetItems(
   itemKeys: readonly TableKey[],
@@ -17,14 +20,25 @@ export async function batchGetItems(
     let pending: Record<string, unknown>[] = unique.slice(start, start + 100).map((k) => ({ ...k }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(20 * 2 ** attempt, 500)));
-      const { Responses, UnprocessedKeys } = await documentClient.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
-      );
+      const { Responses, UnprocessedKeys } = await sendRetryingUnavailable(pending);
       for (const item of Responses?.[tableName] ?? []) found.set(keyString(item as TableKey), item);
       pending = (UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
       if (attempt > 8 && pending.length > 0)
-        throw new Error('BatchGetItem left keys unprocessed after retries');
+        throw new StoreUnavailableError('BatchGetItem left keys unprocessed after retries');
     }
   }
   return found;
+}
+
+async function sendRetryingUnavailable(keys: Record<string, unknown>[]) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await documentClient.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }),
+      );
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      await pauseBeforeRetry(attempt, error, 'DynamoDB reads kept failing');
+    }
+  }
 }

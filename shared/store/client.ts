@@ -1,7 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { readRuntimeConfig } from '../config.ts';
+import { StoreUnavailableError } from '../errors.ts';
 import { tracer } from '../observability.ts';
+import { currentRequestScope } from '../request-scope.ts';
+import { isThrottle, isTimeout } from './store-failures.ts';
 
 /**
  * One DynamoDB client per process, built at module scope so warm invocations reuse its connections.
@@ -21,6 +24,53 @@ export const dynamoDbClient: DynamoDBClient = tracer.captureAWSv3Client(
     region: config.region,
     ...(config.dynamoDbEndpoint ? { endpoint: config.dynamoDbEndpoint, credentials: localCredentials } : {}),
   }),
+);
+
+/** Commands that may change the table; PartiQL ones are counted in, being opaque. */
+const WRITE_COMMANDS = new Set([
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'BatchWriteItemCommand',
+  'TransactWriteItemsCommand',
+  'ExecuteStatementCommand',
+  'BatchExecuteStatementCommand',
+  'ExecuteTransactionCommand',
+]);
+
+/**
+ * The request's write gate (shared/request-scope.ts), enforced here so no use case can forget it:
+ * the request's first call starts the gate's check alongside itself, and every write waits until
+ * the check has passed. Calls outside a request (admin CLI, the check itself) pass untouched.
+ */
+dynamoDbClient.middlewareStack.add(
+  (next, context) => async (args) => {
+    const gate = currentRequestScope()?.gate;
+    if (gate) {
+      gate.start();
+      if (WRITE_COMMANDS.has(context.commandName ?? '')) await gate.ready();
+    }
+    return next(args);
+  },
+  { step: 'initialize', priority: 'high', name: 'requestWriteGate' },
+);
+
+/**
+ * Throttling and timeouts that outlast the SDK's own retries become StoreUnavailableError here, in
+ * the persistence layer: handlers answer it 503 with Retry-After, never 500.
+ */
+dynamoDbClient.middlewareStack.add(
+  (next) => async (args) => {
+    try {
+      return await next(args);
+    } catch (error) {
+      if (isThrottle(error) || isTimeout(error)) {
+        throw new StoreUnavailableError('DynamoDB is throttling or not answering in time', { cause: error });
+      }
+      throw error;
+    }
+  },
+  { step: 'initialize', priority: 'high', name: 'storeUnavailable' },
 );
 
 export const documentClient = DynamoDBDocumentClient.from(dynamoDbClient, {

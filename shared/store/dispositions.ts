@@ -2,9 +2,9 @@ import type { ItemDisposition } from '../schemas/disposition.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
 import type { HistoryChanges } from './identity-history.ts';
-import { keys } from './keys.ts';
+import { keys, type TableKey } from './keys.ts';
 import type { StoredReturn } from './returns.ts';
-import { ConditionFailedError, transactWrite } from './transact.ts';
+import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
 
 /**
@@ -33,29 +33,37 @@ export interface StoredDispositions {
 /** DynamoDB's item limit is 400 KB; stay clearly below it, leaving room for attribute names. */
 export const MAX_DISPOSITIONS_BYTES = 350_000;
 
-/** The return and its dispositions, in one BatchGetItem. */
+/** The return and its dispositions, plus any `alsoRead` items (by key string), in one BatchGetItem. */
 export async function loadReturnDispositions(
   merchantId: string,
   providerReturnId: string,
-): Promise<{ stored: StoredReturn | undefined; dispositions: StoredDispositions | undefined }> {
+  alsoRead: readonly TableKey[] = [],
+): Promise<{
+  stored: StoredReturn | undefined;
+  dispositions: StoredDispositions | undefined;
+  items: Map<string, Record<string, unknown>>;
+}> {
   const returnKey = keys.return(merchantId, providerReturnId);
   const dispositionsKey = keys.returnDispositions(merchantId, providerReturnId);
-  const items = await batchGetItems([returnKey, dispositionsKey]);
+  const items = await batchGetItems([returnKey, dispositionsKey, ...alsoRead]);
   return {
     stored: items.get(keyString(returnKey)) as StoredReturn | undefined,
     dispositions: items.get(keyString(dispositionsKey)) as StoredDispositions | undefined,
+    items,
   };
 }
 
 /**
- * Writes a return's dispositions, read at `expectedVersion`, with the counters they move, in one
- * transaction; a concurrent writer that came first makes it a StaleRecordError.
+ * Writes a return's dispositions, read at `expectedVersion`, with the counters they move (and any
+ * `alsoWrite` items) in one transaction; a concurrent writer that came first makes it a
+ * StaleRecordError.
  */
 export async function saveDispositions(
   record: StoredDispositions,
   expectedVersion: number | undefined,
   changes: HistoryChanges,
   now: number,
+  alsoWrite: TransactItems = [],
 ): Promise<void> {
   try {
     await transactWrite([
@@ -72,6 +80,7 @@ export async function saveDispositions(
         },
       },
       ...changes.toTransactItems(record.merchantId, new Map(), now),
+      ...alsoWrite,
     ]);
   } catch (error) {
     if (error instanceof ConditionFailedError && error.index === 0)

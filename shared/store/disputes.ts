@@ -2,7 +2,7 @@ import type { DisputeEntry } from '../schemas/dispute.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
 import type { HistoryChanges } from './identity-history.ts';
-import { keys } from './keys.ts';
+import { keys, type TableKey } from './keys.ts';
 import type { StoredOrder } from './orders.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
@@ -35,20 +35,29 @@ export interface StoredDispute {
   updatedAt: string;
 }
 
-/** The order and the named disputes, in one BatchGetItem. */
+/** The order and the named disputes, plus any `alsoRead` items (by key string), in one BatchGetItem. */
 export async function loadOrderDisputes(
   merchantId: string,
   providerOrderId: string,
   disputeIds: readonly string[],
-): Promise<{ order: StoredOrder | undefined; disputes: Map<string, StoredDispute> }> {
+  alsoRead: readonly TableKey[] = [],
+): Promise<{
+  order: StoredOrder | undefined;
+  disputes: Map<string, StoredDispute>;
+  items: Map<string, Record<string, unknown>>;
+}> {
   const orderKey = keys.order(merchantId, providerOrderId);
-  const items = await batchGetItems([orderKey, ...disputeIds.map((id) => keys.dispute(merchantId, id))]);
+  const items = await batchGetItems([
+    orderKey,
+    ...disputeIds.map((id) => keys.dispute(merchantId, id)),
+    ...alsoRead,
+  ]);
   const disputes = new Map<string, StoredDispute>();
   for (const id of disputeIds) {
     const item = items.get(keyString(keys.dispute(merchantId, id)));
     if (item) disputes.set(id, item as unknown as StoredDispute);
   }
-  return { order: items.get(keyString(orderKey)) as StoredOrder | undefined, disputes };
+  return { order: items.get(keyString(orderKey)) as StoredOrder | undefined, disputes, items };
 }
 
 export interface DisputeWrite {
@@ -72,14 +81,16 @@ export class DisputeBatchTooLargeError extends Error {
 }
 
 /**
- * Writes the changed disputes and every counter they move in one transaction, or nothing: a batch
- * beyond the transaction limit is refused before any write, a lost race is a StaleRecordError.
+ * Writes the changed disputes, every counter they move and any `alsoWrite` items in one
+ * transaction, or nothing: a batch beyond the transaction limit is refused before any write, a lost
+ * race is a StaleRecordError.
  */
 export async function saveDisputes(
   merchantId: string,
   writes: readonly DisputeWrite[],
   changes: HistoryChanges,
   now: number,
+  alsoWrite: TransactItems = [],
 ): Promise<void> {
   const items: TransactItems = [
     ...writes.map(({ record, expectedVersion }) => ({
@@ -95,6 +106,7 @@ export async function saveDisputes(
       },
     })),
     ...changes.toTransactItems(merchantId, new Map(), now),
+    ...alsoWrite,
   ];
   if (items.length > MAX_TRANSACTION_ITEMS) throw new DisputeBatchTooLargeError(items.length);
   if (items.length === 0) return;

@@ -39,6 +39,8 @@ export const keys = {
     key(`${merchantScope(merchantId)}#ACCOUNTEVENT#${serviceAccountEventId}`, 'ACCOUNTEVENT'),
   idempotencyKey: (merchantId: string, endpoint: string, idempotencyKey: string) =>
     key(`${merchantScope(merchantId)}#IDEMPOTENCY#${endpoint}#${idempotencyKey}`, 'IDEMPOTENCY'),
+  /** The merchant's rate-limit bucket: one small item, updated once per request. */
+  rateLimitBucket: (merchantId: string) => key(`${merchantScope(merchantId)}#RATELIMIT`, 'BUCKET'),
   /** Counters and links of one identity (e-mail, device, card, ...), addressed by its digest. */
   identity: (merchantId: string, kind: string, digest: string) =>
     key(`${merchantScope(merchantId)}#IDENTITY#${kind}#${digest}`, 'COUNTERS'),
@@ -47,6 +49,10 @@ export const keys = {
   workflow: (merchantId: string, eventType: string) =>
     key(`${merchantScope(merchantId)}#WORKFLOW#${eventType}`, 'WORKFLOW'),
 };
+
+/** The key hash an API-key item is addressed by (the inverse of keys.apiKey). */
+export const apiKeyHashOf = (apiKeyItem: TableKey): string =>
+  apiKeyItem[PARTITION_KEY].replace(/^APIKEY#/, '');
 
 /** GSI1 keys: secondary access paths. */
 export const gsi1 = {

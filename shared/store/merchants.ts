@@ -9,7 +9,7 @@ import { type Environment, KEY_PREFIX } from '../config.ts';
 import { newKeyId, newMerchantId, randomBase62 } from '../ids.ts';
 import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
-import { gsi1, keys } from './keys.ts';
+import { apiKeyHashOf, gsi1, keys, type TableKey } from './keys.ts';
 import { GSI1 } from './table-definition.ts';
 
 /** Merchants and their API keys. Keys are stored only as SHA-256 digests; the clear key is shown once. */
@@ -27,6 +27,8 @@ export interface Merchant {
 
 export interface ApiKeyRecord {
   keyId: string;
+  /** SHA-256 of the key (hex), the only form in which the key is stored. */
+  keyHash: string;
   merchantId: string;
   environment: Environment;
   /** Endpoint names this key may call; undefined means every endpoint. */
@@ -154,6 +156,8 @@ export async function findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | 
   if (!Item) return undefined;
   return {
     keyId: Item.keyId,
+    // Keys issued before the attribute existed carry their hash only in their key.
+    keyHash: typeof Item.keyHash === 'string' ? Item.keyHash : apiKeyHashOf(Item as TableKey),
     merchantId: Item.merchantId,
     environment: Item.environment,
     endpoints: Item.endpoints,
@@ -166,8 +170,10 @@ export async function findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | 
 function newKeyItem(merchantId: string, environment: Environment, endpoints: string[] | undefined) {
   const apiKey = `${KEY_PREFIX[environment]}${randomBase62(API_KEY_RANDOM_LENGTH)}`;
   const keyId = newKeyId();
+  const keyHash = hashApiKey(apiKey);
   const record: ApiKeyRecord = {
     keyId,
+    keyHash,
     merchantId,
     environment,
     ...(endpoints ? { endpoints } : {}),
@@ -176,7 +182,7 @@ function newKeyItem(merchantId: string, environment: Environment, endpoints: str
     createdAt: new Date().toISOString(),
   };
   return {
-    item: { ...keys.apiKey(hashApiKey(apiKey)), ...gsi1.apiKeyById(keyId), entity: 'apiKey', ...record },
+    item: { ...keys.apiKey(keyHash), ...gsi1.apiKeyById(keyId), entity: 'apiKey', ...record },
     issued: { keyId, apiKey },
   };
 }

@@ -1,12 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Decision } from '../scoring/decide.ts';
 import { documentClient, tableName } from './client.ts';
-import {
-  type HistoryChanges,
-  type IdentitySnapshot,
-  identityKey,
-  snapshotsFrom,
-} from './identity-history.ts';
+import type { HistoryChanges } from './identity-history.ts';
 import { gsi1, keys } from './keys.ts';
 import { ConditionFailedError, transactWrite } from './transact.ts';
 

@@ -9,6 +9,12 @@ import type { DisputeEffects, DisputeEvent, StoredDispute } from '../store/dispu
 
 /** Events kept per dispute; the oldest go first. A back-fill of one call (100) always fits. */
 export const MAX_DISPUTE_HISTORY = 200;
+/**
+ * Bytes of history kept per dispute (as JSON, a little more than DynamoDB counts): 200 events with
+ * 1,024-character reasons would pass DynamoDB's 400 KB item limit and fail the write. 100 events
+ * of the largest size still fit, so one call's back-fill is always kept whole.
+ */
+export const MAX_DISPUTE_HISTORY_BYTES = 300_000;
 
 /** The dispute after some events, or undefined when every event was already recorded. */
 export function applyDisputeEvents(
@@ -35,11 +41,22 @@ export function applyDisputeEvents(
   return {
     ...(stored ?? fresh),
     current,
-    history: history.slice(-MAX_DISPUTE_HISTORY),
+    history: newestThatFit(history),
     applied: effectsOf(current, stored?.applied, orderIdentities),
     version: (stored?.version ?? 0) + 1,
     updatedAt: new Date(now).toISOString(),
   };
+}
+
+/** The newest events (history is oldest first) within both the count and the byte bound. */
+function newestThatFit(history: readonly DisputeEvent[]): DisputeEvent[] {
+  const kept = history.slice(-MAX_DISPUTE_HISTORY);
+  let bytes = 0;
+  for (let i = kept.length - 1; i >= 0; i--) {
+    bytes += Buffer.byteLength(JSON.stringify(kept[i]));
+    if (bytes > MAX_DISPUTE_HISTORY_BYTES) return kept.slice(i + 1);
+  }
+  return kept;
 }
 
 /**

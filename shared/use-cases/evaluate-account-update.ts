@@ -17,16 +17,23 @@ import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
 import { decisionsPart } from './evaluation-response.ts';
+import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 
 /**
  * POST /v1/evaluate/account: validate -> load history -> score -> decide -> one transaction -> respond.
  * The schema has already refused literal passwords; values are never logged, and only a flag (or,
- * for non-credential changes, a digest) is stored.
+ * for non-credential changes, a digest) is stored. With an Idempotency-Key a retry is answered from
+ * the first attempt's record.
  */
-export async function evaluateAccountUpdate({
-  body,
-  principal,
-}: ApiRequest<AccountRequest>): Promise<UseCaseResult> {
+export function evaluateAccountUpdate(request: ApiRequest<AccountRequest>): Promise<UseCaseResult> {
+  const claim = IdempotencyClaim.of(request);
+  return answerOnce(claim, () => evaluateOnce(request, claim));
+}
+
+async function evaluateOnce(
+  { body, principal }: ApiRequest<AccountRequest>,
+  claim: IdempotencyClaim | undefined,
+): Promise<UseCaseResult> {
   const merchantId = principal.merchant.merchantId;
   const now = Date.now();
   // Event time for the counters, but never ahead of the clock the windows are read with.
@@ -37,9 +44,11 @@ export async function evaluateAccountUpdate({
     merchantId,
     eventType: 'account',
     identities: identities.all,
-    records: [],
+    records: claim ? [claim.key] : [],
     now,
   });
+  const prior = claim?.priorAnswer(context.items, now);
+  if (prior) return prior;
   const account = context.snapshotsOf([customer])[0]!;
   const devices = context.snapshotsOf(identities.devices);
   const risky = RISKY_CHANGE_TYPES.has(body.changeType);
@@ -83,7 +92,7 @@ export async function evaluateAccountUpdate({
     responseJson: JSON.stringify(response),
     createdAt: new Date(now).toISOString(),
   };
-  await recordAccountEvent(event, changes, context.items, now);
+  await recordAccountEvent(event, changes, context.items, now, claim ? [claim.recordPut(response, now)] : []);
   recordDecisionMetric('account', decision.decision);
   logger.debug('account update evaluated', {
     changeType: body.changeType,

@@ -15,12 +15,22 @@ import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
 import { decisionsPart } from './evaluation-response.ts';
+import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 
 /**
  * POST /v1/evaluate/login: validate -> load history -> score -> decide -> one transaction -> respond.
- * Every attempt is its own event (the contract gives logins no idempotency key).
+ * Every attempt is its own event (the body has no merchant-side key), unless the call carries an
+ * Idempotency-Key: then a retry is answered from the first attempt's record.
  */
-export async function evaluateLogin({ body, principal }: ApiRequest<LoginRequest>): Promise<UseCaseResult> {
+export function evaluateLogin(request: ApiRequest<LoginRequest>): Promise<UseCaseResult> {
+  const claim = IdempotencyClaim.of(request);
+  return answerOnce(claim, () => evaluateOnce(request, claim));
+}
+
+async function evaluateOnce(
+  { body, principal }: ApiRequest<LoginRequest>,
+  claim: IdempotencyClaim | undefined,
+): Promise<UseCaseResult> {
   const merchantId = principal.merchant.merchantId;
   const now = Date.now();
   const identities = identitiesOfLogin(body);
@@ -29,9 +39,11 @@ export async function evaluateLogin({ body, principal }: ApiRequest<LoginRequest
     merchantId,
     eventType: 'login',
     identities: identities.all,
-    records: [],
+    records: claim ? [claim.key] : [],
     now,
   });
+  const prior = claim?.priorAnswer(context.items, now);
+  if (prior) return prior;
   const account = context.snapshotsOf([customer])[0]!;
   const devices = context.snapshotsOf(identities.devices);
   const success = body.loginStatus === '$success';
@@ -88,6 +100,7 @@ export async function evaluateLogin({ body, principal }: ApiRequest<LoginRequest
     changes,
     context.items,
     now,
+    claim ? [claim.recordPut(response, now)] : [],
   );
   recordDecisionMetric('login', decision.decision);
   return { body: response };

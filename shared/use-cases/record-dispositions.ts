@@ -16,6 +16,7 @@ import {
 } from '../store/dispositions.ts';
 import { HistoryChanges, loadSnapshots } from '../store/identity-history.ts';
 import type { StoredReturn } from '../store/returns.ts';
+import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 
 /** Conditions that are abuse whatever the outcome: nothing, or something else, came back. */
@@ -27,18 +28,29 @@ const NOT_HELD_AGAINST_CUSTOMER: ReadonlySet<ReturnedItemCondition> = new Set(['
  * POST /v1/return/disposition/{return-id}: every item must name an item of the return, or nothing
  * is recorded. Each item's disposition replaces the previous one and moves the return's identity
  * counters by the difference; the dispositions record is versioned so racing calls count once.
+ * An Idempotency-Key binds the key to this request for 24 h (replay, or 409 for another request).
  */
-export async function recordDispositions({
-  body,
-  principal,
-  pathParameters,
-}: ApiRequest<DispositionRequest>): Promise<UseCaseResult> {
+export function recordDispositions(request: ApiRequest<DispositionRequest>): Promise<UseCaseResult> {
+  const claim = IdempotencyClaim.of(request);
+  return answerOnce(claim, () => recordOnce(request, claim));
+}
+
+async function recordOnce(
+  { body, principal, pathParameters }: ApiRequest<DispositionRequest>,
+  claim: IdempotencyClaim | undefined,
+): Promise<UseCaseResult> {
   const merchantId = principal.merchant.merchantId;
   const providerReturnId = pathParameters['return-id'];
   if (!providerReturnId) throw returnNotFound();
   return retryOnStaleRecord(async () => {
     const now = Date.now();
-    const { stored, dispositions } = await loadReturnDispositions(merchantId, providerReturnId);
+    const { stored, dispositions, items } = await loadReturnDispositions(
+      merchantId,
+      providerReturnId,
+      claim ? [claim.key] : [],
+    );
+    const prior = claim?.priorAnswer(items, now);
+    if (prior) return prior;
     if (!stored) throw returnNotFound();
     const lines = linesOf(stored, body.itemDispositions);
     const previous = dispositions?.byLine ?? {};
@@ -73,6 +85,13 @@ export async function recordDispositions({
       changed = true;
     });
 
+    const response = {
+      providerReturnId: stored.providerReturnId,
+      serviceReturnId: stored.serviceReturnId,
+      dispositionsRecorded: body.itemDispositions.length,
+      modelImpact: 'applied',
+    };
+    const idempotencyRecord = claim ? [claim.recordPut(response, now)] : [];
     if (changed) {
       const record: StoredDispositions = {
         merchantId,
@@ -88,16 +107,11 @@ export async function recordDispositions({
           { field: 'itemDispositions' },
         );
       }
-      await saveDispositions(record, dispositions?.version, changes, now);
+      await saveDispositions(record, dispositions?.version, changes, now, idempotencyRecord);
+    } else if (claim) {
+      await claim.recordAlone(response, now);
     }
-    return {
-      body: {
-        providerReturnId: stored.providerReturnId,
-        serviceReturnId: stored.serviceReturnId,
-        dispositionsRecorded: body.itemDispositions.length,
-        modelImpact: 'applied',
-      },
-    };
+    return { body: response };
   });
 }
 

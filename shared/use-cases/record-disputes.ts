@@ -15,18 +15,24 @@ import {
 } from '../store/disputes.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { applyDisputeEvents, sameEffect } from './dispute-state.ts';
+import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 
 /**
  * POST /v1/order/dispute/{order-id}: every entry is applied, or none. Entries of one dispute fold
  * into one record write; every dispute's counter moves merge per identity; all of it goes in one
- * transaction, versioned per dispute so racing calls count once.
+ * transaction, versioned per dispute so racing calls count once. An Idempotency-Key binds the key
+ * to this request for 24 h (replay, or 409 for another request), recorded in that transaction.
  */
-export async function recordDisputes({
-  body,
-  principal,
-  pathParameters,
-}: ApiRequest<DisputeRequest>): Promise<UseCaseResult> {
+export function recordDisputes(request: ApiRequest<DisputeRequest>): Promise<UseCaseResult> {
+  const claim = IdempotencyClaim.of(request);
+  return answerOnce(claim, () => recordOnce(request, claim));
+}
+
+async function recordOnce(
+  { body, principal, pathParameters }: ApiRequest<DisputeRequest>,
+  claim: IdempotencyClaim | undefined,
+): Promise<UseCaseResult> {
   const merchantId = principal.merchant.merchantId;
   const providerOrderId = pathParameters['order-id'];
   if (!providerOrderId) throw orderNotFound();
@@ -39,7 +45,14 @@ export async function recordDisputes({
 
   return retryOnStaleRecord(async () => {
     const now = Date.now();
-    const { order, disputes } = await loadOrderDisputes(merchantId, providerOrderId, [...groups.keys()]);
+    const { order, disputes, items } = await loadOrderDisputes(
+      merchantId,
+      providerOrderId,
+      [...groups.keys()],
+      claim ? [claim.key] : [],
+    );
+    const prior = claim?.priorAnswer(items, now);
+    if (prior) return prior;
     if (!order) throw orderNotFound();
     for (const [disputeId, group] of groups) {
       const stored = disputes.get(disputeId);
@@ -73,8 +86,13 @@ export async function recordDisputes({
       writes.push({ record: next, expectedVersion: stored?.version });
     }
 
+    const response = {
+      providerOrderId: order.providerOrderId,
+      serviceOrderId: order.serviceOrderId,
+      disputesRecorded: body.dispute.length,
+    };
     try {
-      await saveDisputes(merchantId, writes, changes, now);
+      await saveDisputes(merchantId, writes, changes, now, claim ? [claim.recordPut(response, now)] : []);
     } catch (error) {
       if (error instanceof DisputeBatchTooLargeError) {
         throw new ApiError(
@@ -85,13 +103,7 @@ export async function recordDisputes({
       }
       throw error;
     }
-    return {
-      body: {
-        providerOrderId: order.providerOrderId,
-        serviceOrderId: order.serviceOrderId,
-        disputesRecorded: body.dispute.length,
-      },
-    };
+    return { body: response };
   });
 }
 

@@ -1,5 +1,5 @@
 import { StoreUnavailableError } from '../errors.ts';
-import { backoff } from '../store/transact.ts';
+import { requestDeadline } from '../request-scope.ts';
 import { StaleRecordError } from '../store/versioned.ts';
 
 /** Enough for ten identical requests racing: each retry sees the winner's write and has less to do. */
@@ -7,7 +7,8 @@ const MAX_ATTEMPTS = 10;
 
 /**
  * Runs read -> decide -> conditional write again whenever the write lost to a concurrent one.
- * Each attempt re-reads, so a retried identical request finds its change already made.
+ * Each attempt re-reads, so a retried identical request finds its change already made. Retries stop
+ * at the request's time budget as well as at MAX_ATTEMPTS (then 503 with Retry-After).
  */
 export async function retryOnStaleRecord<T>(attempt: () => Promise<T>): Promise<T> {
   for (let n = 1; ; n++) {
@@ -15,10 +16,11 @@ export async function retryOnStaleRecord<T>(attempt: () => Promise<T>): Promise<
       return await attempt();
     } catch (error) {
       if (!(error instanceof StaleRecordError)) throw error;
-      if (n >= MAX_ATTEMPTS) {
+      const wait = Math.random() * 25 * 2 ** Math.min(n, 5);
+      if (n >= MAX_ATTEMPTS || Date.now() + wait > requestDeadline()) {
         throw new StoreUnavailableError('A record kept changing under concurrent writes', { cause: error });
       }
-      await backoff(Math.min(n, 5));
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 }

@@ -102,13 +102,3 @@ export async function countersOf(
   const [item] = [...(await batchGetItems([identityKey(merchantId, ref)])).values()];
   return item ?? {};
 }
-
-/**
- * Round trips of the use case itself on the warm path: the API-key lookups (two GetItems) that come
- * first when the test run's 1-second key cache has lapsed under load are authentication, not the
- * endpoint; the use cases read with BatchGetItem only.
- */
-export const useCaseCommands = (commands: readonly string[]) => {
-  const first = commands.findIndex((c) => c !== 'GetItemCommand');
-  return first < 0 ? [] : commands.slice(first);
-};

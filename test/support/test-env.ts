@@ -6,5 +6,8 @@ applyLocalEnvironment(inject('dynamoDbEndpoint'), {
   // Short enough that a revocation test need not wait the production minute, long enough that
   // a warm-up request stays cached for the request measured after it.
   API_KEY_CACHE_MS: '4000',
+  // Suites fire many requests per merchant; test/rate-limit.test.ts sets small limits per merchant.
+  DEFAULT_RATE_LIMIT_PER_SECOND: '1000',
+  DEFAULT_RATE_LIMIT_BURST: '2000',
   POWERTOOLS_LOG_LEVEL: 'CRITICAL',
 });

@@ -1,0 +1,114 @@
+import type { AttributeValue, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { RateLimit } from '../config.ts';
+import { documentClient, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import { TTL_ATTRIBUTE } from './table-definition.ts';
+
+/**
+ * Per-merchant token bucket, shared by every Lambda instance of the environment, kept as GCRA (the
+ * generic cell rate algorithm, equivalent to a token bucket of `burst` tokens refilled at
+ * `perSecond`): one item holding `tat`, the theoretical arrival time of the next request in epoch
+ * microseconds. A request at `now` is admitted when max(tat, now) + interval <= now + burst *
+ * interval, and moves `tat` to max(tat, now) + interval.
+ *
+ * Cost per request: one conditional UpdateItem on that item (1 WCU, ~100 bytes) and no read.
+ * DynamoDB update expressions have no max(), so the item is updated in one of two shapes: "idle"
+ * (tat <= now: SET tat = now + interval) or "busy" (tat > now: SET tat = tat + interval, which
+ * commutes, so concurrent busy updates never conflict). Each instance guesses the shape from the
+ * last tat it saw; a wrong guess fails its condition, returns the stored tat (ALL_OLD) and is
+ * corrected by a second UpdateItem. A refusal this instance can already prove from the last tat it
+ * saw (tat only grows) costs nothing at all. A single item takes up to 1,000 writes per second, the
+ * ceiling for one merchant's limit; shard the bucket before configuring more.
+ */
+export type BucketVerdict =
+  | { admitted: true; remaining: number; resetSeconds: number }
+  | { admitted: false; retryAfterSeconds: number };
+
+const TAT = 'tat';
+/** An idle bucket is worth nothing after its tat has passed; let TTL remove it an hour later. */
+const KEEP_IDLE_BUCKET_SECONDS = 3_600;
+/** A guess corrected from ALL_OLD only misses again if other instances move tat across `now`. */
+const MAX_ATTEMPTS = 3;
+
+/** The last tat each merchant's bucket was seen at by this instance (µs); it only ever grows. */
+const lastSeenTat = new Map<string, number>();
+
+export async function takeToken(
+  merchantId: string,
+  limit: RateLimit,
+  now = Date.now(),
+): Promise<BucketVerdict> {
+  const interval = Math.max(1, Math.round(1e6 / limit.perSecond));
+  const nowUs = now * 1_000;
+  const latestStart = nowUs + (limit.burst - 1) * interval;
+  const verdictAt = (tat: number): BucketVerdict => ({
+    admitted: true,
+    remaining: Math.max(0, Math.floor((nowUs + limit.burst * interval - tat) / interval)),
+    resetSeconds: Math.max(0, Math.ceil((tat - nowUs) / 1e6)),
+  });
+  const refusalAt = (tat: number): BucketVerdict => ({
+    admitted: false,
+    retryAfterSeconds: Math.max(1, Math.ceil((tat - latestStart) / 1e6)),
+  });
+
+  let known = lastSeenTat.get(merchantId);
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    if (known !== undefined && known > latestStart) return refusalAt(known);
+    const busy = known !== undefined && known > nowUs;
+    try {
+      const { Attributes } = await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.rateLimitBucket(merchantId),
+          ...(busy
+            ? {
+                UpdateExpression: 'SET #tat = #tat + :interval, #expires = :expires',
+                ConditionExpression: '#tat > :now AND #tat <= :latestStart',
+                ExpressionAttributeValues: {
+                  ':interval': interval,
+                  ':now': nowUs,
+                  ':latestStart': latestStart,
+                  ':expires': expiry(latestStart + interval),
+                },
+              }
+            : {
+                UpdateExpression: 'SET #tat = :next, #expires = :expires',
+                ConditionExpression: 'attribute_not_exists(#tat) OR #tat <= :now',
+                ExpressionAttributeValues: {
+                  ':next': nowUs + interval,
+                  ':now': nowUs,
+                  ':expires': expiry(nowUs + interval),
+                },
+              }),
+          ExpressionAttributeNames: { '#tat': TAT, '#expires': TTL_ATTRIBUTE },
+          ReturnValues: 'UPDATED_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      const tat = Number(Attributes?.[TAT]);
+      remember(merchantId, tat);
+      return verdictAt(tat);
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      const returned = (error as ConditionalCheckFailedException).Item;
+      const stored = returned ? unmarshall(returned as Record<string, AttributeValue>)[TAT] : undefined;
+      if (typeof stored === 'number') {
+        known = stored;
+        remember(merchantId, stored);
+      } else {
+        // Without the stored tat the other shape is the only one left to try.
+        known = busy ? nowUs : nowUs + 1;
+      }
+    }
+  }
+  // Three corrected guesses all lost races: the merchant is sending a crowd of requests at once.
+  return { admitted: false, retryAfterSeconds: 1 };
+}
+
+function remember(merchantId: string, tat: number): void {
+  if (Number.isFinite(tat) && tat > (lastSeenTat.get(merchantId) ?? 0)) lastSeenTat.set(merchantId, tat);
+}
+
+const expiry = (tatUs: number) => Math.ceil(tatUs / 1e6) + KEEP_IDLE_BUCKET_SECONDS;

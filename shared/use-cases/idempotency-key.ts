@@ -1,0 +1,112 @@
+import { ApiError } from '../errors.ts';
+import { IDEMPOTENCY_KEY_HEADER } from '../http/headers.ts';
+import type { ApiRequest } from '../http/http-handler.ts';
+import type { UseCaseResult } from '../http/responses.ts';
+import { keyString } from '../store/batch-get.ts';
+import { canonicalJson, sha256Hex } from '../store/canonical.ts';
+import {
+  getIdempotencyRecord,
+  idempotencyRecordPut,
+  liveIdempotencyRecord,
+  saveIdempotencyRecord,
+} from '../store/idempotency-records.ts';
+import { keys, type TableKey } from '../store/keys.ts';
+import { ConditionFailedError, type TransactItem } from '../store/transact.ts';
+import { replayOf } from './idempotency.ts';
+
+/**
+ * The optional Idempotency-Key of login, account-update, disposition and dispute calls
+ * (decisions.md), one mechanism for the four use cases. A use case with a claim
+ *   1. adds `claim.key` to its first read and answers `claim.priorAnswer(item)` when there is one
+ *      (the original response with `Idempotent-Replayed: true`, or 409 `idempotency_key_reused`
+ *      for a different request under the same key);
+ *   2. adds `claim.recordPut(response)` to its one transaction (or `claim.recordAlone` when it has
+ *      nothing else to write), so the record exists exactly when the request's effects do;
+ *   3. runs inside `answerOnce`, which answers the loser of a race between two requests with one
+ *      key as the winner was answered.
+ * No extra round trip: the record rides in the read and the transaction the request makes anyway.
+ */
+export class IdempotencyClaim {
+  readonly key: TableKey;
+  private readonly endpoint: string;
+  private readonly requestHash: string;
+
+  private constructor(request: ApiRequest<unknown>, idempotencyKey: string) {
+    this.endpoint = request.endpoint;
+    this.key = keys.idempotencyKey(request.principal.merchant.merchantId, request.endpoint, idempotencyKey);
+    // Canonical: key order and whitespace do not matter; the path is part of the request.
+    this.requestHash = sha256Hex(canonicalJson({ body: request.body, path: request.pathParameters }));
+  }
+
+  /** The claim of a request that carries an Idempotency-Key; undefined when it carries none. */
+  static of(request: ApiRequest<unknown>): IdempotencyClaim | undefined {
+    return request.idempotencyKey === undefined
+      ? undefined
+      : new IdempotencyClaim(request, request.idempotencyKey);
+  }
+
+  /** The answer already given under this key, from the items the request's first read returned. */
+  priorAnswer(read: ReadonlyMap<string, Record<string, unknown>>, now: number): UseCaseResult | undefined {
+    return this.answerFromRecord(read.get(keyString(this.key)), now);
+  }
+
+  /** The replay of a live record for the same request; 409 for another request; else undefined. */
+  answerFromRecord(item: Record<string, unknown> | undefined, now: number): UseCaseResult | undefined {
+    const record = liveIdempotencyRecord(item, now);
+    if (!record) return undefined;
+    if (record.requestHash !== this.requestHash) {
+      throw new ApiError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used with a different request in the last 24 hours.',
+        { field: IDEMPOTENCY_KEY_HEADER },
+      );
+    }
+    return replayOf(record);
+  }
+
+  /** The Put recording `response` under this key, for the request's one transaction. */
+  recordPut(response: unknown, now: number): TransactItem {
+    return idempotencyRecordPut(
+      this.key,
+      {
+        endpoint: this.endpoint,
+        requestHash: this.requestHash,
+        responseJson: JSON.stringify(response),
+        createdAt: new Date(now).toISOString(),
+      },
+      now,
+    );
+  }
+
+  /** For a request with nothing else to write: the key still binds to this request. */
+  recordAlone(response: unknown, now: number): Promise<void> {
+    return saveIdempotencyRecord(this.recordPut(response, now));
+  }
+
+  /** Whether a failed transaction failed on this claim's record (another request recorded first). */
+  lostRace(error: unknown): error is ConditionFailedError {
+    return (
+      error instanceof ConditionFailedError && error.key?.PK === this.key.PK && error.key?.SK === this.key.SK
+    );
+  }
+}
+
+/**
+ * Runs a use case holding `claim`. When a concurrent request with the same key recorded first, this
+ * request's transaction was cancelled whole (nothing of it written), and it answers as that one was:
+ * the same response replayed, or 409 if it was a different request.
+ */
+export async function answerOnce(
+  claim: IdempotencyClaim | undefined,
+  run: () => Promise<UseCaseResult>,
+): Promise<UseCaseResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!claim?.lostRace(error)) throw error;
+    const now = Date.now();
+    const answer = claim.answerFromRecord(error.existingItem ?? (await getIdempotencyRecord(claim.key)), now);
+    if (!answer) throw error;
+    return answer;
+  }
+}
