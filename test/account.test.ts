@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountBody, decisionOf, loginBody, signupBody } from './support/account-fixtures.ts';
-import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { uid } from './support/fixtures.ts';
 import { countRoundTrips, roundTripReport } from './support/round-trips.ts';
 
@@ -13,14 +13,6 @@ beforeAll(async () => {
   apiKey = (await newMerchant({ accountUpdatesEnabled: true })).apiKey;
 });
 afterAll(() => api.close());
-
-function expectError(response: ApiResponse, status: number, code: string, field?: string) {
-  expect(response.status).toBe(status);
-  expect(Object.keys(response.body)).toEqual(['error']);
-  expect(response.body.error.code).toBe(code);
-  expect(response.body.error.requestId).toBe(response.headers.get('x-request-id'));
-  if (field !== undefined) expect(response.body.error.field).toBe(field);
-}
 
 const update = (body: unknown, key = apiKey) => api.post('/v1/evaluate/account', body, { apiKey: key });
 const login = (body: unknown, key: string) => api.post('/v1/evaluate/login', body, { apiKey: key });

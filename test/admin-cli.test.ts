@@ -1,33 +1,14 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin } from './support/admin.ts';
 import { startTestApi, type TestApi, waitForKeyCacheExpiry } from './support/api.ts';
 import { orderBody } from './support/fixtures.ts';
 
-const run = promisify(execFile);
 let api: TestApi;
 
 beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(() => api.close());
-
-/** Runs `npm run admin -- ...` as a separate process against the test run's DynamoDB Local. */
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['scripts/admin.ts', ...args], {
-      env: {
-        ...process.env,
-        DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
-        TABLE_NAME: process.env.TABLE_NAME,
-      },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 describe('admin CLI', () => {
   it('merchant create prints merchantId, keyId and a sandbox apiKey that works', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type ApiResponse,
+  expectError,
   newMerchant,
   startTestApi,
   type TestApi,
@@ -13,12 +13,6 @@ beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(() => api.close());
-
-function expectError(response: ApiResponse, status: number, code: string) {
-  expect(response.status).toBe(status);
-  expect(response.body.error.code).toBe(code);
-  expect(response.headers.get('x-request-id')).toBe(response.body.error.requestId);
-}
 
 describe('authentication (contract 5, decisions.md)', () => {
   it('missing header -> 401 unauthenticated', async () => {

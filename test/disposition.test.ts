@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadReturnDispositions } from '../shared/store/dispositions.ts';
-import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import {
   cardOf,
   countersOf,
@@ -25,13 +25,6 @@ beforeAll(async () => {
   merchantId = await merchantIdOf(apiKey);
 });
 afterAll(() => api.close());
-
-function expectError(response: ApiResponse, status: number, code: string, field?: string) {
-  expect(response.status).toBe(status);
-  expect(response.body.error.code).toBe(code);
-  expect(response.body.error.requestId).toBe(response.headers.get('x-request-id'));
-  if (field !== undefined) expect(response.body.error.field).toBe(field);
-}
 
 /** An order with `lines` items of one unit each, returned in full; answers the ids. */
 async function returnedOrder(options: { lines?: number; email?: string } = {}) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchGetItems } from '../shared/store/batch-get.ts';
 import type { StoredDispute } from '../shared/store/disputes.ts';
 import { keys } from '../shared/store/keys.ts';
-import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import {
   cardOf,
   countersOf,
@@ -27,13 +27,6 @@ beforeAll(async () => {
   merchantId = await merchantIdOf(apiKey);
 });
 afterAll(() => api.close());
-
-function expectError(response: ApiResponse, status: number, code: string, field?: string) {
-  expect(response.status).toBe(status);
-  expect(response.body.error.code).toBe(code);
-  expect(response.body.error.requestId).toBe(response.headers.get('x-request-id'));
-  if (field !== undefined) expect(response.body.error.field).toBe(field);
-}
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { type ApiResponse, expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { orderBody, uid } from './support/fixtures.ts';
 import { countRoundTrips, roundTripReport } from './support/round-trips.ts';
 
@@ -11,13 +11,6 @@ beforeAll(async () => {
   apiKey = (await newMerchant()).apiKey;
 });
 afterAll(() => api.close());
-
-function expectError(response: ApiResponse, status: number, code: string, field?: string) {
-  expect(response.status).toBe(status);
-  expect(response.body.error.code).toBe(code);
-  expect(response.body.error.requestId).toBe(response.headers.get('x-request-id'));
-  if (field !== undefined) expect(response.body.error.field).toBe(field);
-}
 
 describe('POST /v1/order', () => {
   it('answers the 4.1 shape with one cart-level decision', async () => {

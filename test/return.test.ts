@@ -3,7 +3,7 @@ import { identity } from '../shared/identity/identities.ts';
 import { keys } from '../shared/store/keys.ts';
 import { getReturn } from '../shared/store/returns.ts';
 import { getReview, reviewIdFor } from '../shared/store/reviews.ts';
-import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { type ApiResponse, expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { countersOf, deviceOf, emailOf, merchantIdOf, placeOrder, returnBody } from './support/commerce.ts';
 import { orderBody, uid } from './support/fixtures.ts';
 import { afterAuthentication, countRoundTrips, roundTripReport } from './support/round-trips.ts';
@@ -18,16 +18,6 @@ beforeAll(async () => {
   merchantId = await merchantIdOf(apiKey);
 });
 afterAll(() => api.close());
-
-function expectError(response: ApiResponse, status: number, code: string, field?: string) {
-  expect(response.status).toBe(status);
-  expect(Object.keys(response.body.error).sort()).toEqual(
-    field === undefined ? ['code', 'message', 'requestId'] : ['code', 'field', 'message', 'requestId'],
-  );
-  expect(response.body.error.code).toBe(code);
-  expect(response.body.error.requestId).toBe(response.headers.get('x-request-id'));
-  if (field !== undefined) expect(response.body.error.field).toBe(field);
-}
 
 const scoreOf = (response: ApiResponse, line = 0) =>
   response.body.returnedLineItems[line].abuseScore as number;

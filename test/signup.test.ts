@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decisionOf, humanEmail, humanWord, signupBody } from './support/account-fixtures.ts';
-import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { uid } from './support/fixtures.ts';
 import { countRoundTrips, roundTripReport } from './support/round-trips.ts';
 
@@ -12,14 +12,6 @@ beforeAll(async () => {
   apiKey = (await newMerchant()).apiKey;
 });
 afterAll(() => api.close());
-
-function expectError(response: ApiResponse, status: number, code: string, field?: string) {
-  expect(response.status).toBe(status);
-  expect(Object.keys(response.body)).toEqual(['error']);
-  expect(response.body.error.code).toBe(code);
-  expect(response.body.error.requestId).toBe(response.headers.get('x-request-id'));
-  if (field !== undefined) expect(response.body.error.field).toBe(field);
-}
 
 const signup = (body: unknown, key = apiKey) => api.post('/v1/evaluate/signup', body, { apiKey: key });
 

@@ -1,12 +1,12 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Decision } from '../scoring/decide.ts';
 import type { EventType } from '../scoring/workflow.ts';
-import { documentClient, tableName } from './client.ts';
+import { tableName } from './client.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { gsi1, keys, type TableKey } from './keys.ts';
+import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
 import { reviewItemsFor } from './reviews.ts';
 import { TTL_ATTRIBUTE } from './table-definition.ts';
-import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
+import { type TransactItems, transactWrite } from './transact.ts';
 
 /**
  * Signups, logins and account updates: each event's record and every counter it moves are written in
@@ -50,47 +50,31 @@ export interface StoredAccountEvent extends EvaluatedEvent {
 /** Logins and account updates are kept as long as the longest counter window (365 d) plus a margin. */
 const EVENT_RETENTION_SECONDS = 400 * 86_400;
 
-export type SignupOutcome = { recorded: true } | { recorded: false; existing: StoredSignup };
-
 /**
  * Records a signup unless its customerId is taken. A concurrent duplicate loses the condition, writes
  * nothing, and gets the winner's record back.
  */
-export async function recordSignup(
+export function recordSignup(
   signup: StoredSignup,
   changes: HistoryChanges,
   storedItems: Map<string, Record<string, unknown>>,
   now: number,
-): Promise<SignupOutcome> {
-  try {
-    await writeWithHistory(
-      {
-        eventType: 'signup',
-        key: keys.signup(signup.merchantId, signup.customerId),
-        eventId: signup.customerId,
-      },
+): Promise<RecordOutcome<StoredSignup>> {
+  const key = keys.signup(signup.merchantId, signup.customerId);
+  return recordOnce<StoredSignup>(
+    eventWithHistory(
+      { eventType: 'signup', key, eventId: signup.customerId },
       signup,
       changes,
       storedItems,
       now,
-    );
-    return { recorded: true };
-  } catch (error) {
-    if (error instanceof ConditionFailedError && error.index === 0) {
-      const existing =
-        (error.existingItem as StoredSignup | undefined) ??
-        (await getSignup(signup.merchantId, signup.customerId));
-      if (existing) return { recorded: false, existing };
-    }
-    throw error;
-  }
+    ),
+    key,
+  );
 }
 
-export async function getSignup(merchantId: string, customerId: string): Promise<StoredSignup | undefined> {
-  const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName, Key: keys.signup(merchantId, customerId), ConsistentRead: true }),
-  );
-  return Item as StoredSignup | undefined;
+export function getSignup(merchantId: string, customerId: string): Promise<StoredSignup | undefined> {
+  return getRecord<StoredSignup>(keys.signup(merchantId, customerId));
 }
 
 /** `alsoWrite`: further items of the same transaction (the Idempotency-Key record). */
@@ -101,18 +85,20 @@ export async function recordLogin(
   now: number,
   alsoWrite: TransactItems = [],
 ): Promise<void> {
-  await writeWithHistory(
-    {
-      eventType: 'login',
-      key: keys.login(login.merchantId, login.serviceLoginId),
-      eventId: login.serviceLoginId,
-      retainUntil: retention(now),
-    },
-    login,
-    changes,
-    storedItems,
-    now,
-    alsoWrite,
+  await transactWrite(
+    eventWithHistory(
+      {
+        eventType: 'login',
+        key: keys.login(login.merchantId, login.serviceLoginId),
+        eventId: login.serviceLoginId,
+        retainUntil: retention(now),
+      },
+      login,
+      changes,
+      storedItems,
+      now,
+      alsoWrite,
+    ),
   );
 }
 
@@ -124,18 +110,20 @@ export async function recordAccountEvent(
   now: number,
   alsoWrite: TransactItems = [],
 ): Promise<void> {
-  await writeWithHistory(
-    {
-      eventType: 'account',
-      key: keys.accountEvent(event.merchantId, event.serviceAccountEventId),
-      eventId: event.serviceAccountEventId,
-      retainUntil: retention(now),
-    },
-    event,
-    changes,
-    storedItems,
-    now,
-    alsoWrite,
+  await transactWrite(
+    eventWithHistory(
+      {
+        eventType: 'account',
+        key: keys.accountEvent(event.merchantId, event.serviceAccountEventId),
+        eventId: event.serviceAccountEventId,
+        retainUntil: retention(now),
+      },
+      event,
+      changes,
+      storedItems,
+      now,
+      alsoWrite,
+    ),
   );
 }
 
@@ -145,16 +133,16 @@ const retention = (now: number) => Math.floor(now / 1000) + EVENT_RETENTION_SECO
  * One transaction: the record first (index 0, so a failed condition points at it, findable by type
  * and time for backtests), one update per identity, and a review item when the decision is REVIEW.
  */
-async function writeWithHistory(
+function eventWithHistory(
   target: { eventType: EventType; key: TableKey; eventId: string; retainUntil?: number },
   record: EvaluatedEvent,
   changes: HistoryChanges,
   storedItems: Map<string, Record<string, unknown>>,
   now: number,
   alsoWrite: TransactItems = [],
-): Promise<void> {
+): TransactItems {
   const { eventType, key, eventId, retainUntil } = target;
-  await transactWrite([
+  return [
     {
       Put: {
         TableName: tableName,
@@ -172,5 +160,5 @@ async function writeWithHistory(
     ...changes.toTransactItems(record.merchantId, storedItems, now),
     ...reviewItemsFor(record.merchantId, eventType, key, record.decision, record.identities, now),
     ...alsoWrite,
-  ]);
+  ];
 }

@@ -1,9 +1,9 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Decision } from '../scoring/decide.ts';
 import { documentClient, tableName } from './client.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { gsi1, keys } from './keys.ts';
-import { ConditionFailedError, transactWrite } from './transact.ts';
+import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
 
 /** A recorded order: what later returns and disputes need, plus its stored response for replays. */
 export interface StoredOrder {
@@ -31,8 +31,6 @@ export interface StoredOrder {
   createdAt: string;
 }
 
-export type RecordOutcome = { recorded: true } | { recorded: false; existing: StoredOrder };
-
 /**
  * Writes the order and every counter it moves in one transaction. If the order id was taken
  * meanwhile (a concurrent duplicate), nothing is written and the winner's record is returned.
@@ -42,14 +40,15 @@ export async function recordOrder(
   changes: HistoryChanges,
   storedItems: Map<string, Record<string, unknown>>,
   now: number,
-): Promise<RecordOutcome> {
-  try {
-    await transactWrite([
+): Promise<RecordOutcome<StoredOrder>> {
+  const key = keys.order(order.merchantId, order.providerOrderId);
+  return recordOnce<StoredOrder>(
+    [
       {
         Put: {
           TableName: tableName,
           Item: {
-            ...keys.order(order.merchantId, order.providerOrderId),
+            ...key,
             ...gsi1.eventsByType(order.merchantId, 'order', order.createdAt, order.providerOrderId),
             entity: 'order',
             ...order,
@@ -59,31 +58,13 @@ export async function recordOrder(
         },
       },
       ...changes.toTransactItems(order.merchantId, storedItems, now),
-    ]);
-    return { recorded: true };
-  } catch (error) {
-    if (error instanceof ConditionFailedError && error.index === 0) {
-      const existing =
-        (error.existingItem as StoredOrder | undefined) ??
-        (await getOrder(order.merchantId, order.providerOrderId));
-      if (existing) return { recorded: false, existing };
-    }
-    throw error;
-  }
+    ],
+    key,
+  );
 }
 
-export async function getOrder(
-  merchantId: string,
-  providerOrderId: string,
-): Promise<StoredOrder | undefined> {
-  const { Item } = await documentClient.send(
-    new GetCommand({
-      TableName: tableName,
-      Key: keys.order(merchantId, providerOrderId),
-      ConsistentRead: true,
-    }),
-  );
-  return Item as StoredOrder | undefined;
+export function getOrder(merchantId: string, providerOrderId: string): Promise<StoredOrder | undefined> {
+  return getRecord<StoredOrder>(keys.order(merchantId, providerOrderId));
 }
 
 /** Records a status-only update (newest timestamp wins); the decision is unchanged. */

@@ -1,8 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Decision } from '../scoring/decide.ts';
-import { documentClient, tableName } from './client.ts';
+import { tableName } from './client.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { gsi1, keys } from './keys.ts';
+import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
 import { reviewItemsFor } from './reviews.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
@@ -65,8 +65,6 @@ export interface StoredReturn {
   createdAt: string;
 }
 
-export type ReturnRecordOutcome = { recorded: true } | { recorded: false; existing: StoredReturn };
-
 /** Units returned so far per order line, from the order's RETURNED_UNITS item. */
 export function returnedUnitsFrom(item: Record<string, unknown> | undefined): Map<number, number> {
   const units = new Map<number, number>();
@@ -87,9 +85,10 @@ export async function recordReturn(
   changes: HistoryChanges,
   storedItems: Map<string, Record<string, unknown>>,
   now: number,
-): Promise<ReturnRecordOutcome> {
-  try {
-    await transactWrite([
+): Promise<RecordOutcome<StoredReturn>> {
+  const key = keys.return(record.merchantId, record.providerReturnId);
+  return recordOnce<StoredReturn>(
+    [
       {
         Put: {
           TableName: tableName,
@@ -108,17 +107,9 @@ export async function recordReturn(
         record.identities,
         now,
       ),
-    ]);
-    return { recorded: true };
-  } catch (error) {
-    if (error instanceof ConditionFailedError && error.index === 0) {
-      const existing =
-        (error.existingItem as StoredReturn | undefined) ??
-        (await getReturn(record.merchantId, record.providerReturnId));
-      if (existing) return { recorded: false, existing };
-    }
-    throw error;
-  }
+    ],
+    key,
+  );
 }
 
 /**
@@ -144,18 +135,8 @@ export async function updateReturn(
   }
 }
 
-export async function getReturn(
-  merchantId: string,
-  providerReturnId: string,
-): Promise<StoredReturn | undefined> {
-  const { Item } = await documentClient.send(
-    new GetCommand({
-      TableName: tableName,
-      Key: keys.return(merchantId, providerReturnId),
-      ConsistentRead: true,
-    }),
-  );
-  return Item as StoredReturn | undefined;
+export function getReturn(merchantId: string, providerReturnId: string): Promise<StoredReturn | undefined> {
+  return getRecord<StoredReturn>(keys.return(merchantId, providerReturnId));
 }
 
 /** Names a returned line for a reviewer: its first identifier as sent. */

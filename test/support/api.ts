@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 import type { Environment } from '../../shared/config.ts';
 
 /** The local server (the real handlers behind the API Gateway adapter), started in this test process. */
@@ -72,4 +73,13 @@ export async function newMerchant(
 export function waitForKeyCacheExpiry(): Promise<void> {
   const ttl = Number(process.env.API_KEY_CACHE_MS ?? 60_000);
   return new Promise((resolve) => setTimeout(resolve, ttl + 100));
+}
+
+/** The error envelope of decisions.md: status, code, field, and `requestId` equal to the header. */
+export function expectError(response: ApiResponse, status: number, code: string, field?: string): void {
+  expect(response.status).toBe(status);
+  expect(Object.keys(response.body)).toEqual(['error']);
+  expect(response.body.error.code).toBe(code);
+  expect(response.body.error.requestId).toBe(response.headers.get('x-request-id'));
+  if (field !== undefined) expect(response.body.error.field).toBe(field);
 }
