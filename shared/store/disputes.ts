@@ -1,7 +1,7 @@
 import type { DisputeEntry } from '../schemas/dispute.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
-import type { HistoryChanges } from './identity-history.ts';
+import { HistoryChanges } from './identity-history.ts';
 import { keys, type TableKey } from './keys.ts';
 import type { StoredOrder } from './orders.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
@@ -64,58 +64,73 @@ export interface DisputeWrite {
   record: StoredDispute;
   /** The version read; undefined for a dispute new to the store. */
   expectedVersion: number | undefined;
+  /** The counter moves of this dispute's state change. */
+  changes: HistoryChanges;
 }
 
 /** DynamoDB's TransactWriteItems limit. */
 export const MAX_TRANSACTION_ITEMS = 100;
 
-/** The change needs more items than one transaction holds; nothing was written. */
-export class DisputeBatchTooLargeError extends Error {
-  readonly itemCount: number;
-
-  constructor(itemCount: number) {
-    super(`A dispute batch needs ${itemCount} writes; one transaction holds ${MAX_TRANSACTION_ITEMS}`);
-    this.name = 'DisputeBatchTooLargeError';
-    this.itemCount = itemCount;
-  }
-}
-
 /**
- * Writes the changed disputes, every counter they move and any `alsoWrite` items in one
- * transaction, or nothing: a batch beyond the transaction limit is refused before any write, a lost
- * race is a StaleRecordError.
+ * Writes the changed disputes with every counter they move, and any `alsoWrite` items (the
+ * Idempotency-Key record) last. Each dispute is written in the same transaction as its own counter
+ * moves, so no dispute is ever half-recorded. A batch needing more than one transaction (e.g. 100
+ * new disputes on one order) is split into transactions of whole disputes; if one fails, the
+ * caller's retry re-reads and finds the written disputes unchanged, so only the rest is written.
+ * A lost race is a StaleRecordError.
  */
 export async function saveDisputes(
   merchantId: string,
   writes: readonly DisputeWrite[],
-  changes: HistoryChanges,
   now: number,
   alsoWrite: TransactItems = [],
 ): Promise<void> {
-  const items: TransactItems = [
-    ...writes.map(({ record, expectedVersion }) => ({
-      Put: {
-        TableName: tableName,
-        Item: {
-          ...keys.dispute(record.merchantId, record.disputeId),
-          entity: 'dispute',
-          ...record,
-          [VERSION_ATTRIBUTE]: record.version,
+  const chunks = chunkWrites(writes, MAX_TRANSACTION_ITEMS - alsoWrite.length);
+  for (const [index, chunk] of chunks.entries()) {
+    const changes = new HistoryChanges();
+    for (const write of chunk) changes.absorb(write.changes);
+    const items: TransactItems = [
+      ...chunk.map(({ record, expectedVersion }) => ({
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.dispute(record.merchantId, record.disputeId),
+            entity: 'dispute',
+            ...record,
+            [VERSION_ATTRIBUTE]: record.version,
+          },
+          ...versionCondition(expectedVersion),
         },
-        ...versionCondition(expectedVersion),
-      },
-    })),
-    ...changes.toTransactItems(merchantId, new Map(), now),
-    ...alsoWrite,
-  ];
-  if (items.length > MAX_TRANSACTION_ITEMS) throw new DisputeBatchTooLargeError(items.length);
-  if (items.length === 0) return;
-  try {
-    await transactWrite(items);
-  } catch (error) {
-    if (error instanceof ConditionFailedError && error.index < writes.length) {
-      throw new StaleRecordError('dispute');
+      })),
+      ...changes.toTransactItems(merchantId, new Map(), now),
+      ...(index === chunks.length - 1 ? alsoWrite : []),
+    ];
+    if (items.length === 0) continue;
+    try {
+      await transactWrite(items);
+    } catch (error) {
+      if (error instanceof ConditionFailedError && error.index < chunk.length) {
+        throw new StaleRecordError('dispute');
+      }
+      throw error;
     }
-    throw error;
   }
+}
+
+/** Greedy split into transactions of whole disputes, each within `capacity` items. */
+function chunkWrites(writes: readonly DisputeWrite[], capacity: number): DisputeWrite[][] {
+  const chunks: DisputeWrite[][] = [[]];
+  let merged = new HistoryChanges();
+  for (const write of writes) {
+    const candidate = new HistoryChanges().absorb(merged).absorb(write.changes);
+    const current = chunks[chunks.length - 1]!;
+    if (current.length > 0 && current.length + 1 + candidate.identityCount > capacity) {
+      chunks.push([write]);
+      merged = new HistoryChanges().absorb(write.changes);
+    } else {
+      current.push(write);
+      merged = candidate;
+    }
+  }
+  return chunks;
 }

@@ -100,6 +100,27 @@ export class HistoryChanges {
     return this;
   }
 
+  /** Folds another request part's moves into this one (one Update per identity either way). */
+  absorb(other: HistoryChanges): this {
+    for (const change of other.changes.values()) {
+      const mine = this.entry(change.ref);
+      for (const [attribute, amount] of change.adds)
+        mine.adds.set(attribute, (mine.adds.get(attribute) ?? 0) + amount);
+      for (const [kind, digests] of change.links) {
+        const set = mine.links.get(kind) ?? new Set<string>();
+        for (const digest of digests) set.add(digest);
+        mine.links.set(kind, set);
+      }
+      if (change.touchedAt !== undefined) mine.touchedAt = Math.max(mine.touchedAt ?? 0, change.touchedAt);
+    }
+    return this;
+  }
+
+  /** How many identity items these moves touch (each is one transaction item). */
+  get identityCount(): number {
+    return this.changes.size;
+  }
+
   addEach(refs: readonly IdentityRef[], metric: string, amount: number, at: number): this {
     for (const ref of refs) this.add(ref, metric, amount, at);
     return this;

@@ -5,12 +5,10 @@ import { parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import type { DisputeRequest } from '../schemas/dispute.ts';
 import {
-  DisputeBatchTooLargeError,
   type DisputeEffects,
   type DisputeEvent,
   type DisputeWrite,
   loadOrderDisputes,
-  MAX_TRANSACTION_ITEMS,
   saveDisputes,
 } from '../store/disputes.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
@@ -19,9 +17,9 @@ import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 
 /**
- * POST /v1/order/dispute/{order-id}: every entry is applied, or none. Entries of one dispute fold
- * into one record write; every dispute's counter moves merge per identity; all of it goes in one
- * transaction, versioned per dispute so racing calls count once. An Idempotency-Key binds the key
+ * POST /v1/order/dispute/{order-id}: every entry is validated before anything is written. Entries of
+ * one dispute fold into one record write, written in the same transaction as its counter moves
+ * (merged per identity); versioned per dispute so racing calls count once. An Idempotency-Key binds the key
  * to this request for 24 h (replay, or 409 for another request), recorded in that transaction.
  */
 export function recordDisputes(request: ApiRequest<DisputeRequest>): Promise<UseCaseResult> {
@@ -64,7 +62,6 @@ async function recordOnce(
     }
 
     const writes: DisputeWrite[] = [];
-    const changes = new HistoryChanges();
     for (const [disputeId, group] of groups) {
       const stored = disputes.get(disputeId);
       const next = applyDisputeEvents(
@@ -82,8 +79,9 @@ async function recordOnce(
         now,
       );
       if (!next) continue;
+      const changes = new HistoryChanges();
       moveDisputeCounters(changes, stored?.applied, next.applied);
-      writes.push({ record: next, expectedVersion: stored?.version });
+      writes.push({ record: next, expectedVersion: stored?.version, changes });
     }
 
     const response = {
@@ -91,18 +89,7 @@ async function recordOnce(
       serviceOrderId: order.serviceOrderId,
       disputesRecorded: body.dispute.length,
     };
-    try {
-      await saveDisputes(merchantId, writes, changes, now, claim ? [claim.recordPut(response, now)] : []);
-    } catch (error) {
-      if (error instanceof DisputeBatchTooLargeError) {
-        throw new ApiError(
-          'unprocessable_entity',
-          `These entries need ${error.itemCount} writes, more than the ${MAX_TRANSACTION_ITEMS} recorded atomically; send fewer distinct disputes per call.`,
-          { field: 'dispute' },
-        );
-      }
-      throw error;
-    }
+    await saveDisputes(merchantId, writes, now, claim ? [claim.recordPut(response, now)] : []);
     return { body: response };
   });
 }
