@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountBody, decisionOf, loginBody, signupBody } from './support/account-fixtures.ts';
 import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { uid } from './support/fixtures.ts';
-import { countRoundTrips, roundTripReport } from './support/round-trips.ts';
+import { measureRoundTrips } from './support/round-trips.ts';
 
 let api: TestApi;
 let apiKey: string;
@@ -96,9 +96,9 @@ describe('POST /v1/evaluate/account', () => {
     // A fresh merchant: its key is fetched by this warm-up and then cached (4 s in tests).
     const { apiKey: key } = await newMerchant({ accountUpdatesEnabled: true });
     await update(accountBody(), key);
-    const counter = countRoundTrips();
-    expect((await update(accountBody(), key)).status).toBe(200);
-    expect(roundTripReport(counter.calls())).toEqual({
+    const { response, report } = await measureRoundTrips(() => update(accountBody(), key));
+    expect(response.status).toBe(200);
+    expect(report).toEqual({
       own: ['BatchGetItemCommand', 'TransactWriteItemsCommand'],
       rateLimitTokens: 1,
       sequential: 2,
@@ -147,13 +147,11 @@ describe('account scenarios', () => {
         ),
       );
     }
-    const counter = countRoundTrips();
-    const fourth = await update(
-      accountBody({ providerCustomerId: customerId, device, changeType: 'PAYOUT_CHANGE' }),
-      key,
+    const { response: fourth, report } = await measureRoundTrips(() =>
+      update(accountBody({ providerCustomerId: customerId, device, changeType: 'PAYOUT_CHANGE' }), key),
     );
     // The review item rides in the event's own transaction: still two round trips.
-    expect(roundTripReport(counter.calls())).toEqual({
+    expect(report).toEqual({
       own: ['BatchGetItemCommand', 'TransactWriteItemsCommand'],
       rateLimitTokens: 1,
       sequential: 2,

@@ -13,7 +13,7 @@ import {
   returnBody,
 } from './support/commerce.ts';
 import { uid } from './support/fixtures.ts';
-import { afterAuthentication, countRoundTrips, roundTripReport } from './support/round-trips.ts';
+import { measureRoundTrips } from './support/round-trips.ts';
 
 let api: TestApi;
 let apiKey: string;
@@ -260,19 +260,20 @@ describe('disposition counters', () => {
 
   it('uses at most 3 sequential DynamoDB round trips on the warm path (measured: 2, 3 for a new HEAVILY_USED; the rate-limit token rides with the first read)', async () => {
     const { order, providerReturnId } = await returnedOrder({ lines: 2 });
-    const counter = countRoundTrips();
-    const response = await dispose(providerReturnId, [
-      itemDisposition(order, 0, 'EMPTY_BOX', 'REMOVE_SUSPECT_ABUSE'),
-    ]);
+    const { response, report } = await measureRoundTrips(() =>
+      dispose(providerReturnId, [itemDisposition(order, 0, 'EMPTY_BOX', 'REMOVE_SUSPECT_ABUSE')]),
+    );
     expect(response.status).toBe(200);
-    expect(roundTripReport(afterAuthentication(counter.calls()))).toEqual({
+    expect(report).toEqual({
       own: ['BatchGetItemCommand', 'TransactWriteItemsCommand'],
       rateLimitTokens: 1,
       sequential: 2,
     });
-    const heavy = countRoundTrips();
-    await dispose(providerReturnId, [itemDisposition(order, 1, 'HEAVILY_USED', 'REFURBISH')]);
-    expect(roundTripReport(afterAuthentication(heavy.calls()))).toEqual({
+    const heavy = await measureRoundTrips(() =>
+      dispose(providerReturnId, [itemDisposition(order, 1, 'HEAVILY_USED', 'REFURBISH')]),
+    );
+    expect(heavy.response.status).toBe(200);
+    expect(heavy.report).toEqual({
       own: ['BatchGetItemCommand', 'BatchGetItemCommand', 'TransactWriteItemsCommand'],
       rateLimitTokens: 1,
       sequential: 3,

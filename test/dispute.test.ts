@@ -15,7 +15,7 @@ import {
   returnBody,
 } from './support/commerce.ts';
 import { orderBody, uid } from './support/fixtures.ts';
-import { afterAuthentication, countRoundTrips, roundTripReport } from './support/round-trips.ts';
+import { measureRoundTrips } from './support/round-trips.ts';
 
 let api: TestApi;
 let apiKey: string;
@@ -273,10 +273,11 @@ describe('dispute state (decisions.md, contract 3)', () => {
 
   it('uses at most 3 sequential DynamoDB round trips for a single entry on the warm path (measured: 2; the rate-limit token rides with the read)', async () => {
     const order = await placeOrder(api, apiKey);
-    const counter = countRoundTrips();
-    const response = await report(order.providerOrderId, [disputeEntry({ disputeStatus: 'LOST' })]);
-    expect(response.status).toBe(200);
-    expect(roundTripReport(afterAuthentication(counter.calls()))).toEqual({
+    const measured = await measureRoundTrips(() =>
+      report(order.providerOrderId, [disputeEntry({ disputeStatus: 'LOST' })]),
+    );
+    expect(measured.response.status).toBe(200);
+    expect(measured.report).toEqual({
       own: ['BatchGetItemCommand', 'TransactWriteItemsCommand'],
       rateLimitTokens: 1,
       sequential: 2,

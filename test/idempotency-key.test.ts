@@ -6,7 +6,7 @@ import { keys } from '../shared/store/keys.ts';
 import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { countedRequest, IDEMPOTENCY_KEY_ENDPOINTS, returnedOrder } from './support/endpoint-fixtures.ts';
 import { uid } from './support/fixtures.ts';
-import { afterAuthentication, countRoundTrips, roundTripReport } from './support/round-trips.ts';
+import { measureRoundTrips } from './support/round-trips.ts';
 
 let api: TestApi;
 let apiKey: string;
@@ -72,10 +72,11 @@ describe.each(IDEMPOTENCY_KEY_ENDPOINTS)('Idempotency-Key on %s (decisions.md)',
   it('records the key with a 24 h expiresAt in the request’s own transaction: no extra round trip', async () => {
     const request = await countedRequest(endpoint, api, apiKey, merchantId);
     const key = uid('key');
-    const counter = countRoundTrips();
-    const response = await api.post(request.path, request.body, withKey(key));
+    const { response, report } = await measureRoundTrips(() =>
+      api.post(request.path, request.body, withKey(key)),
+    );
     expect(response.status).toBe(200);
-    expect(roundTripReport(afterAuthentication(counter.calls()))).toEqual({
+    expect(report).toEqual({
       own: ['BatchGetItemCommand', 'TransactWriteItemsCommand'],
       rateLimitTokens: 1,
       sequential: 2,

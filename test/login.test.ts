@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decisionOf, loginBody, signupBody } from './support/account-fixtures.ts';
 import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { uid } from './support/fixtures.ts';
-import { countRoundTrips, roundTripReport } from './support/round-trips.ts';
+import { measureRoundTrips } from './support/round-trips.ts';
 
 let api: TestApi;
 let apiKey: string;
@@ -98,9 +98,9 @@ describe('POST /v1/evaluate/login', () => {
     // A fresh merchant: its key is fetched by this warm-up and then cached (4 s in tests).
     const { apiKey: key } = await newMerchant();
     await login(loginBody(), key);
-    const counter = countRoundTrips();
-    expect((await login(loginBody(), key)).status).toBe(200);
-    expect(roundTripReport(counter.calls())).toEqual({
+    const { response, report } = await measureRoundTrips(() => login(loginBody(), key));
+    expect(response.status).toBe(200);
+    expect(report).toEqual({
       own: ['BatchGetItemCommand', 'TransactWriteItemsCommand'],
       rateLimitTokens: 1,
       sequential: 2,

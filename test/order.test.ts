@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { orderBody, uid } from './support/fixtures.ts';
-import { countRoundTrips, roundTripReport } from './support/round-trips.ts';
+import { measureRoundTrips } from './support/round-trips.ts';
 
 let api: TestApi;
 let apiKey: string;
@@ -106,10 +106,11 @@ describe('POST /v1/order', () => {
 
   it('uses at most 3 sequential DynamoDB round trips on the warm path (measured: 2; the rate-limit token rides with the read)', async () => {
     await api.post('/v1/order', orderBody(), { apiKey }); // warms the key cache
-    const counter = countRoundTrips();
-    const response = await api.post('/v1/order', orderBody(), { apiKey });
+    const { response, report } = await measureRoundTrips(() =>
+      api.post('/v1/order', orderBody(), { apiKey }),
+    );
     expect(response.status).toBe(200);
-    expect(roundTripReport(counter.calls())).toEqual({
+    expect(report).toEqual({
       own: ['BatchGetItemCommand', 'TransactWriteItemsCommand'],
       rateLimitTokens: 1,
       sequential: 2,

@@ -6,7 +6,7 @@ import { getReview, reviewIdFor } from '../shared/store/reviews.ts';
 import { type ApiResponse, expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { countersOf, deviceOf, emailOf, merchantIdOf, placeOrder, returnBody } from './support/commerce.ts';
 import { orderBody, uid } from './support/fixtures.ts';
-import { afterAuthentication, countRoundTrips, roundTripReport } from './support/round-trips.ts';
+import { measureRoundTrips } from './support/round-trips.ts';
 
 let api: TestApi;
 let apiKey: string;
@@ -298,10 +298,11 @@ describe('return history and scoring', () => {
 
   it('uses at most 3 sequential DynamoDB round trips on the warm path (measured: 3; the rate-limit token rides with the first read)', async () => {
     const order = await placeOrder(api, apiKey);
-    const counter = countRoundTrips();
-    const response = await api.post('/v1/return', returnBody(order), { apiKey });
+    const { response, report } = await measureRoundTrips(() =>
+      api.post('/v1/return', returnBody(order), { apiKey }),
+    );
     expect(response.status).toBe(200);
-    expect(roundTripReport(afterAuthentication(counter.calls()))).toEqual({
+    expect(report).toEqual({
       own: ['BatchGetItemCommand', 'BatchGetItemCommand', 'TransactWriteItemsCommand'],
       rateLimitTokens: 1,
       sequential: 3,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decisionOf, humanEmail, humanWord, signupBody } from './support/account-fixtures.ts';
 import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { uid } from './support/fixtures.ts';
-import { countRoundTrips, roundTripReport } from './support/round-trips.ts';
+import { measureRoundTrips } from './support/round-trips.ts';
 
 let api: TestApi;
 let apiKey: string;
@@ -83,16 +83,16 @@ describe('POST /v1/evaluate/signup', () => {
     const { apiKey: key } = await newMerchant();
     await signup(signupBody(), key);
     const body = signupBody();
-    const counter = countRoundTrips();
-    expect((await signup(body, key)).status).toBe(200);
-    expect(roundTripReport(counter.calls())).toEqual({
+    const first = await measureRoundTrips(() => signup(body, key));
+    expect(first.response.status).toBe(200);
+    expect(first.report).toEqual({
       own: ['BatchGetItemCommand', 'TransactWriteItemsCommand'],
       rateLimitTokens: 1,
       sequential: 2,
     });
-    const replayCounter = countRoundTrips();
-    expect((await signup(body, key)).status).toBe(200);
-    expect(roundTripReport(replayCounter.calls())).toEqual({
+    const replay = await measureRoundTrips(() => signup(body, key));
+    expect(replay.response.status).toBe(200);
+    expect(replay.report).toEqual({
       own: ['BatchGetItemCommand'],
       rateLimitTokens: 1,
       sequential: 1,

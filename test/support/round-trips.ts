@@ -75,3 +75,13 @@ export function roundTripReport(calls: readonly SentCall[]) {
     sequential: Math.max(0, ...chain),
   };
 }
+
+/**
+ * Sends one request and reports what it cost in DynamoDB calls (authentication lookups left out),
+ * with the response so the caller can check it answered as expected.
+ */
+export async function measureRoundTrips<T>(send: () => Promise<T>) {
+  const counter = countRoundTrips();
+  const response = await send();
+  return { response, report: roundTripReport(afterAuthentication(counter.calls())) };
+}
