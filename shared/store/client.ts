@@ -73,8 +73,17 @@ dynamoDbClient.middlewareStack.add(
   { step: 'initialize', priority: 'high', name: 'storeUnavailable' },
 );
 
+/**
+ * Numbers as the store reads and writes them. Amounts may be up to 18 integer digits (README,
+ * Amounts), and counters sum them, so numbers past 2^53 are normal here: they are written as the
+ * nearest double (DynamoDB keeps 38 digits) and read back as a JS number. The SDK's defaults would
+ * throw on the write and return a BigInt on the read, which no arithmetic can mix with numbers.
+ */
+export const UNMARSHALL_OPTIONS = { wrapNumbers: (text: string) => Number(text) };
+
 export const documentClient = DynamoDBDocumentClient.from(dynamoDbClient, {
-  marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
+  marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false, allowImpreciseNumbers: true },
+  unmarshallOptions: UNMARSHALL_OPTIONS,
 });
 
 export const tableName = config.tableName;

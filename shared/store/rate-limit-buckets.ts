@@ -2,7 +2,7 @@ import type { AttributeValue, ConditionalCheckFailedException } from '@aws-sdk/c
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { RateLimit } from '../config.ts';
-import { documentClient, tableName } from './client.ts';
+import { documentClient, tableName, UNMARSHALL_OPTIONS } from './client.ts';
 import { keys } from './keys.ts';
 import { TTL_ATTRIBUTE } from './table-definition.ts';
 
@@ -93,7 +93,9 @@ export async function takeToken(
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
       const returned = (error as ConditionalCheckFailedException).Item;
-      const stored = returned ? unmarshall(returned as Record<string, AttributeValue>)[TAT] : undefined;
+      const stored = returned
+        ? unmarshall(returned as Record<string, AttributeValue>, UNMARSHALL_OPTIONS)[TAT]
+        : undefined;
       if (typeof stored === 'number') {
         known = stored;
         remember(merchantId, stored);

@@ -3,7 +3,7 @@ import { type AttributeValue, TransactionCanceledException } from '@aws-sdk/clie
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { StoreUnavailableError } from '../errors.ts';
-import { documentClient } from './client.ts';
+import { documentClient, UNMARSHALL_OPTIONS } from './client.ts';
 import type { TableKey } from './keys.ts';
 import { outcomeUnknown, pauseBeforeRetry } from './store-failures.ts';
 
@@ -99,5 +99,5 @@ function unmarshallLoose(item: Record<string, unknown>): Record<string, unknown>
     !Array.isArray(first) &&
     Object.keys(first).length === 1 &&
     /^(S|N|B|SS|NS|BS|M|L|NULL|BOOL)$/.test(Object.keys(first)[0] ?? '');
-  return looksMarshalled ? unmarshall(item as Record<string, AttributeValue>) : item;
+  return looksMarshalled ? unmarshall(item as Record<string, AttributeValue>, UNMARSHALL_OPTIONS) : item;
 }
