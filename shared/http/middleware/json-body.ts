@@ -12,7 +12,10 @@ export const MAX_BODY_BYTES = 256 * 1024;
  */
 export const MAX_JSON_DEPTH = 32;
 
-/** Enforces the body size limit, then parses JSON; the body must be a JSON object of bounded depth. */
+/**
+ * Enforces the body size limit, then parses JSON; the body must be a JSON object of bounded depth
+ * whose every string is well-formed Unicode.
+ */
 export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
   return {
     before: (request) => {
@@ -33,31 +36,54 @@ export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyR
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
         throw new ApiError('invalid_request', 'The request body must be a JSON object.');
       }
-      const tooDeep = firstTooDeep(parsed);
-      if (tooDeep) {
-        const field = formatPath(tooDeep);
-        throw new ApiError('unprocessable_entity', `${field} nests deeper than ${MAX_JSON_DEPTH} levels.`, {
-          field,
-        });
+      const problem = firstProblem(parsed);
+      if (problem) {
+        // A field naming an ill-formed key is made well-formed, so the answer is valid Unicode itself.
+        const field = formatPath(problem.path).toWellFormed();
+        const message =
+          problem.kind === 'too_deep'
+            ? `${field} nests deeper than ${MAX_JSON_DEPTH} levels.`
+            : `${field} contains a lone surrogate (\\u escape of half a character): not valid Unicode text.`;
+        throw new ApiError('unprocessable_entity', message, { field });
       }
       request.context.parsedBody = parsed;
     },
   };
 }
 
-/** Path of the first object or array nested MAX_JSON_DEPTH deep; iterative, so any depth is safe. */
-function firstTooDeep(root: object): PropertyKey[] | undefined {
-  const pending: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
+interface BodyProblem {
+  kind: 'too_deep' | 'lone_surrogate';
+  path: PropertyKey[];
+}
+
+/**
+ * The first object or array nested MAX_JSON_DEPTH deep, or the first string (value or key) holding a
+ * lone surrogate, in document order. JSON text may escape half a surrogate pair (`"\ud800"`); such a
+ * string is not Unicode, and stored as UTF-8 it would become U+FFFD, so two different ids would be
+ * one record. Checked here, once for every field of every endpoint. Iterative: any depth is safe.
+ */
+function firstProblem(root: object): BodyProblem | undefined {
+  // `keyIllFormed`: the entry's own key holds a lone surrogate; reported when the entry comes up, so
+  // an earlier field's problem is still reported first.
+  const pending: { value: unknown; path: PropertyKey[]; keyIllFormed?: boolean }[] = [
+    { value: root, path: [] },
+  ];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const { value, path } = next;
+    if (next.keyIllFormed) return { kind: 'lone_surrogate', path };
+    if (typeof value === 'string') {
+      if (!value.isWellFormed()) return { kind: 'lone_surrogate', path };
+      continue;
+    }
     if (value === null || typeof value !== 'object') continue;
-    if (path.length >= MAX_JSON_DEPTH) return path;
+    if (path.length >= MAX_JSON_DEPTH) return { kind: 'too_deep', path };
     const children: [PropertyKey, unknown][] = Array.isArray(value)
       ? value.map((child, index) => [index, child])
       : Object.entries(value);
     for (let i = children.length - 1; i >= 0; i--) {
       const [key, child] = children[i]!;
-      pending.push({ value: child, path: [...path, key] });
+      const keyIllFormed = typeof key === 'string' && !key.isWellFormed();
+      pending.push({ value: child, path: [...path, key], ...(keyIllFormed ? { keyIllFormed } : {}) });
     }
   }
   return undefined;

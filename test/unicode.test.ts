@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS } from '../shared/http/routes.ts';
+import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { type EndpointFixture, prepareFixtures } from './support/endpoint-fixtures.ts';
+import { orderBody } from './support/fixtures.ts';
+
+/**
+ * JSON text may escape a lone surrogate (`"\ud800"`), but that is not Unicode: stored, it becomes
+ * U+FFFD and different ids become one. Every string of every body, keys included, is refused with
+ * 422 naming the field, before anything is read or written.
+ */
+let api: TestApi;
+let apiKey: string;
+let fixtures: EndpointFixture[];
+beforeAll(async () => {
+  api = await startTestApi();
+  apiKey = (await newMerchant({ accountUpdatesEnabled: true })).apiKey;
+  fixtures = await prepareFixtures(api, apiKey);
+});
+afterAll(() => api.close());
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Paths of every string value in a body, in document order. */
+function stringPaths(value: Json, path: (string | number)[] = []): (string | number)[][] {
+  if (typeof value === 'string') return [path];
+  if (Array.isArray(value)) return value.flatMap((child, i) => stringPaths(child, [...path, i]));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, child]) => stringPaths(child, [...path, key]));
+  return [];
+}
+const fieldOf = (path: (string | number)[]) =>
+  path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : part),
+    '',
+  );
+
+describe('lone surrogates (issue 17.2)', () => {
+  it('ids differing only in a lone surrogate are refused, not conflated', async () => {
+    const stem = `X-${Date.now()}`;
+    for (const id of [`${stem}\ud800`, `${stem}\udbff`, `\udc00${stem}`]) {
+      const response = await api.post('/v1/order', orderBody({ providerOrderId: id }), { apiKey });
+      expectError(response, 422, 'unprocessable_entity', 'providerOrderId');
+    }
+    const plain = await api.post('/v1/order', orderBody({ providerOrderId: `${stem}\ufffd` }), { apiKey });
+    expect(plain.status, plain.text).toBe(200);
+    expect(plain.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it.each(ENDPOINTS)(
+    '%s: a lone surrogate in any string value is 422 naming that field',
+    async (endpoint) => {
+      const fixture = fixtures.find((f) => f.endpoint === endpoint)!;
+      const paths = stringPaths(fixture.validRequest().body as Json);
+      expect(paths.length).toBeGreaterThan(2);
+      for (const path of paths) {
+        const { path: url, body } = fixture.validRequest();
+        let parent = body as Record<string | number, Json>;
+        for (const part of path.slice(0, -1)) parent = parent[part] as Record<string | number, Json>;
+        parent[path.at(-1)!] = `${parent[path.at(-1)!] as string}\ud83d`;
+        expectError(await api.post(url, body, { apiKey }), 422, 'unprocessable_entity', fieldOf(path));
+      }
+    },
+  );
+
+  it('a lone surrogate in a key is 422 naming the key', async () => {
+    const body: Record<string, unknown> = orderBody();
+    body.customData = { ok: 1, 'bad\udfff': 2 };
+    expectError(
+      await api.post('/v1/order', body, { apiKey }),
+      422,
+      'unprocessable_entity',
+      'customData.bad\ufffd',
+    );
+  });
+
+  it('a well-formed astral character (a surrogate pair) is accepted', async () => {
+    const response = await api.post('/v1/order', orderBody({ providerOrderId: `pair-${Date.now()}-😀` }), {
+      apiKey,
+    });
+    expect(response.status, response.text).toBe(200);
+  });
+});
