@@ -79,11 +79,14 @@ dynamoDbClient.middlewareStack.add(
  * nearest double (DynamoDB keeps 38 digits) and read back as a JS number. The SDK's defaults would
  * throw on the write and return a BigInt on the read, which no arithmetic can mix with numbers.
  */
-export const UNMARSHALL_OPTIONS = { wrapNumbers: (text: string) => Number(text) };
+export const UNMARSHALL_OPTIONS: Readonly<{ wrapNumbers: (text: string) => number }> = {
+  wrapNumbers: (text) => Number(text),
+};
 
 export const documentClient = DynamoDBDocumentClient.from(dynamoDbClient, {
   marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false, allowImpreciseNumbers: true },
-  unmarshallOptions: UNMARSHALL_OPTIONS,
+  // A copy: lib-dynamodb writes its own defaults (convertWithoutMapWrapper) into the object it gets.
+  unmarshallOptions: { ...UNMARSHALL_OPTIONS },
 });
 
 export const tableName = config.tableName;
