@@ -31,3 +31,11 @@ export function eventFingerprint(
 export function replayOf(stored: { responseJson: string }): UseCaseResult {
   return { rawBody: stored.responseJson, headers: REPLAYED_HEADER };
 }
+
+/**
+ * The answer of a request keyed per entry (dispositions, disputes): when every entry was already
+ * recorded exactly as sent, nothing was written and this is the original answer, replayed.
+ */
+export function entriesAnswer(body: unknown, nothingNew: boolean): UseCaseResult {
+  return nothingNew ? { body, headers: REPLAYED_HEADER } : { body };
+}

@@ -16,6 +16,7 @@ import {
 } from '../store/dispositions.ts';
 import { HistoryChanges, loadSnapshots } from '../store/identity-history.ts';
 import type { StoredReturn } from '../store/returns.ts';
+import { entriesAnswer } from './idempotency.ts';
 import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 
@@ -111,7 +112,7 @@ async function recordOnce(
     } else if (claim) {
       await claim.recordAlone(response, now);
     }
-    return { body: response };
+    return entriesAnswer(response, !changed);
   });
 }
 

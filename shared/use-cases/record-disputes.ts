@@ -13,6 +13,7 @@ import {
 } from '../store/disputes.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { applyDisputeEvents, sameEffect } from './dispute-state.ts';
+import { entriesAnswer } from './idempotency.ts';
 import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 
@@ -90,7 +91,7 @@ async function recordOnce(
       disputesRecorded: body.dispute.length,
     };
     await saveDisputes(merchantId, writes, now, claim ? [claim.recordPut(response, now)] : []);
-    return { body: response };
+    return entriesAnswer(response, writes.length === 0);
   });
 }
 

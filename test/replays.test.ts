@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { disputeEntry } from './support/commerce.ts';
+import { countedRequest } from './support/endpoint-fixtures.ts';
+
+/**
+ * decisions.md: the same key and the same body return the original response with
+ * `Idempotent-Replayed: true`, and nothing is counted twice. Dispositions are keyed on (return,
+ * item), disputes on disputeId: a request whose every entry is already recorded as sent is a replay.
+ */
+let api: TestApi;
+let apiKey: string;
+let merchantId: string;
+beforeAll(async () => {
+  api = await startTestApi();
+  ({ apiKey, merchantId } = await newMerchant());
+});
+afterAll(() => api.close());
+
+describe.each(['disposition', 'dispute'] as const)('%s replays (issue 17.3)', (endpoint) => {
+  it('an identical re-send answers the original response with Idempotent-Replayed: true, counted once', async () => {
+    const request = await countedRequest(endpoint, api, apiKey, merchantId);
+    const first = await api.post(request.path, request.body, { apiKey });
+    expect(first.status, first.text).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    // Same body, keys in another order: compared canonically.
+    const reordered = JSON.parse(JSON.stringify(request.body), (_key, value) =>
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).reverse())
+        : value,
+    );
+    for (const body of [request.body, reordered]) {
+      const again = await api.post(request.path, body, { apiKey });
+      expect(again.status, again.text).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+    }
+    expect(await request.probe()).toBe(1);
+  });
+
+  it('30 identical concurrent requests: one fresh answer, 29 replays, counted once', async () => {
+    const request = await countedRequest(endpoint, api, apiKey, merchantId);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => api.post(request.path, request.body, { apiKey })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+    const fresh = answers.filter((a) => a.headers.get('idempotent-replayed') === null);
+    expect(fresh).toHaveLength(1);
+    expect(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true')).toHaveLength(29);
+    for (const answer of answers) expect(answer.body).toEqual(fresh[0]!.body);
+    expect(await request.probe()).toBe(1);
+  });
+});
+
+describe('what is not a replay', () => {
+  it('a dispute request adding one new entry to recorded ones is fresh', async () => {
+    const request = await countedRequest('dispute', api, apiKey, merchantId);
+    expect((await api.post(request.path, request.body, { apiKey })).status).toBe(200);
+    const body = { dispute: [...(request.body.dispute as object[]), disputeEntry()] };
+    const more = await api.post(request.path, body, { apiKey });
+    expect(more.status).toBe(200);
+    expect(more.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('a disposition re-sent with another verdict is fresh and moves the counter back', async () => {
+    const request = await countedRequest('disposition', api, apiKey, merchantId);
+    expect((await api.post(request.path, request.body, { apiKey })).status).toBe(200);
+    const [item] = request.body.itemDispositions as Record<string, string>[];
+    const body = {
+      itemDispositions: [{ ...item, returnedItemCondition: 'NEW', dispositionOutcome: 'RESTOCK' }],
+    };
+    const changed = await api.post(request.path, body, { apiKey });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('idempotent-replayed')).toBeNull();
+    expect(await request.probe()).toBe(0);
+  });
+});
