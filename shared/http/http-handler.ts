@@ -15,6 +15,7 @@ import { jsonBody } from './middleware/json-body.ts';
 import { logContext } from './middleware/log-context.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { routeLifecycle } from './middleware/route-lifecycle.ts';
+import { pathParametersOf } from './path-parameters.ts';
 import { jsonResponse, type UseCaseResult } from './responses.ts';
 import { type EndpointName, ROUTES, type RouteDefinition } from './routes.ts';
 import { validate } from './validation.ts';
@@ -55,7 +56,7 @@ const ANSWER_MARGIN_MS = 1_000;
 /**
  * The one middleware stack, in this order: request id + error envelope (outermost), Powertools
  * context, authentication, route deprecation (410 after sunset), rate limit, body size and JSON
- * parsing, the Idempotency-Key header, strict validation, then the use case.
+ * parsing, the ids in the path, the Idempotency-Key header, strict validation, then the use case.
  * Metrics are single metrics flushed where they are recorded, so no flushing middleware is needed.
  */
 export function httpHandler<TBody>(options: EndpointOptions<TBody>, useCase: UseCase<TBody>): ApiHandler {
@@ -64,6 +65,7 @@ export function httpHandler<TBody>(options: EndpointOptions<TBody>, useCase: Use
     .use(rateLimit())
     .use(jsonBody())
     .handler(async (event, context) => {
+      const pathParameters = pathParametersOf(event);
       const idempotencyKey = options.idempotencyKeyHeader
         ? idempotencyKeyOf(headerValue(event.headers, IDEMPOTENCY_KEY_HEADER))
         : undefined;
@@ -73,7 +75,7 @@ export function httpHandler<TBody>(options: EndpointOptions<TBody>, useCase: Use
         endpoint: options.endpoint,
         body,
         principal,
-        pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+        pathParameters,
         requestId: context.requestId,
         header: (name) => headerValue(event.headers, name),
         ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),

@@ -54,22 +54,26 @@ export interface RouteMatch {
   pathParameters: Record<string, string>;
 }
 
-/** Finds the route whose path template matches a concrete path, whatever the method. */
+/**
+ * Finds the route whose path template matches a concrete (percent-encoded) path, whatever the method.
+ * Parameters are decoded where they decode and left as sent where they do not: matching never
+ * fails on encoding; the handler reads its ids strictly (shared/http/path-parameters.ts).
+ */
 export function matchRoute(
   path: string,
   routes: readonly RouteDefinition[] = ROUTES,
 ): RouteMatch | undefined {
-  const parts = trimSlashes(path).split('/');
+  const parts = pathSegments(path);
   for (const route of routes) {
-    const template = trimSlashes(route.path).split('/');
+    const template = pathSegments(route.path);
     if (template.length !== parts.length) continue;
     const pathParameters: Record<string, string> = {};
     const matches = template.every((segment, i) => {
       const actual = parts[i] ?? '';
-      const param = /^\{(.+)\}$/.exec(segment)?.[1];
+      const param = parameterName(segment);
       if (param) {
         if (!actual) return false;
-        pathParameters[param] = decodeURIComponent(actual);
+        pathParameters[param] = decodePathSegment(actual) ?? actual;
         return true;
       }
       return segment === actual;
@@ -79,6 +83,24 @@ export function matchRoute(
   return undefined;
 }
 
-function trimSlashes(path: string): string {
-  return path.replace(/^\/+|\/+$/g, '');
+/** The segments of a path or path template, without leading or trailing slashes. */
+export function pathSegments(path: string): string[] {
+  return path.replace(/^\/+|\/+$/g, '').split('/');
+}
+
+/** The name of a template segment that is a parameter (`{order-id}` -> `order-id`). */
+export function parameterName(templateSegment: string): string | undefined {
+  return /^\{(.+)\}$/.exec(templateSegment)?.[1];
+}
+
+/**
+ * A percent-encoded path segment decoded to text, or undefined when its escapes are not UTF-8
+ * (`%ZZ`, a cut-off `%E0%A4%A`, an overlong `%C0%AF`, an encoded surrogate `%ED%A0%80`).
+ */
+export function decodePathSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
