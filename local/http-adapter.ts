@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import { resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { ApiError, type ErrorCode } from '../shared/errors.ts';
+import { errorResponse } from '../shared/http/responses.ts';
 import { FALLBACK_HANDLER_FILE, matchRoute } from '../shared/http/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 
@@ -27,16 +36,18 @@ function loadHandler(file: string): Promise<LambdaHandler> {
 
 /**
  * The local stand-in for API Gateway: matches the route table (the same one the CDK stack uses),
- * builds the proxy event and invokes the very handler module deployed to Lambda.
+ * builds the proxy event and invokes the very handler module deployed to Lambda. What Node's HTTP
+ * server refuses before that (see answerClientError) is answered with the envelope too.
  */
 export function createLocalServer(): Server {
-  return createServer(async (req, res) => {
+  const server = createServer(async (req, res) => {
     try {
       const body = await readBody(req);
       if (body === 'too_large') {
-        return send(res, gatewayError(413, 'payload_too_large', 'The request body is too large.'));
+        return send(res, gatewayError('payload_too_large', 'The request body is too large.'));
       }
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const url = parseTarget(req.url);
+      if (!url) return send(res, gatewayError('invalid_request', 'The request target is not a valid URL.'));
       const match = matchRoute(url.pathname);
       const routed = match && match.route.method === req.method ? match : undefined;
       const event = toApiGatewayEvent(
@@ -57,9 +68,58 @@ export function createLocalServer(): Server {
         await handler(event, lambdaContext(routed ? `local-${routed.route.endpoint}` : 'local-fallback')),
       );
     } catch {
-      send(res, gatewayError(502, 'bad_gateway', 'The handler failed to answer.'));
+      send(res, gatewayError('bad_gateway', 'The handler failed to answer.'));
     }
   });
+  server.on('clientError', answerClientError);
+  return server;
+}
+
+/** The request target as a URL; undefined for an absolute-form target that is no URL (`http://[`). */
+function parseTarget(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://localhost');
+  } catch {
+    return undefined;
+  }
+}
+
+const REQUEST_LINE = /^(GET|HEAD|POST|PUT|DELETE|PATCH|OPTIONS|CONNECT|TRACE) /;
+
+/**
+ * Node refuses a request head it cannot parse or that passes `maxHeaderSize` (16 KiB: the request
+ * line and headers together) before any handler runs, and by default answers a bare 400/431/408.
+ * Here the answer is the envelope with X-Request-Id: 414 `uri_too_long` when the request line alone
+ * did not end within the limit, 431 `request_header_fields_too_large` for the headers, 408
+ * `request_timeout`, 413 for oversized chunk extensions, else 400 `invalid_request`.
+ */
+function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+  // Node may report the rest of an already refused request again; it was answered once.
+  if (!socket.writable || socket.writableEnded || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const packet = error.rawPacket?.toString('latin1') ?? '';
+  const headLine = REQUEST_LINE.test(packet) && !packet.includes('\r\n');
+  const [code, message]: [ErrorCode, string] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? headLine
+        ? ['uri_too_long', 'The request URL is too long.']
+        : ['request_header_fields_too_large', 'The request headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['request_timeout', 'The request was not received in time.']
+        : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+          ? ['payload_too_large', 'The request body is too large.']
+          : ['invalid_request', 'The request is not valid HTTP/1.1.'];
+  const result = gatewayError(code, message);
+  const body = Buffer.from(result.body);
+  const head = [
+    `HTTP/1.1 ${result.statusCode} ${STATUS_CODES[result.statusCode] ?? ''}`,
+    ...Object.entries(result.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${body.length}`,
+    'Connection: close',
+  ];
+  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]));
 }
 
 /**
@@ -77,16 +137,12 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
   return size > GATEWAY_MAX_PAYLOAD_BYTES ? 'too_large' : Buffer.concat(chunks);
 }
 
-function gatewayError(statusCode: number, code: string, message: string): APIGatewayProxyResult {
-  const requestId = randomUUID();
-  return {
-    statusCode,
-    headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId },
-    body: JSON.stringify({ error: { code, message, requestId } }),
-  };
+/** An error the adapter answers itself, as API Gateway does: the envelope with a fresh request id. */
+function gatewayError(code: ErrorCode, message: string): APIGatewayProxyResult {
+  return errorResponse(new ApiError(code, message), randomUUID());
 }
 
-function send(res: import('node:http').ServerResponse, result: APIGatewayProxyResult): void {
+function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {}))

@@ -26,6 +26,9 @@ export type ErrorCode =
   | 'idempotency_key_reused'
   | 'gone'
   | 'payload_too_large'
+  | 'uri_too_long'
+  | 'request_header_fields_too_large'
+  | 'request_timeout'
   | 'rate_limited'
   | 'internal_error'
   | 'bad_gateway'
@@ -55,11 +58,18 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   idempotency_key_reused: 409,
   gone: 410,
   payload_too_large: 413,
+  // Refused by the HTTP server before any handler runs (local mode; API Gateway's own limits in AWS).
+  uri_too_long: 414,
+  request_header_fields_too_large: 431,
+  request_timeout: 408,
   rate_limited: 429,
   internal_error: 500,
   bad_gateway: 502,
   service_unavailable: 503,
 };
+
+/** The error catalog: every code the API answers with, and its status. */
+export const ERROR_CODES = Object.keys(STATUS_BY_CODE) as ErrorCode[];
 
 export function statusOf(code: ErrorCode): number {
   return STATUS_BY_CODE[code];
