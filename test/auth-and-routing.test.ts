@@ -69,7 +69,7 @@ describe('authentication (contract 5, decisions.md)', () => {
     const issued = await createApiKey({ merchantId, environment: 'sandbox' });
     expect((await api.post('/v1/order', orderBody(), { apiKey: issued!.apiKey })).status).toBe(200);
     expect(await revokeApiKey(issued!.keyId)).toBe(true);
-    await waitForKeyCacheExpiry(); // the test cache lives 4 s; production 60 s
+    await waitForKeyCacheExpiry(); // the test cache lives 4 s; production 30 s
     expectError(await api.post('/v1/order', orderBody(), { apiKey: issued!.apiKey }), 401, 'invalid_api_key');
   });
 });

@@ -20,8 +20,15 @@ export interface Principal {
 export type EndpointFeature = 'accountUpdates';
 
 const KEY_PATTERN = /^pk_(test|live)_[0-9A-Za-z]{32,}$/;
-/** A revoked key or a suspended merchant takes effect within this long on every warm instance. */
-export const MAX_KEY_CACHE_MS = 60_000;
+/**
+ * A revoked key or a suspended merchant takes effect within this long on every warm instance: the
+ * longest a cached lookup is trusted. The README promises a minute; half of it is margin for a
+ * request in flight (at most its 5 s budget) and a slow instance. The lookup itself is a strongly
+ * consistent read, so no replication lag adds to this bound.
+ */
+export const KEY_REVOCATION_BOUND_MS = 30_000;
+/** The cache lifetime ceiling (API_KEY_CACHE_MS may only shorten it). */
+export const MAX_KEY_CACHE_MS = KEY_REVOCATION_BOUND_MS;
 
 interface CachedPrincipal {
   principal: Principal;

@@ -150,8 +150,10 @@ export async function revokeApiKey(keyId: string): Promise<boolean> {
 }
 
 export async function findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+  // Strongly consistent: an eventually consistent read just after a revocation may still see the
+  // key active, and the key cache would then trust that for its whole lifetime.
   const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName, Key: keys.apiKey(keyHash) }),
+    new GetCommand({ TableName: tableName, Key: keys.apiKey(keyHash), ConsistentRead: true }),
   );
   if (!Item) return undefined;
   return {

@@ -69,9 +69,9 @@ export async function newMerchant(
   });
 }
 
-/** Waits out the test run's API key cache (production keeps entries at most 60 s). */
+/** Waits out the test run's API key cache (production keeps entries at most 30 s). */
 export function waitForKeyCacheExpiry(): Promise<void> {
-  const ttl = Number(process.env.API_KEY_CACHE_MS ?? 60_000);
+  const ttl = Number(process.env.API_KEY_CACHE_MS ?? 30_000);
   return new Promise((resolve) => setTimeout(resolve, ttl + 100));
 }
 
