@@ -4,11 +4,13 @@
  * ports), spread over the seven endpoints, FUZZ_CONCURRENCY (default 8) at a time. The cases are
  * those of the property suites (test/support/request-arbitraries.ts), seeded by FUZZ_SEED.
  * Prints the count of answers by status and exits 1 on any 5xx, any answer without the envelope
- * and X-Request-Id, or any request left without an answer.
+ * and X-Request-Id, any error code outside the catalog (shared/errors.ts), or any request left
+ * without an answer.
  */
 import fc from 'fast-check';
 import { freePort, JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { applyLocalEnvironment } from '../local/local-env.ts';
+import { ERROR_CODES } from '../shared/errors.ts';
 
 const total = Number(process.env.FUZZ_REQUESTS ?? 100_000);
 const concurrency = Number(process.env.FUZZ_CONCURRENCY ?? 8);
@@ -16,6 +18,7 @@ const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 /** Every this many requests, one goes to a wrong method or an unknown path (the 404/405 handler). */
 const ROUTE_NOISE_EVERY = 25;
 const BATCH = 1_000;
+const CATALOG = new Set<string>(ERROR_CODES);
 
 let dynamoDb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
 try {
@@ -126,6 +129,7 @@ function problemOf(response: { status: number; headers: Headers; body: unknown }
   const error = (response.body as { error?: { code?: unknown; message?: unknown; requestId?: unknown } })
     ?.error;
   if (typeof error?.code !== 'string' || typeof error.message !== 'string') return 'no envelope';
+  if (!CATALOG.has(error.code)) return `code ${error.code} is not in the error catalog`;
   if (error.requestId !== requestId) return 'error.requestId differs from X-Request-Id';
   return undefined;
 }

@@ -4,8 +4,9 @@ import type { EndpointFixture } from './endpoint-fixtures.ts';
 /**
  * Hostile requests for the property suites (test/fuzz.test.ts) and `npm run fuzz`: arbitrary JSON,
  * valid payloads with fields dropped, retyped, oversized, made exotic unicode, nested deep or given
- * `__proto__`/`constructor` keys, and bad headers. A generated case is data (a plan), turned into a
- * request against a fixture's fresh valid body, so fast-check can print it.
+ * `__proto__`/`constructor` keys, numeric strings made huge, strings and keys given a lone surrogate,
+ * path ids with malformed percent-encoding, and bad headers. A generated case is data (a plan),
+ * turned into a request against a fixture's fresh valid body, so fast-check can print it.
  */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -22,7 +23,9 @@ type Mutation =
   | { op: 'oversizeString'; at: number; length: number; char: string }
   | { op: 'oversizeArray'; at: number; extra: number }
   | { op: 'deepNest'; at: number; depth: number }
-  | { op: 'addKey'; at: number; key: string; value: Json };
+  | { op: 'addKey'; at: number; key: string; value: Json }
+  | { op: 'hugeNumber'; at: number; value: string }
+  | { op: 'loneSurrogate'; at: number; inKey: boolean; position: number; unit: number };
 
 export type AuthVariant =
   | 'valid'
@@ -43,7 +46,8 @@ export interface HeaderPlan {
 export type FuzzCase =
   | { kind: 'arbitrary-json'; rawBody: string; headers: HeaderPlan }
   | { kind: 'mutated'; mutations: Mutation[]; headers: HeaderPlan }
-  | { kind: 'bad-headers'; headers: HeaderPlan };
+  | { kind: 'bad-headers'; headers: HeaderPlan }
+  | { kind: 'bad-path'; segment: string; headers: HeaderPlan };
 
 /** Strings a merchant's integration should never send, but an attacker will. */
 const exoticString = fc.oneof(
@@ -84,6 +88,77 @@ const anyJson: fc.Arbitrary<Json> = fc.oneof(
   fc.constantFrom<Json>(null, true, false, [], {}),
 );
 
+/**
+ * Decimal strings past what a double holds exactly (2^53) and past the amount bound (18 integer
+ * digits, 8 decimals), in the shapes an integration might send them.
+ */
+export const hugeNumericString: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(
+    '9007199254740991',
+    '9007199254740992',
+    '9007199254740993',
+    '99999999999999999.99',
+    '999999999999999999.99999999',
+    '1000000000000000000',
+    '1e21',
+    '1E+308',
+    '-1',
+    '0.000000001',
+    '00000000000000000001',
+    '18446744073709551616',
+  ),
+  fc
+    .tuple(
+      fc.integer({ min: 1, max: 9 }),
+      fc.stringMatching(/^\d{14,40}$/),
+      fc.stringMatching(/^(\.\d{1,12})?$/),
+    )
+    .map(([lead, digits, decimals]) => `${lead}${digits}${decimals}`),
+);
+
+/** High surrogates pair with a following low one; either alone is not Unicode. */
+const surrogateUnit = fc.oneof(
+  fc.integer({ min: 0xd800, max: 0xdbff }),
+  fc.integer({ min: 0xdc00, max: 0xdfff }),
+);
+
+/**
+ * A path id whose percent-encoding does not decode to UTF-8 text: bare or cut-off escapes, non-hex
+ * digits, overlong forms, encoded surrogates, stray continuation bytes; sometimes around valid text.
+ */
+export const malformedPathSegment: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.stringMatching(/^[A-Za-z0-9_-]{0,8}$/),
+    fc.oneof(
+      fc.constantFrom(
+        '%',
+        '%E0%A4%A',
+        '%ZZ',
+        '%C0%AF',
+        '%ED%A0%80',
+        '%FF',
+        '%2',
+        '%80',
+        '%F4%90%80%80',
+        '%%',
+      ),
+      fc.stringMatching(/^%[0-9A-Fa-f]?[G-Zg-z%]$/),
+      fc
+        .array(fc.integer({ min: 0x80, max: 0xff }), { minLength: 1, maxLength: 4 })
+        .map((bytes) => bytes.map((b) => `%${b.toString(16).toUpperCase()}`).join(''))
+        .filter((encoded) => {
+          try {
+            decodeURIComponent(encoded);
+            return false;
+          } catch {
+            return true;
+          }
+        }),
+    ),
+    fc.stringMatching(/^[A-Za-z0-9_-]{0,8}$/),
+  )
+  .map(([before, bad, after]) => `${before}${bad}${after}`);
+
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constant('drop' as const), at: fc.nat() }),
   fc.record({ op: fc.constant('replace' as const), at: fc.nat(), value: anyJson }),
@@ -112,6 +187,14 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     at: fc.nat(),
     key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', '__defineGetter__'), fc.string()),
     value: anyJson,
+  }),
+  fc.record({ op: fc.constant('hugeNumber' as const), at: fc.nat(), value: hugeNumericString }),
+  fc.record({
+    op: fc.constant('loneSurrogate' as const),
+    at: fc.nat(),
+    inKey: fc.boolean(),
+    position: fc.nat(),
+    unit: surrogateUnit,
   }),
 );
 
@@ -187,6 +270,11 @@ export const fuzzCase: fc.Arbitrary<FuzzCase> = fc.oneof(
     headers: fc.oneof(fc.constant(validHeaders), headerPlan),
   }),
   fc.record({ kind: fc.constant('bad-headers' as const), headers: headerPlan }),
+  fc.record({
+    kind: fc.constant('bad-path' as const),
+    segment: malformedPathSegment,
+    headers: fc.oneof(fc.constant(validHeaders), headerPlan),
+  }),
 );
 
 /** Turns a case into a request on the fixture's endpoint, authenticated per its header plan. */
@@ -196,7 +284,14 @@ export function toRequest(fuzz: FuzzCase, fixture: EndpointFixture, apiKey: stri
     fuzz.kind === 'arbitrary-json'
       ? fuzz.rawBody
       : serialize(fuzz.kind === 'mutated' ? mutate(valid.body as Json, fuzz.mutations) : valid.body);
-  return { method: 'POST', path: valid.path, headers: headersOf(fuzz.headers, apiKey), rawBody: body };
+  const path = fuzz.kind === 'bad-path' ? withBadSegment(valid.path, fuzz.segment) : valid.path;
+  return { method: 'POST', path, headers: headersOf(fuzz.headers, apiKey), rawBody: body };
+}
+
+/** The path with its id (`/v1/order/dispute/{order-id}`) replaced, or with a segment added. */
+function withBadSegment(path: string, segment: string): string {
+  const parts = path.split('/');
+  return parts.length > 4 ? [...parts.slice(0, -1), segment].join('/') : `${path}/${segment}`;
 }
 
 function headersOf(plan: HeaderPlan, apiKey: string): Record<string, string> {
@@ -297,7 +392,64 @@ export function mutate(valid: Json, mutations: readonly Mutation[]): Json {
         else replace({ [m.key]: value });
         break;
       }
+      case 'hugeNumber': {
+        // Aimed at the numeric strings (amounts, quantities, timestamps) when the body has any.
+        const numeric = paths.filter((p) => /^\d+(\.\d+)?$/.test(String(getAt(root, p))));
+        const target = numeric.length > 0 ? numeric[m.at % numeric.length]! : path;
+        if (target.length === 0) root = m.value;
+        else setOwn(getAt(root, target.slice(0, -1)) as Record<string, Json>, target.at(-1)!, m.value);
+        break;
+      }
+      case 'loneSurrogate': {
+        const unit = String.fromCharCode(m.unit);
+        const strings = paths.filter((p) => p.length > 0 && typeof getAt(root, p) === 'string');
+        const target = strings.length > 0 ? strings[m.at % strings.length]! : path;
+        if (target.length === 0) break;
+        const parent = getAt(root, target.slice(0, -1)) as Record<string, Json>;
+        const key = target.at(-1)!;
+        const text = String(getAt(root, target));
+        const at = m.position % (text.length + 1);
+        if (m.inKey && typeof key === 'string') {
+          const value = parent[key]!;
+          delete parent[key];
+          setOwn(
+            parent,
+            `${key.slice(0, at % (key.length + 1))}${unit}${key.slice(at % (key.length + 1))}`,
+            value,
+          );
+        } else setOwn(parent, key, `${text.slice(0, at)}${unit}${text.slice(at)}`);
+        break;
+      }
     }
   }
   return root;
 }
+
+/** Cases of the classes issue 17 found, for a property of their own: each alone, under valid headers. */
+export const hostileValueCase: fc.Arbitrary<FuzzCase> = fc.oneof(
+  fc.record({
+    kind: fc.constant('mutated' as const),
+    mutations: fc.tuple(
+      fc.record({ op: fc.constant('hugeNumber' as const), at: fc.nat(), value: hugeNumericString }),
+    ),
+    headers: fc.constant(validHeaders),
+  }),
+  fc.record({
+    kind: fc.constant('mutated' as const),
+    mutations: fc.tuple(
+      fc.record({
+        op: fc.constant('loneSurrogate' as const),
+        at: fc.nat(),
+        inKey: fc.boolean(),
+        position: fc.nat(),
+        unit: surrogateUnit,
+      }),
+    ),
+    headers: fc.constant(validHeaders),
+  }),
+  fc.record({
+    kind: fc.constant('bad-path' as const),
+    segment: malformedPathSegment,
+    headers: fc.constant(validHeaders),
+  }),
+);
