@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError, withTestApi } from './support/api.ts';
 import { disputeEntry, returnBody } from './support/commerce.ts';
 import { orderBody } from './support/fixtures.ts';
 
@@ -8,13 +8,7 @@ import { orderBody } from './support/fixtures.ts';
  * README "Amounts") is answered, never with a 5xx: past 2^53 an amount is no longer an exact JS
  * number, and neither are the counters that sum amounts or the values of returned units.
  */
-let api: TestApi;
-let apiKey: string;
-beforeAll(async () => {
-  api = await startTestApi();
-  apiKey = (await newMerchant()).apiKey;
-});
-afterAll(() => api.close());
+const suite = withTestApi();
 
 const HUGE = ['9007199254740993', '9007199254740992', '99999999999999999.99', '999999999999999999.99999999'];
 const money = (amount: string) => ({ currencyCode: '840', amount });
@@ -36,7 +30,7 @@ describe('large amounts (issue 17.1)', () => {
     async (_field, amount, set) => {
       const body = orderBody();
       set(body, amount);
-      const response = await api.post('/v1/order', body, { apiKey });
+      const response = await suite.api.post('/v1/order', body, { apiKey: suite.apiKey });
       expect(response.status, response.text).toBe(200);
       expect(response.body.cartLevelDecisions[0].decisions[0].abuseScore).toBeGreaterThanOrEqual(0);
     },
@@ -46,7 +40,7 @@ describe('large amounts (issue 17.1)', () => {
     for (const amount of ['1000000000000000000', '1.123456789']) {
       const body = orderBody({ amount });
       expectError(
-        await api.post('/v1/order', body, { apiKey }),
+        await suite.api.post('/v1/order', body, { apiKey: suite.apiKey }),
         422,
         'unprocessable_entity',
         'totalPrice.amount',
@@ -61,23 +55,23 @@ describe('large amounts (issue 17.1)', () => {
       amount: '999999999999999999.99',
       items: [{ sku: 'h1', price: '9007199254740993' }],
     });
-    expect((await api.post('/v1/order', first, { apiKey })).status).toBe(200);
+    expect((await suite.api.post('/v1/order', first, { apiKey: suite.apiKey })).status).toBe(200);
     const second = orderBody({ email, amount: '999999999999999999.99' });
-    const again = await api.post('/v1/order', second, { apiKey });
+    const again = await suite.api.post('/v1/order', second, { apiKey: suite.apiKey });
     expect(again.status, again.text).toBe(200);
     // 999,999 units of a 9e15 item: a returned value of about 9e21.
     const ret = returnBody(first, { lines: [{ line: 0, quantity: 999_999 }] });
-    const returned = await api.post('/v1/return', ret, { apiKey });
+    const returned = await suite.api.post('/v1/return', ret, { apiKey: suite.apiKey });
     expect(returned.status, returned.text).toBe(200);
-    const laterReturn = await api.post('/v1/return', returnBody(first), { apiKey });
+    const laterReturn = await suite.api.post('/v1/return', returnBody(first), { apiKey: suite.apiKey });
     expect(laterReturn.status, laterReturn.text).toBe(200);
-    const disputed = await api.post(
+    const disputed = await suite.api.post(
       `/v1/order/dispute/${encodeURIComponent(first.providerOrderId)}`,
       { dispute: [disputeEntry({ disputeStatus: 'LOST', disputeAmount: 1e12 })] },
-      { apiKey },
+      { apiKey: suite.apiKey },
     );
     expect(disputed.status, disputed.text).toBe(200);
-    const third = await api.post('/v1/order', orderBody({ email }), { apiKey });
+    const third = await suite.api.post('/v1/order', orderBody({ email }), { apiKey: suite.apiKey });
     expect(third.status, third.text).toBe(200);
   });
 });

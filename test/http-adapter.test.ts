@@ -1,19 +1,13 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { withTestApi } from './support/api.ts';
 
 /**
  * What Node's HTTP server refuses before any handler runs (oversized or malformed request heads)
  * is answered like everything else the local server says: the error envelope with X-Request-Id,
  * as API Gateway's own errors are in AWS (issue 17.5).
  */
-let api: TestApi;
-let apiKey: string;
-beforeAll(async () => {
-  api = await startTestApi();
-  apiKey = (await newMerchant()).apiKey;
-});
-afterAll(() => api.close());
+const suite = withTestApi();
 
 interface RawAnswer {
   status: number;
@@ -23,7 +17,7 @@ interface RawAnswer {
 
 /** Sends bytes as they are (no client normalizes or refuses them) and reads the one answer. */
 function sendRaw(text: string): Promise<RawAnswer> {
-  const { port } = new URL(api.baseUrl);
+  const { port } = new URL(suite.api.baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
     const chunks: Buffer[] = [];
@@ -79,7 +73,7 @@ describe('the local server before the handler (issue 17.5)', () => {
 
   it('a 100 KB URL: 414 uri_too_long with the envelope', async () => {
     expectEnvelope(
-      await sendRaw(post(`/v1/order/dispute/${'o'.repeat(100_000)}`, `Authorization: ${apiKey}\r\n`)),
+      await sendRaw(post(`/v1/order/dispute/${'o'.repeat(100_000)}`, `Authorization: ${suite.apiKey}\r\n`)),
       414,
       'uri_too_long',
     );
@@ -98,7 +92,7 @@ describe('the local server before the handler (issue 17.5)', () => {
 
   it('a request just under the limit still reaches the handler', async () => {
     const answer = await sendRaw(
-      post('/v1/order', `Authorization: ${apiKey}\r\nX-Pad: ${'p'.repeat(12_000)}\r\n`),
+      post('/v1/order', `Authorization: ${suite.apiKey}\r\nX-Pad: ${'p'.repeat(12_000)}\r\n`),
     );
     expectEnvelope(answer, 400, 'invalid_request');
     expect(answer.body?.error?.message).toMatch(/body|required|field/i);

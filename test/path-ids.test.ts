@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lambdaContext } from '../local/api-gateway-event.ts';
-import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { expectError, withTestApi } from './support/api.ts';
 import { disputeEntry, itemDisposition, placeOrder } from './support/commerce.ts';
 import { returnedOrder } from './support/endpoint-fixtures.ts';
 
@@ -9,13 +9,7 @@ import { returnedOrder } from './support/endpoint-fixtures.ts';
  * percent-encoding does not decode to UTF-8 text is 400 `invalid_request` naming it, one longer than
  * an id may be is 422; never a 5xx, always the envelope with X-Request-Id (issue 17.4).
  */
-let api: TestApi;
-let apiKey: string;
-beforeAll(async () => {
-  api = await startTestApi();
-  apiKey = (await newMerchant()).apiKey;
-});
-afterAll(() => api.close());
+const suite = withTestApi();
 
 const disputeBody = () => ({ dispute: [disputeEntry()] });
 const dispositionBody = () => ({
@@ -37,25 +31,32 @@ describe('malformed percent-encoding in a path id', () => {
   )(
     '%s %s: POST is 400 invalid_request naming the path id, GET is 405',
     async (_name, id, prefix, param, body) => {
-      const post = await api.request('POST', `${prefix}${id}`, { apiKey, rawBody: JSON.stringify(body()) });
+      const post = await suite.api.request('POST', `${prefix}${id}`, {
+        apiKey: suite.apiKey,
+        rawBody: JSON.stringify(body()),
+      });
       expectError(post, 400, 'invalid_request', param);
-      const get = await api.request('GET', `${prefix}${id}`, { apiKey });
+      const get = await suite.api.request('GET', `${prefix}${id}`, { apiKey: suite.apiKey });
       expectError(get, 405, 'method_not_allowed');
       // Authentication still comes first.
-      expectError(await api.request('POST', `${prefix}${id}`, { rawBody: '{}' }), 401, 'unauthenticated');
+      expectError(
+        await suite.api.request('POST', `${prefix}${id}`, { rawBody: '{}' }),
+        401,
+        'unauthenticated',
+      );
     },
   );
 
   it('an id past 256 characters is 422 naming the path id, not a store failure', async () => {
     const long = 'x'.repeat(3000);
     expectError(
-      await api.post(`/v1/order/dispute/${long}`, disputeBody(), { apiKey }),
+      await suite.api.post(`/v1/order/dispute/${long}`, disputeBody(), { apiKey: suite.apiKey }),
       422,
       'unprocessable_entity',
       'order-id',
     );
     expectError(
-      await api.post(`/v1/return/disposition/${long}`, dispositionBody(), { apiKey }),
+      await suite.api.post(`/v1/return/disposition/${long}`, dispositionBody(), { apiKey: suite.apiKey }),
       422,
       'unprocessable_entity',
       'return-id',
@@ -64,20 +65,20 @@ describe('malformed percent-encoding in a path id', () => {
 
   it('well-formed encodings still name the record: %25, %2F, UTF-8', async () => {
     for (const providerOrderId of [`100%-${Date.now()}`, `a/b-${Date.now()}`, `ü-${Date.now()}`]) {
-      const order = await placeOrder(api, apiKey, { providerOrderId });
-      const response = await api.post(
+      const order = await placeOrder(suite.api, suite.apiKey, { providerOrderId });
+      const response = await suite.api.post(
         `/v1/order/dispute/${encodeURIComponent(order.providerOrderId)}`,
         disputeBody(),
-        { apiKey },
+        { apiKey: suite.apiKey },
       );
       expect(response.status, response.text).toBe(200);
       expect(response.body.providerOrderId).toBe(providerOrderId);
     }
-    const { order, providerReturnId } = await returnedOrder(api, apiKey);
-    const response = await api.post(
+    const { order, providerReturnId } = await returnedOrder(suite.api, suite.apiKey);
+    const response = await suite.api.post(
       `/v1/return/disposition/${encodeURIComponent(providerReturnId)}`,
       { itemDispositions: [itemDisposition(order, 0, 'NEW', 'RESTOCK')] },
-      { apiKey },
+      { apiKey: suite.apiKey },
     );
     expect(response.status, response.text).toBe(200);
   });
@@ -98,7 +99,7 @@ describe('whatever API Gateway puts in pathParameters', () => {
         resource: '/v1/order/dispute/{order-id}',
         path: path as string,
         httpMethod: 'POST',
-        headers: { Authorization: apiKey, 'Content-Type': 'application/json' },
+        headers: { Authorization: suite.apiKey, 'Content-Type': 'application/json' },
         multiValueHeaders: {},
         queryStringParameters: null,
         multiValueQueryStringParameters: null,

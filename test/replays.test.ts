@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { withTestApi } from './support/api.ts';
 import { disputeEntry } from './support/commerce.ts';
 import { countedRequest } from './support/endpoint-fixtures.ts';
 
@@ -8,19 +8,12 @@ import { countedRequest } from './support/endpoint-fixtures.ts';
  * `Idempotent-Replayed: true`, and nothing is counted twice. Dispositions are keyed on (return,
  * item), disputes on disputeId: a request whose every entry is already recorded as sent is a replay.
  */
-let api: TestApi;
-let apiKey: string;
-let merchantId: string;
-beforeAll(async () => {
-  api = await startTestApi();
-  ({ apiKey, merchantId } = await newMerchant());
-});
-afterAll(() => api.close());
+const suite = withTestApi();
 
 describe.each(['disposition', 'dispute'] as const)('%s replays (issue 17.3)', (endpoint) => {
   it('an identical re-send answers the original response with Idempotent-Replayed: true, counted once', async () => {
-    const request = await countedRequest(endpoint, api, apiKey, merchantId);
-    const first = await api.post(request.path, request.body, { apiKey });
+    const request = await countedRequest(endpoint, suite.api, suite.apiKey, suite.merchantId);
+    const first = await suite.api.post(request.path, request.body, { apiKey: suite.apiKey });
     expect(first.status, first.text).toBe(200);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     // Same body, keys in another order: compared canonically.
@@ -30,7 +23,7 @@ describe.each(['disposition', 'dispute'] as const)('%s replays (issue 17.3)', (e
         : value,
     );
     for (const body of [request.body, reordered]) {
-      const again = await api.post(request.path, body, { apiKey });
+      const again = await suite.api.post(request.path, body, { apiKey: suite.apiKey });
       expect(again.status, again.text).toBe(200);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body).toEqual(first.body);
@@ -39,9 +32,9 @@ describe.each(['disposition', 'dispute'] as const)('%s replays (issue 17.3)', (e
   });
 
   it('30 identical concurrent requests: one fresh answer, 29 replays, counted once', async () => {
-    const request = await countedRequest(endpoint, api, apiKey, merchantId);
+    const request = await countedRequest(endpoint, suite.api, suite.apiKey, suite.merchantId);
     const answers = await Promise.all(
-      Array.from({ length: 30 }, () => api.post(request.path, request.body, { apiKey })),
+      Array.from({ length: 30 }, () => suite.api.post(request.path, request.body, { apiKey: suite.apiKey })),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
     const fresh = answers.filter((a) => a.headers.get('idempotent-replayed') === null);
@@ -54,22 +47,22 @@ describe.each(['disposition', 'dispute'] as const)('%s replays (issue 17.3)', (e
 
 describe('what is not a replay', () => {
   it('a dispute request adding one new entry to recorded ones is fresh', async () => {
-    const request = await countedRequest('dispute', api, apiKey, merchantId);
-    expect((await api.post(request.path, request.body, { apiKey })).status).toBe(200);
+    const request = await countedRequest('dispute', suite.api, suite.apiKey, suite.merchantId);
+    expect((await suite.api.post(request.path, request.body, { apiKey: suite.apiKey })).status).toBe(200);
     const body = { dispute: [...(request.body.dispute as object[]), disputeEntry()] };
-    const more = await api.post(request.path, body, { apiKey });
+    const more = await suite.api.post(request.path, body, { apiKey: suite.apiKey });
     expect(more.status).toBe(200);
     expect(more.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('a disposition re-sent with another verdict is fresh and moves the counter back', async () => {
-    const request = await countedRequest('disposition', api, apiKey, merchantId);
-    expect((await api.post(request.path, request.body, { apiKey })).status).toBe(200);
+    const request = await countedRequest('disposition', suite.api, suite.apiKey, suite.merchantId);
+    expect((await suite.api.post(request.path, request.body, { apiKey: suite.apiKey })).status).toBe(200);
     const [item] = request.body.itemDispositions as Record<string, string>[];
     const body = {
       itemDispositions: [{ ...item, returnedItemCondition: 'NEW', dispositionOutcome: 'RESTOCK' }],
     };
-    const changed = await api.post(request.path, body, { apiKey });
+    const changed = await suite.api.post(request.path, body, { apiKey: suite.apiKey });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('idempotent-replayed')).toBeNull();
     expect(await request.probe()).toBe(0);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../shared/http/routes.ts';
-import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { expectError, withTestApi } from './support/api.ts';
 import { type EndpointFixture, prepareFixtures } from './support/endpoint-fixtures.ts';
 import { orderBody } from './support/fixtures.ts';
 
@@ -9,15 +9,11 @@ import { orderBody } from './support/fixtures.ts';
  * U+FFFD and different ids become one. Every string of every body, keys included, is refused with
  * 422 naming the field, before anything is read or written.
  */
-let api: TestApi;
-let apiKey: string;
+const suite = withTestApi({ accountUpdatesEnabled: true });
 let fixtures: EndpointFixture[];
 beforeAll(async () => {
-  api = await startTestApi();
-  apiKey = (await newMerchant({ accountUpdatesEnabled: true })).apiKey;
-  fixtures = await prepareFixtures(api, apiKey);
+  fixtures = await prepareFixtures(suite.api, suite.apiKey);
 });
-afterAll(() => api.close());
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -39,10 +35,14 @@ describe('lone surrogates (issue 17.2)', () => {
   it('ids differing only in a lone surrogate are refused, not conflated', async () => {
     const stem = `X-${Date.now()}`;
     for (const id of [`${stem}\ud800`, `${stem}\udbff`, `\udc00${stem}`]) {
-      const response = await api.post('/v1/order', orderBody({ providerOrderId: id }), { apiKey });
+      const response = await suite.api.post('/v1/order', orderBody({ providerOrderId: id }), {
+        apiKey: suite.apiKey,
+      });
       expectError(response, 422, 'unprocessable_entity', 'providerOrderId');
     }
-    const plain = await api.post('/v1/order', orderBody({ providerOrderId: `${stem}\ufffd` }), { apiKey });
+    const plain = await suite.api.post('/v1/order', orderBody({ providerOrderId: `${stem}\ufffd` }), {
+      apiKey: suite.apiKey,
+    });
     expect(plain.status, plain.text).toBe(200);
     expect(plain.headers.get('idempotent-replayed')).toBeNull();
   });
@@ -58,7 +58,12 @@ describe('lone surrogates (issue 17.2)', () => {
         let parent = body as Record<string | number, Json>;
         for (const part of path.slice(0, -1)) parent = parent[part] as Record<string | number, Json>;
         parent[path.at(-1)!] = `${parent[path.at(-1)!] as string}\ud83d`;
-        expectError(await api.post(url, body, { apiKey }), 422, 'unprocessable_entity', fieldOf(path));
+        expectError(
+          await suite.api.post(url, body, { apiKey: suite.apiKey }),
+          422,
+          'unprocessable_entity',
+          fieldOf(path),
+        );
       }
     },
   );
@@ -67,7 +72,7 @@ describe('lone surrogates (issue 17.2)', () => {
     const body: Record<string, unknown> = orderBody();
     body.customData = { ok: 1, 'bad\udfff': 2 };
     expectError(
-      await api.post('/v1/order', body, { apiKey }),
+      await suite.api.post('/v1/order', body, { apiKey: suite.apiKey }),
       422,
       'unprocessable_entity',
       'customData.bad\ufffd',
@@ -75,9 +80,11 @@ describe('lone surrogates (issue 17.2)', () => {
   });
 
   it('a well-formed astral character (a surrogate pair) is accepted', async () => {
-    const response = await api.post('/v1/order', orderBody({ providerOrderId: `pair-${Date.now()}-😀` }), {
-      apiKey,
-    });
+    const response = await suite.api.post(
+      '/v1/order',
+      orderBody({ providerOrderId: `pair-${Date.now()}-😀` }),
+      { apiKey: suite.apiKey },
+    );
     expect(response.status, response.text).toBe(200);
   });
 });

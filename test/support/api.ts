@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Environment } from '../../shared/config.ts';
 
 /** The local server (the real handlers behind the API Gateway adapter), started in this test process. */
@@ -55,6 +55,26 @@ export async function startTestApi(): Promise<TestApi> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** What `withTestApi` gives a test file once its `beforeAll` has run. */
+export interface TestSuite {
+  api: TestApi;
+  apiKey: string;
+  merchantId: string;
+}
+
+/** The local server and a fresh merchant for one test file: started before its tests, closed after. */
+export function withTestApi(options: Parameters<typeof newMerchant>[0] = {}): TestSuite {
+  const suite = {} as TestSuite;
+  beforeAll(async () => {
+    suite.api = await startTestApi();
+    const merchant = await newMerchant(options);
+    suite.apiKey = merchant.apiKey;
+    suite.merchantId = merchant.merchantId;
+  });
+  afterAll(() => suite.api.close());
+  return suite;
 }
 
 /** A fresh merchant per test keeps tests isolated in the shared table. */
