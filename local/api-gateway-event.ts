@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 
@@ -34,7 +35,9 @@ export function toApiGatewayEvent(
     multiQuery[name] = [...(multiQuery[name] ?? []), value];
   }
   const now = Date.now();
-  const textual = isTextual(headers);
+  // Bytes that are not UTF-8 go base64-encoded, as binary: decoded to text here they would turn into
+  // U+FFFD, and the handler could no longer tell them from a real U+FFFD (nor refuse them).
+  const textual = isTextual(headers) && isUtf8(request.body);
   return {
     resource,
     path: url.pathname,

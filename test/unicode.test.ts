@@ -87,4 +87,25 @@ describe('lone surrogates (issue 17.2)', () => {
     );
     expect(response.status, response.text).toBe(200);
   });
+
+  it('a body that is not UTF-8 is 400, not turned into U+FFFD', async () => {
+    const stem = `Y-${Date.now()}`;
+    for (const bad of [[0xff], [0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+      const [before, after] = JSON.stringify(orderBody({ providerOrderId: `${stem}#` })).split('#');
+      const bytes = Buffer.concat([Buffer.from(before!), Buffer.from(bad), Buffer.from(after!)]);
+      const response = await fetch(`${suite.api.baseUrl}/v1/order`, {
+        method: 'POST',
+        headers: { Authorization: suite.apiKey, 'Content-Type': 'application/json' },
+        body: bytes,
+      });
+      expect(response.status).toBe(400);
+      const { error } = (await response.json()) as { error: { code: string; requestId: string } };
+      expect(error.code).toBe('invalid_request');
+      expect(error.requestId).toBe(response.headers.get('x-request-id'));
+    }
+    const plain = await suite.api.post('/v1/order', orderBody({ providerOrderId: `${stem}\ufffd` }), {
+      apiKey: suite.apiKey,
+    });
+    expect(plain.status, plain.text).toBe(200);
+  });
 });

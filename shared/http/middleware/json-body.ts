@@ -20,7 +20,7 @@ export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyR
   return {
     before: (request) => {
       const { body, isBase64Encoded } = request.event;
-      const raw = body && isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+      const raw = body && isBase64Encoded ? utf8Text(Buffer.from(body, 'base64')) : body;
       if (raw && Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) {
         throw new ApiError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
       }
@@ -49,6 +49,20 @@ export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyR
       request.context.parsedBody = parsed;
     },
   };
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A base64 body's text. Bytes that are not UTF-8 are refused rather than turned into U+FFFD, which
+ * would make different ids one (as lone surrogates would, below).
+ */
+function utf8Text(bytes: Buffer): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new ApiError('invalid_request', 'The request body is not valid UTF-8 text.');
+  }
 }
 
 interface BodyProblem {
