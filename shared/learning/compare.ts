@@ -4,14 +4,17 @@ import type { Workflow } from '../scoring/workflow.ts';
 import { matchWorkflow } from '../scoring/workflow-engine.ts';
 
 /**
- * Shadow against active on recent traffic: both models score the signal values stored with each
- * decision, the merchant's workflow decides on each score, and the report says how often the two
- * agree and what would change if the shadow were promoted. Pure.
+ * Shadow against active on recent traffic, and how often the two agree. A decision made while the
+ * shadow ran carries the shadow's own stored score and outcome; for older decisions both models
+ * score the signal values stored with the decision and the merchant's workflow decides on each.
+ * Pure.
  */
 export interface ModelComparison {
   activeVersion: string;
   shadowVersion: string;
   decisions: number;
+  /** Decisions whose shadow outcome was stored live (the rest were re-scored from stored signals). */
+  storedShadowDecisions: number;
   /** Decisions with the same outcome under both models. */
   agreeing: number;
   /** agreeing / decisions (1 when there are none). */
@@ -41,6 +44,7 @@ export function compareModels(
     activeVersion: active.version,
     shadowVersion: shadow.version,
     decisions: 0,
+    storedShadowDecisions: 0,
     agreeing: 0,
     agreement: 1,
     changes: {},
@@ -58,8 +62,11 @@ export function compareModels(
           ...matchWorkflow(workflow, { abuseScore, signals, fields: stored.fields ?? {} }),
         };
       };
-      const now = decideWith(active);
-      const then = decideWith(shadow);
+      const storedLive =
+        stored.shadow?.modelVersion === shadow.version && stored.modelVersion === active.version;
+      const now = storedLive ? stored : decideWith(active);
+      const then = storedLive && stored.shadow ? stored.shadow : decideWith(shadow);
+      if (storedLive) report.storedShadowDecisions++;
       report.decisions++;
       difference += Math.abs(now.abuseScore - then.abuseScore);
       if (now.decision === then.decision) {

@@ -1,6 +1,8 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type ModelPointers, NO_POINTERS, scoringPartOf } from '../learning/model-pointers.ts';
 import type { ModelVersion } from '../learning/train.ts';
+import type { LiveModels } from '../scoring/decide.ts';
+import { modelFor } from '../scoring/models.ts';
 import type { EventType } from '../scoring/workflow.ts';
 import { documentClient, tableName } from './client.ts';
 import { learningKeys, type TableKey } from './keys.ts';
@@ -81,6 +83,15 @@ export const modelPointersKey = (merchantId: string, eventType: EventType): Tabl
 export function modelPointersFromItem(item: Record<string, unknown> | undefined): ModelPointers {
   const pointers = item?.pointers as ModelPointers | undefined;
   return pointers ?? NO_POINTERS;
+}
+
+/** What live scoring uses: the one place a merchant's model for an event type is resolved. */
+export function liveModelsFromItem(
+  item: Record<string, unknown> | undefined,
+  eventType: EventType,
+): LiveModels {
+  const { active, shadow } = modelPointersFromItem(item);
+  return { active: active ?? modelFor(eventType), ...(shadow ? { shadow } : {}) };
 }
 
 export async function getModelPointers(merchantId: string, eventType: EventType): Promise<ModelPointers> {
