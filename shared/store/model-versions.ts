@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type ModelPointers, NO_POINTERS, scoringPartOf } from '../learning/model-pointers.ts';
 import type { ModelVersion } from '../learning/train.ts';
 import type { LiveModels } from '../scoring/decide.ts';
@@ -6,6 +6,7 @@ import { modelFor } from '../scoring/models.ts';
 import type { EventType } from '../scoring/workflow.ts';
 import { documentClient, tableName } from './client.ts';
 import { learningKeys, type TableKey } from './keys.ts';
+import { queryAll } from './query-all.ts';
 import { PARTITION_KEY, SORT_KEY } from './table-definition.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
 
@@ -59,21 +60,18 @@ export async function getModelVersion(
 export async function listModelVersions(merchantId: string, eventType: EventType): Promise<ModelVersion[]> {
   const partition = learningKeys.modelPointers(merchantId, eventType)[PARTITION_KEY];
   const versions: ModelVersion[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#sk': SORT_KEY },
-        ExpressionAttributeValues: { ':pk': partition, ':prefix': learningKeys.modelVersionPrefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) versions.push(item.model as ModelVersion);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  await queryAll(
+    {
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#sk': SORT_KEY },
+      ExpressionAttributeValues: { ':pk': partition, ':prefix': learningKeys.modelVersionPrefix },
+      ConsistentRead: true,
+    },
+    (item) => {
+      versions.push(item.model as ModelVersion);
+      return true;
+    },
+  );
   return versions;
 }
 

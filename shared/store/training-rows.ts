@@ -1,12 +1,11 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DecidedEventRow, FeedbackRow } from '../learning/labels.ts';
 import { EVENT_TYPES, type EventType } from '../scoring/workflow.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
-import { documentClient, tableName } from './client.ts';
 import { decisionsOfItem } from './decided-events.ts';
 import type { StoredDispositions } from './dispositions.ts';
 import type { StoredDispute } from './disputes.ts';
 import { gsi1, keys, learningGsi1 } from './keys.ts';
+import { queryAll } from './query-all.ts';
 import { listReviews } from './reviews.ts';
 import { GSI1, PARTITION_KEY } from './table-definition.ts';
 
@@ -158,19 +157,4 @@ async function readResolvedReviews(merchantId: string, limit: number): Promise<F
         ]
       : [],
   );
-}
-
-/** Pages through a Query; `take` returns false to stop early. */
-async function queryAll(
-  input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName' | 'ExclusiveStartKey'>,
-  take: (item: Record<string, unknown>) => boolean,
-): Promise<void> {
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: startKey }),
-    );
-    for (const item of page.Items ?? []) if (!take(item)) return;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
 }
