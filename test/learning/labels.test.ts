@@ -71,6 +71,19 @@ describe('order labels', () => {
     expect(rows.find((r) => r.id === id)).toEqual({ id, part: 0, label, weight, rule });
   });
 
+  it('a LOST chargeback outranks a legitimate review; an abuse review labels a young order at once', () => {
+    const both = [event('order', 'contested', 70, []), event('order', 'flagged', 5, [])];
+    const rows = labels('order', both, [
+      dispute('contested', 'LOST'),
+      { kind: 'review', eventKey: 'M#m#ORDER#contested', outcome: 'legitimate', at: NOW },
+      { kind: 'review', eventKey: 'M#m#ORDER#flagged', outcome: 'abuse', at: NOW },
+    ]);
+    expect(rows.map((r) => [r.id, r.label, r.rule])).toEqual([
+      ['contested', 1, 'lost_chargeback'],
+      ['flagged', 1, 'review_abuse'],
+    ]);
+  });
+
   it('an order inside its 60-day window without a positive label is not usable yet', () => {
     expect(rows.find((r) => r.id === 'young')).toBeUndefined();
   });
