@@ -1,5 +1,6 @@
 import { type AdminCommand, CommandError, parseFlags, UsageError } from './command.ts';
 import { merchantCommands } from './commands/merchants.ts';
+import { modelCommands } from './commands/models.ts';
 import { reviewCommands } from './commands/reviews.ts';
 import { workflowCommands } from './commands/workflows.ts';
 
@@ -8,6 +9,7 @@ export const COMMANDS: readonly AdminCommand[] = [
   ...merchantCommands,
   ...workflowCommands,
   ...reviewCommands,
+  ...modelCommands,
 ];
 
 export function usageText(): string {

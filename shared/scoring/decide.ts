@@ -20,6 +20,21 @@ export interface Decision {
   fields?: Record<string, FieldValue>;
   /** Rules that failed to evaluate and so did not hold; absent when none failed. */
   ruleErrors?: RuleError[];
+  /** What the merchant's shadow model would have decided; stored, never answered. */
+  shadow?: ShadowDecision;
+}
+
+export interface ShadowDecision {
+  modelVersion: string;
+  abuseScore: number;
+  decision: DecisionOutcome;
+  subDecision: string;
+}
+
+/** The model that decides and, when the merchant runs one, a model scored beside it in shadow. */
+export interface LiveModels {
+  active: ScoringModel;
+  shadow?: ScoringModel;
 }
 
 /** Contributions below this many log-odds are too small to name as a reason. */
@@ -31,11 +46,12 @@ const MAX_REASONS = 3;
  * the event's fields. Pure.
  */
 export function decide(
-  model: ScoringModel,
+  models: ScoringModel | LiveModels,
   workflow: Workflow,
   signals: Signals,
   fields: Readonly<Record<string, FieldValue>> = {},
 ): Decision {
+  const { active: model, shadow } = 'active' in models ? models : { active: models, shadow: undefined };
   const values = Object.fromEntries(Object.entries(signals).map(([name, s]) => [name, s.value]));
   const scored = scoreWithModel(model, values);
   const normalized = normalizeFields(workflow.eventType, fields);
@@ -61,7 +77,19 @@ export function decide(
     signals: values,
     fields: normalized,
     ...(branch.errors.length > 0 ? { ruleErrors: branch.errors } : {}),
+    ...(shadow ? { shadow: shadowDecision(shadow, workflow, values, normalized) } : {}),
   };
+}
+
+function shadowDecision(
+  model: ScoringModel,
+  workflow: Workflow,
+  signals: Record<string, number>,
+  fields: Record<string, FieldValue>,
+): ShadowDecision {
+  const { abuseScore } = scoreWithModel(model, signals);
+  const branch = matchWorkflow(workflow, { abuseScore, signals, fields });
+  return { modelVersion: model.version, abuseScore, decision: branch.decision, subDecision: branch.name };
 }
 
 export function toWireDecision(decision: Decision): WireDecision {

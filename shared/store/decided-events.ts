@@ -64,7 +64,14 @@ function toBacktestEvent(item: Record<string, unknown>): BacktestEvent | undefin
   const separator = sortKey.indexOf('#');
   const createdAt = sortKey.slice(0, separator);
   const eventId = sortKey.slice(separator + 1);
-  const decisions = [
+  const decisions = decisionsOfItem(item);
+  if (separator < 0 || decisions.length === 0) return undefined;
+  return { eventId, createdAt, decisions };
+}
+
+/** The decision(s) of a stored event record, in part order (training reads them too). */
+export function decisionsOfItem(item: Record<string, unknown>): Decision[] {
+  return [
     ...(isDecision(item.decision) ? [item.decision] : []),
     ...(Array.isArray(item.decisions)
       ? item.decisions.flatMap((d: unknown) => {
@@ -74,8 +81,6 @@ function toBacktestEvent(item: Record<string, unknown>): BacktestEvent | undefin
         })
       : []),
   ];
-  if (separator < 0 || decisions.length === 0) return undefined;
-  return { eventId, createdAt, decisions };
 }
 
 function isDecision(value: unknown): value is Decision {

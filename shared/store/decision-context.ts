@@ -1,8 +1,10 @@
 import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
+import type { LiveModels } from '../scoring/decide.ts';
 import type { EventType, Workflow } from '../scoring/workflow.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { type IdentitySnapshot, identityKey, snapshotsFrom } from './identity-history.ts';
 import type { TableKey } from './keys.ts';
+import { liveModelsFromItem, modelPointersKey } from './model-versions.ts';
 import { workflowFromItem, workflowKey } from './workflows.ts';
 
 /**
@@ -13,6 +15,8 @@ import { workflowFromItem, workflowKey } from './workflows.ts';
  */
 export interface DecisionContext {
   workflow: Workflow;
+  /** The merchant's active model for the event type (or the default) and any version in shadow. */
+  models: LiveModels;
   snapshots: IdentitySnapshot[];
   /** Raw items by key, so the write can prune stale buckets and use cases can read their records. */
   items: Map<string, Record<string, unknown>>;
@@ -32,8 +36,10 @@ export async function loadDecisionContext(input: {
 }): Promise<DecisionContext> {
   const { merchantId, eventType, records, now } = input;
   const wfKey = workflowKey(merchantId, eventType);
+  const pointersKey = modelPointersKey(merchantId, eventType);
   const items = await batchGetItems([
     wfKey,
+    pointersKey,
     ...records,
     ...input.identities.map((ref) => identityKey(merchantId, ref)),
   ]);
@@ -46,6 +52,7 @@ export async function loadDecisionContext(input: {
   const snapshots = snapshotsFrom(merchantId, identities, items, now);
   return {
     workflow: workflowFromItem(items.get(keyString(wfKey)), eventType),
+    models: liveModelsFromItem(items.get(keyString(pointersKey)), eventType),
     snapshots,
     items,
     item,

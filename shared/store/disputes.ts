@@ -2,7 +2,7 @@ import type { DisputeEntry } from '../schemas/dispute.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
 import { HistoryChanges } from './identity-history.ts';
-import { keys, type TableKey } from './keys.ts';
+import { keys, learningGsi1, type TableKey } from './keys.ts';
 import type { StoredOrder } from './orders.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
@@ -95,6 +95,7 @@ export async function saveDisputes(
           TableName: tableName,
           Item: {
             ...keys.dispute(record.merchantId, record.disputeId),
+            ...learningGsi1.disputesByMerchant(record.merchantId, record.createdAt, record.disputeId),
             entity: 'dispute',
             ...record,
             [VERSION_ATTRIBUTE]: record.version,

@@ -67,3 +67,28 @@ export const gsi1 = {
     [GSI1.sortKey]: `${createdAt}#${eventId}`,
   }),
 };
+
+/**
+ * Learning (shared/learning/): a merchant's trained model versions per event type, immutable, and the
+ * one pointers item naming the active and shadow versions, together in one partition, so a single
+ * Query lists them and live scoring reads the pointers item in its BatchGetItem.
+ */
+const modelPartition = (merchantId: string, eventType: string) =>
+  `${merchantScope(merchantId)}#MODEL#${eventType}`;
+
+export const learningKeys = {
+  modelVersion: (merchantId: string, eventType: string, version: string) =>
+    key(modelPartition(merchantId, eventType), `VERSION#${version}`),
+  modelPointers: (merchantId: string, eventType: string) =>
+    key(modelPartition(merchantId, eventType), 'POINTERS'),
+  /** Sort-key prefix of the version items in the model partition. */
+  modelVersionPrefix: 'VERSION#',
+};
+
+/** GSI1 keys for learning: a merchant's disputes by creation time, so training finds its chargebacks. */
+export const learningGsi1 = {
+  disputesByMerchant: (merchantId: string, createdAt: string, disputeId: string) => ({
+    [GSI1.partitionKey]: `${merchantScope(merchantId)}#DISPUTES`,
+    [GSI1.sortKey]: `${createdAt}#${disputeId}`,
+  }),
+};

@@ -8,7 +8,6 @@ import { logger } from '../observability.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
 import { type AccountRequest, RISKY_CHANGE_TYPES } from '../schemas/account.ts';
 import { decide } from '../scoring/decide.ts';
-import { modelFor } from '../scoring/models.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
 import { accountSignals } from '../scoring/signals/account-signals.ts';
 import { recordAccountEvent, type StoredAccountEvent } from '../store/account-events.ts';
@@ -53,7 +52,7 @@ async function evaluateOnce(
   const devices = context.snapshotsOf(identities.devices);
   const risky = RISKY_CHANGE_TYPES.has(body.changeType);
   const decision = decide(
-    modelFor('account'),
+    context.models,
     context.workflow,
     accountSignals({ changeType: body.changeType, risky, customer, history: { customer: account, devices } }),
     { changeType: body.changeType, siteDomain: body.siteDomain },

@@ -7,7 +7,6 @@ import { newServiceId } from '../ids.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
 import type { LoginRequest } from '../schemas/login.ts';
 import { decide } from '../scoring/decide.ts';
-import { modelFor } from '../scoring/models.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
 import { loginSignals } from '../scoring/signals/login-signals.ts';
 import { recordLogin } from '../store/account-events.ts';
@@ -50,7 +49,7 @@ async function evaluateOnce(
   const mfaUsed = body.authMethod.mfaUsed === true;
   const facts = accountDeviceFacts(customer, account, devices);
   const decision = decide(
-    modelFor('login'),
+    context.models,
     context.workflow,
     loginSignals({ success, mfaUsed, customer, history: { customer: account, devices } }),
     {

@@ -9,7 +9,6 @@ import { newServiceId } from '../ids.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
 import type { ReturnedLineItem, ReturnRequest } from '../schemas/return.ts';
 import { type Decision, decide } from '../scoring/decide.ts';
-import { modelFor } from '../scoring/models.ts';
 import { returnSignals } from '../scoring/signals/return-signals.ts';
 import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
@@ -70,7 +69,7 @@ export async function evaluateReturn({ body, principal }: ApiRequest<ReturnReque
   };
   const timestamp = Number(body.timestamp);
   const daysSinceOrder = Math.max(0, (timestamp - order.timestamp) / DAY_MS);
-  const model = modelFor('return');
+  const model = context.models;
   const decisions = lines.map((line) =>
     decide(
       model,

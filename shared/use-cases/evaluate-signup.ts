@@ -10,7 +10,6 @@ import { newServiceId } from '../ids.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
 import type { SignupRequest } from '../schemas/signup.ts';
 import { decide } from '../scoring/decide.ts';
-import { modelFor } from '../scoring/models.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
 import { signupSignals } from '../scoring/signals/signup-signals.ts';
 import { recordSignup, type StoredSignup } from '../store/account-events.ts';
@@ -46,7 +45,7 @@ export async function evaluateSignup({ body, principal }: ApiRequest<SignupReque
   const account = context.snapshotsOf([identities.customer])[0]!;
   const devices = context.snapshotsOf(identities.devices);
   const decision = decide(
-    modelFor('signup'),
+    context.models,
     context.workflow,
     signupSignals({
       customer: identities.customer,

@@ -7,7 +7,6 @@ import { newServiceId } from '../ids.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
 import type { OrderRequest } from '../schemas/order.ts';
 import { decide, toWireDecision } from '../scoring/decide.ts';
-import { modelFor } from '../scoring/models.ts';
 import { orderSignals } from '../scoring/signals/order-signals.ts';
 import { orderFields } from '../scoring/variables.ts';
 import { requestFingerprint } from '../store/canonical.ts';
@@ -41,7 +40,7 @@ export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>):
   if (existing) return answerRepeat(existing, body, fingerprint);
   const orderValue = Number(body.totalPrice.amount);
   const decision = decide(
-    modelFor('order'),
+    context.models,
     context.workflow,
     orderSignals({
       orderValue,

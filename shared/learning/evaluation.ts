@@ -1,0 +1,147 @@
+/**
+ * How well predicted probabilities rank and match labeled outcomes. Pure; every figure is unweighted
+ * (a pending chargeback counts as a positive here) so the numbers read as plain shares of events.
+ */
+export interface Scored {
+  /** Predicted probability of abuse, 0-1. */
+  probability: number;
+  label: 0 | 1;
+}
+
+/** A workflow threshold on the 0-100 scale (`abuseScore >= threshold` gives `decision`). */
+export interface ScoreThreshold {
+  rule: string;
+  decision: string;
+  threshold: number;
+}
+
+export interface ThresholdFigures extends ScoreThreshold {
+  /** Share of abusive events flagged at or above the threshold. */
+  recall: number;
+  /** Share of flagged events that were abusive (null when nothing is flagged). */
+  precision: number | null;
+  /** Share of good events flagged: for a DECLINE rule, good customers declined. */
+  falsePositiveRate: number;
+}
+
+export interface CalibrationBin {
+  events: number;
+  /** Mean predicted score, 0-100. */
+  predicted: number;
+  /** Observed share of abusive events, 0-100. */
+  observed: number;
+}
+
+export interface ModelFigures {
+  events: number;
+  positives: number;
+  /** Null when the set holds only one class. */
+  rocAuc: number | null;
+  /** Average precision; null without positives. */
+  prAuc: number | null;
+  thresholds: ThresholdFigures[];
+  /** Ten bins by predicted probability (fewer when there are fewer events). */
+  calibration: CalibrationBin[];
+  /** Event-weighted mean |predicted - observed| over the bins, in score points. */
+  calibrationError: number;
+}
+
+export function evaluateScores(
+  scored: readonly Scored[],
+  thresholds: readonly ScoreThreshold[],
+): ModelFigures {
+  const positives = scored.filter((s) => s.label === 1).length;
+  return {
+    events: scored.length,
+    positives,
+    rocAuc: rocAuc(scored),
+    prAuc: averagePrecision(scored),
+    thresholds: thresholds.map((t) => atThreshold(scored, t)),
+    ...calibration(scored),
+  };
+}
+
+/** The score an event gets: the same rounding as the live model. */
+export const toScore = (probability: number) => Math.min(100, Math.max(0, Math.round(probability * 100)));
+
+/** Probability that a random abusive event outranks a random good one (ties count half). */
+export function rocAuc(scored: readonly Scored[]): number | null {
+  const sorted = [...scored].sort((a, b) => a.probability - b.probability);
+  const positives = sorted.filter((s) => s.label === 1).length;
+  const negatives = sorted.length - positives;
+  if (positives === 0 || negatives === 0) return null;
+  // Mann-Whitney U with midranks for ties.
+  let rankSum = 0;
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j < sorted.length && sorted[j]!.probability === sorted[i]!.probability) j++;
+    const midrank = (i + 1 + j) / 2;
+    for (let k = i; k < j; k++) if (sorted[k]!.label === 1) rankSum += midrank;
+    i = j;
+  }
+  return round4((rankSum - (positives * (positives + 1)) / 2) / (positives * negatives));
+}
+
+/** Area under the precision-recall curve as average precision, tied scores taken as one step. */
+export function averagePrecision(scored: readonly Scored[]): number | null {
+  const sorted = [...scored].sort((a, b) => b.probability - a.probability);
+  const positives = sorted.filter((s) => s.label === 1).length;
+  if (positives === 0) return null;
+  let truePositives = 0;
+  let flagged = 0;
+  let area = 0;
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    let newPositives = 0;
+    while (j < sorted.length && sorted[j]!.probability === sorted[i]!.probability) {
+      if (sorted[j]!.label === 1) newPositives++;
+      j++;
+    }
+    flagged += j - i;
+    truePositives += newPositives;
+    area += (newPositives / positives) * (truePositives / flagged);
+    i = j;
+  }
+  return round4(area);
+}
+
+function atThreshold(scored: readonly Scored[], t: ScoreThreshold): ThresholdFigures {
+  let truePositives = 0;
+  let falsePositives = 0;
+  let positives = 0;
+  for (const s of scored) {
+    const flagged = toScore(s.probability) >= t.threshold;
+    if (s.label === 1) positives++;
+    if (flagged && s.label === 1) truePositives++;
+    if (flagged && s.label === 0) falsePositives++;
+  }
+  const negatives = scored.length - positives;
+  const flagged = truePositives + falsePositives;
+  return {
+    ...t,
+    recall: positives === 0 ? 0 : round4(truePositives / positives),
+    precision: flagged === 0 ? null : round4(truePositives / flagged),
+    falsePositiveRate: negatives === 0 ? 0 : round4(falsePositives / negatives),
+  };
+}
+
+function calibration(scored: readonly Scored[]): { calibration: CalibrationBin[]; calibrationError: number } {
+  const sorted = [...scored].sort((a, b) => a.probability - b.probability);
+  const bins: CalibrationBin[] = [];
+  const count = Math.min(10, sorted.length);
+  let error = 0;
+  for (let b = 0; b < count; b++) {
+    const slice = sorted.slice(
+      Math.floor((b * sorted.length) / count),
+      Math.floor(((b + 1) * sorted.length) / count),
+    );
+    const predicted = (100 * slice.reduce((sum, s) => sum + s.probability, 0)) / slice.length;
+    const observed = (100 * slice.filter((s) => s.label === 1).length) / slice.length;
+    bins.push({ events: slice.length, predicted: round2(predicted), observed: round2(observed) });
+    error += (slice.length * Math.abs(predicted - observed)) / sorted.length;
+  }
+  return { calibration: bins, calibrationError: round2(error) };
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const round2 = (x: number) => Math.round(x * 100) / 100;

@@ -1,0 +1,206 @@
+import type { EventType } from '../scoring/workflow.ts';
+
+/**
+ * Label rules: which decided events turned out abusive, from the feedback that concerns them. Pure:
+ * rows in (decided events of every type and the feedback records), labeled training rows out. The
+ * store (or an S3 export) supplies the rows; nothing here knows where they came from.
+ */
+
+/** One decided event as stored: its identities, time and the variables of each decision it got. */
+export interface DecidedEventRow {
+  eventType: EventType;
+  /** The event's record key (partition key): unique per merchant; reviews point at it. */
+  eventKey: string;
+  /** The merchant's id of the event (providerOrderId, providerReturnId, ...): what feedback names. */
+  eventId: string;
+  /** Event time, epoch ms. */
+  at: number;
+  /** Identities as `kind#digest`. */
+  identities: readonly string[];
+  /** One decision per part (a return decides per returned line item, in order; others have one). */
+  parts: readonly DecisionPart[];
+}
+
+export interface DecisionPart {
+  /** Signal values stored with the decision: the features, exactly as the model saw them then. */
+  signals: Readonly<Record<string, number>>;
+  abuseScore: number;
+  modelVersion: string;
+}
+
+/** Feedback in its current state (a dispute that went LOST then WON is WON). */
+export type FeedbackRow =
+  | { kind: 'dispute'; orderId: string; status: 'OPEN' | 'RESPONDED' | 'WON' | 'LOST'; at: number }
+  | { kind: 'disposition'; returnId: string; line: number; condition: string; outcome: string; at: number }
+  | { kind: 'review'; eventKey: string; outcome: 'abuse' | 'legitimate'; at: number };
+
+export interface LabeledRow {
+  eventKey: string;
+  part: number;
+  at: number;
+  signals: Readonly<Record<string, number>>;
+  abuseScore: number;
+  modelVersion: string;
+  label: 0 | 1;
+  /** How much the row counts in training: 1, or less for a pending (unresolved) chargeback. */
+  weight: number;
+  /** The rule that gave the label, for audits. */
+  rule: LabelRule;
+}
+
+export type LabelRule =
+  | 'lost_chargeback'
+  | 'pending_chargeback'
+  | 'abusive_disposition'
+  | 'repeated_heavily_used'
+  | 'review_abuse'
+  | 'review_legitimate'
+  | 'linked_abuse_within_90_days'
+  | 'no_abuse_in_window';
+
+const DAY_MS = 86_400_000;
+
+/** How long after an event its label can still change; once closed, no feedback means not abusive. */
+export const LABEL_WINDOW_DAYS: Record<EventType, number> = {
+  // Card networks give about 60 days for most chargeback reasons.
+  order: 60,
+  // Warehouses inspect and dispose of a return within weeks.
+  return: 30,
+  // Account events are judged by what the account does later.
+  signup: 90,
+  login: 90,
+  account: 90,
+};
+
+/** An unresolved chargeback is likely but not certain abuse. */
+export const PENDING_CHARGEBACK_WEIGHT = 0.5;
+export const ABUSIVE_CONDITIONS: ReadonlySet<string> = new Set(['EMPTY_BOX', 'COUNTERFEIT_ITEM']);
+export const ABUSIVE_OUTCOMES: ReadonlySet<string> = new Set(['REMOVE_SUSPECT_ABUSE']);
+/** Account events inherit abuse from the same customer, e-mail or device (not address: households). */
+const ACCOUNT_LINK_KINDS = ['customer', 'email', 'device'];
+
+/**
+ * Labels the events of `eventType` usable at `now` (training's "now": the latest event time the
+ * merchant has sent). An event is usable once its label window has closed or it already carries a
+ * positive label; a resolved review is final either way.
+ */
+export function labelEvents(
+  eventType: EventType,
+  events: readonly DecidedEventRow[],
+  feedback: readonly FeedbackRow[],
+  now: number,
+): LabeledRow[] {
+  const index = indexFeedback(events, feedback);
+  const windowMs = LABEL_WINDOW_DAYS[eventType] * DAY_MS;
+  const rows: LabeledRow[] = [];
+  for (const event of events) {
+    if (event.eventType !== eventType || event.at > now) continue;
+    const windowClosed = now - event.at >= windowMs;
+    event.parts.forEach((part, partIndex) => {
+      const found = labelOf(event, partIndex, index);
+      const final = found.rule === 'review_abuse' || found.rule === 'review_legitimate';
+      if (!windowClosed && found.label === 0 && !final) return;
+      rows.push({
+        eventKey: event.eventKey,
+        part: partIndex,
+        at: event.at,
+        signals: part.signals,
+        abuseScore: part.abuseScore,
+        modelVersion: part.modelVersion,
+        ...found,
+      });
+    });
+  }
+  return rows;
+}
+
+type Label = Pick<LabeledRow, 'label' | 'weight' | 'rule'>;
+
+const positive = (rule: LabelRule, weight = 1): Label => ({ label: 1, weight, rule });
+const negative = (rule: LabelRule): Label => ({ label: 0, weight: 1, rule });
+
+interface FeedbackIndex {
+  disputeStatuses: Map<string, string[]>;
+  reviewByEvent: Map<string, 'abuse' | 'legitimate'>;
+  /** Abusive return lines by `returnId#line`, with the rule that made them abusive. */
+  abusiveLines: Map<string, LabelRule>;
+  /** Abuse landing on an identity, at the abusive event's time: for account events. */
+  abuseTimesByIdentity: Map<string, number[]>;
+}
+
+function labelOf(event: DecidedEventRow, part: number, index: FeedbackIndex): Label {
+  const review = index.reviewByEvent.get(event.eventKey);
+  switch (event.eventType) {
+    case 'order': {
+      const statuses = index.disputeStatuses.get(event.eventId) ?? [];
+      // Money actually lost outranks a reviewer's opinion; a WON dispute adds nothing.
+      if (statuses.includes('LOST')) return positive('lost_chargeback');
+      if (review === 'abuse') return positive('review_abuse');
+      if (review === 'legitimate') return negative('review_legitimate');
+      if (statuses.includes('OPEN') || statuses.includes('RESPONDED'))
+        return positive('pending_chargeback', PENDING_CHARGEBACK_WEIGHT);
+      return negative('no_abuse_in_window');
+    }
+    case 'return': {
+      const rule = index.abusiveLines.get(`${event.eventId}#${part}`);
+      if (rule) return positive(rule);
+      if (review === 'abuse') return positive('review_abuse');
+      if (review === 'legitimate') return negative('review_legitimate');
+      return negative('no_abuse_in_window');
+    }
+    default: {
+      // An account takeover or fake account confirmed by review.
+      if (review === 'abuse') return positive('review_abuse');
+      if (review === 'legitimate') return negative('review_legitimate');
+      const until = event.at + LABEL_WINDOW_DAYS[event.eventType] * DAY_MS;
+      const linked = event.identities
+        .filter((id) => ACCOUNT_LINK_KINDS.includes(id.slice(0, id.indexOf('#'))))
+        .some((id) => (index.abuseTimesByIdentity.get(id) ?? []).some((t) => t >= event.at && t <= until));
+      return linked ? positive('linked_abuse_within_90_days') : negative('no_abuse_in_window');
+    }
+  }
+}
+
+function indexFeedback(events: readonly DecidedEventRow[], feedback: readonly FeedbackRow[]): FeedbackIndex {
+  const disputeStatuses = new Map<string, string[]>();
+  const reviewByEvent = new Map<string, 'abuse' | 'legitimate'>();
+  const abusiveLines = new Map<string, LabelRule>();
+  const returnsById = new Map<string, DecidedEventRow>();
+  const ordersById = new Map<string, DecidedEventRow>();
+  for (const event of events) {
+    if (event.eventType === 'return') returnsById.set(event.eventId, event);
+    if (event.eventType === 'order') ordersById.set(event.eventId, event);
+  }
+  const heavilyUsed: (FeedbackRow & { kind: 'disposition' })[] = [];
+  for (const row of feedback) {
+    if (row.kind === 'dispute') {
+      disputeStatuses.set(row.orderId, [...(disputeStatuses.get(row.orderId) ?? []), row.status]);
+    } else if (row.kind === 'review') {
+      reviewByEvent.set(row.eventKey, row.outcome);
+    } else if (ABUSIVE_CONDITIONS.has(row.condition) || ABUSIVE_OUTCOMES.has(row.outcome)) {
+      abusiveLines.set(`${row.returnId}#${row.line}`, 'abusive_disposition');
+    } else if (row.condition === 'HEAVILY_USED') heavilyUsed.push(row);
+  }
+  // HEAVILY_USED alone is wear; the same customer (any shared identity) doing it again is abuse.
+  const seen = new Set<string>();
+  const ordered = [...heavilyUsed].sort(
+    (a, b) => a.at - b.at || a.returnId.localeCompare(b.returnId) || a.line - b.line,
+  );
+  for (const row of ordered) {
+    const identities = returnsById.get(row.returnId)?.identities ?? [`return#${row.returnId}`];
+    const key = `${row.returnId}#${row.line}`;
+    if (identities.some((id) => seen.has(id)) && !abusiveLines.has(key))
+      abusiveLines.set(key, 'repeated_heavily_used');
+    for (const id of identities) seen.add(id);
+  }
+  const abuseTimesByIdentity = new Map<string, number[]>();
+  const landOn = (event: DecidedEventRow | undefined) => {
+    if (!event) return;
+    for (const id of event.identities)
+      abuseTimesByIdentity.set(id, [...(abuseTimesByIdentity.get(id) ?? []), event.at]);
+  };
+  for (const [orderId, statuses] of disputeStatuses)
+    if (statuses.includes('LOST')) landOn(ordersById.get(orderId));
+  for (const key of abusiveLines.keys()) landOn(returnsById.get(key.slice(0, key.lastIndexOf('#'))));
+  return { disputeStatuses, reviewByEvent, abusiveLines, abuseTimesByIdentity };
+}

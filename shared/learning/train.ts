@@ -1,0 +1,227 @@
+import { createHash } from 'node:crypto';
+import { type ScoringModel, scoreWithModel } from '../scoring/model.ts';
+import type { EventType, Workflow } from '../scoring/workflow.ts';
+import { evaluateScores, type ModelFigures, type Scored, type ScoreThreshold } from './evaluation.ts';
+import type { LabeledRow } from './labels.ts';
+import { fitLogistic, sigmoid, type WeightedRow } from './logistic.ts';
+
+/**
+ * Trains a merchant's model for one event type from labeled rows: L2-regularised logistic regression
+ * on the model's signals, with the prior centred on the default model (few labels give the default
+ * back, many give the merchant's own weights), evaluated on a time-based holdout beside the active
+ * model. Pure and deterministic: the same rows and options give the same version, byte for byte.
+ */
+export interface ModelVersion extends ScoringModel {
+  merchantId: string;
+  /** The default model the prior was centred on. */
+  basedOn: string;
+  /** Training's "now": the latest event time the merchant had sent. */
+  trainedAt: string;
+  trainedOn: { events: number; positives: number };
+  /** Negatives were kept at this rate; the bias is already corrected for it. */
+  negativeSamplingRate: number;
+  evaluation: Evaluation;
+}
+
+export interface Evaluation {
+  holdout: { from: string | null; events: number; positives: number };
+  candidate: ModelFigures;
+  active: ModelFigures & { version: string };
+  promotion: PromotionVerdict;
+}
+
+export interface PromotionVerdict {
+  /** Whether the promotion rule holds; `models train --promote` and auto-promotion need it. */
+  promotable: boolean;
+  reasons: string[];
+}
+
+export interface TrainingOptions {
+  merchantId: string;
+  eventType: EventType;
+  /** The default model: the prior's centre and the source of the signal list. */
+  defaultModel: ScoringModel;
+  /** The model live now (the default or a trained version), compared on the same holdout. */
+  activeModel: ScoringModel;
+  /** The merchant's workflow: its `abuseScore >= N` rules are the thresholds reported. */
+  workflow: Workflow;
+  now: number;
+  /** Share of negatives kept when the rows were sampled (1 = all). */
+  negativeSamplingRate?: number;
+  /** How strongly each coefficient is pulled toward the default (inverse prior variance). */
+  priorPrecision?: number;
+  /** Share of the newest rows held out for evaluation. */
+  holdoutShare?: number;
+}
+
+export type TrainingErrorCode = 'no_labels' | 'only_positives' | 'only_negatives';
+
+export class TrainingError extends Error {
+  readonly code: TrainingErrorCode;
+  constructor(code: TrainingErrorCode, message: string) {
+    super(message);
+    this.name = 'TrainingError';
+    this.code = code;
+  }
+}
+
+export const DEFAULT_PRIOR_PRECISION = 1;
+const DEFAULT_HOLDOUT_SHARE = 0.2;
+/** The merchant's objective: good customers declined at most this often. */
+export const MAX_FALSE_DECLINE_RATE = 0.005;
+/** Ranking may lose this much (noise on a small holdout) and still count as not worse. */
+const AUC_TOLERANCE = 0.01;
+/** Calibration error (score points) always acceptable. */
+const CALIBRATION_TOLERANCE = 10;
+
+export function trainModelVersion(rows: readonly LabeledRow[], options: TrainingOptions): ModelVersion {
+  const { eventType, defaultModel } = options;
+  const positives = rows.filter((r) => r.label === 1).length;
+  if (rows.length === 0)
+    throw new TrainingError(
+      'no_labels',
+      `no labeled ${eventType} events yet: an event needs feedback or a closed label window`,
+    );
+  if (positives === 0)
+    throw new TrainingError('only_negatives', `no abusive ${eventType} events among ${rows.length} labeled`);
+  if (positives === rows.length)
+    throw new TrainingError(
+      'only_positives',
+      `every one of ${rows.length} labeled ${eventType} events is abusive`,
+    );
+
+  const ordered = [...rows].sort(
+    (a, b) => a.at - b.at || a.eventKey.localeCompare(b.eventKey) || a.part - b.part,
+  );
+  const cut = Math.floor(ordered.length * (1 - (options.holdoutShare ?? DEFAULT_HOLDOUT_SHARE)));
+  const train = ordered.slice(0, cut);
+  const holdout = ordered.slice(cut);
+
+  const thresholds = scoreThresholds(options.workflow);
+  const candidate = evaluateScores(scoredBy(fitModel(train, options), holdout), thresholds);
+  const active = evaluateScores(scoredBy(options.activeModel, holdout), thresholds);
+  // The version kept is fitted on every usable row: the newest weeks are the most telling.
+  const fitted = fitModel(ordered, options);
+  const trainedAt = new Date(options.now).toISOString();
+  const content = {
+    eventType,
+    bias: fitted.bias,
+    weights: fitted.weights,
+    basedOn: defaultModel.version,
+    trainedAt,
+  };
+  const digest = createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 8);
+  return {
+    eventType,
+    version: `${eventType}-${options.merchantId}-${trainedAt.slice(0, 10).replaceAll('-', '')}-${digest}`,
+    bias: fitted.bias,
+    weights: fitted.weights,
+    merchantId: options.merchantId,
+    basedOn: defaultModel.version,
+    trainedAt,
+    trainedOn: { events: rows.length, positives },
+    negativeSamplingRate: options.negativeSamplingRate ?? 1,
+    evaluation: {
+      holdout: {
+        from: holdout[0] ? new Date(holdout[0].at).toISOString() : null,
+        events: holdout.length,
+        positives: candidate.positives,
+      },
+      candidate,
+      active: { version: options.activeModel.version, ...active },
+      promotion: promotionVerdict(candidate, active),
+    },
+  };
+}
+
+/**
+ * Fits bias and weights on the model's signals. Rows are all positives plus negatives kept at
+ * `negativeSamplingRate`, so the fit's log-odds are too high by -ln(rate); the prior's bias is moved
+ * by the same amount and the fitted bias moved back, which makes the scores calibrated probabilities.
+ */
+export function fitModel(
+  rows: readonly LabeledRow[],
+  options: Pick<TrainingOptions, 'defaultModel' | 'negativeSamplingRate' | 'priorPrecision'>,
+): Pick<ScoringModel, 'bias' | 'weights'> {
+  const { defaultModel } = options;
+  const signals = Object.keys(defaultModel.weights);
+  const samplingShift = -Math.log(options.negativeSamplingRate ?? 1);
+  const precision = options.priorPrecision ?? DEFAULT_PRIOR_PRECISION;
+  const weighted: WeightedRow[] = rows.map((row) => ({
+    x: [1, ...signals.map((s) => featureValue(row.signals[s]))],
+    y: row.label,
+    w: row.weight,
+  }));
+  const fit = fitLogistic(weighted, {
+    mean: [defaultModel.bias + samplingShift, ...signals.map((s) => defaultModel.weights[s] ?? 0)],
+    precision: new Array<number>(signals.length + 1).fill(precision),
+  });
+  const [bias = 0, ...weights] = fit.coefficients;
+  return {
+    bias: round6(bias - samplingShift),
+    weights: Object.fromEntries(signals.map((s, j) => [s, round6(weights[j] ?? 0)])),
+  };
+}
+
+/** Predicted probability of abuse for stored signal values, exactly as the live model scores them. */
+export function probabilityOf(
+  model: Pick<ScoringModel, 'bias' | 'weights'>,
+  signals: Readonly<Record<string, number>>,
+) {
+  const scored = scoreWithModel({ eventType: '', version: '', ...model }, signals);
+  return sigmoid(model.bias + scored.contributions.reduce((sum, c) => sum + c.contribution, 0));
+}
+
+export function scoredBy(
+  model: Pick<ScoringModel, 'bias' | 'weights'>,
+  rows: readonly LabeledRow[],
+): Scored[] {
+  return rows.map((row) => ({ probability: probabilityOf(model, row.signals), label: row.label }));
+}
+
+/** The workflow's plain score thresholds (`abuseScore >= N`), the ones recall and precision are read at. */
+export function scoreThresholds(workflow: Workflow): ScoreThreshold[] {
+  return workflow.rules.flatMap((rule) => {
+    const match = /^\s*abuseScore\s*>=\s*(\d+(?:\.\d+)?)\s*$/.exec(rule.condition);
+    return match ? [{ rule: rule.name, decision: rule.decision, threshold: Number(match[1]) }] : [];
+  });
+}
+
+/**
+ * The promotion rule. The merchant's objective is catching abuse (PR AUC, the area that rewards
+ * catching positives near the top of the ranking) while declining at most 0.5 % of good customers.
+ * A candidate is promotable when, on the same holdout as the active model:
+ * - the holdout holds abusive and good events (otherwise nothing can be judged);
+ * - PR AUC and ROC AUC are each no more than 0.01 below the active model's;
+ * - at every DECLINE threshold, good customers declined ≤ max(0.5 %, the active model's share);
+ * - calibration error ≤ max(10 points, the active model's).
+ */
+export function promotionVerdict(candidate: ModelFigures, active: ModelFigures): PromotionVerdict {
+  const reasons: string[] = [];
+  if (candidate.positives === 0 || candidate.positives === candidate.events) {
+    return { promotable: false, reasons: ['the holdout needs both abusive and good events to judge'] };
+  }
+  const notWorse = (name: string, mine: number | null, theirs: number | null) => {
+    if (mine !== null && theirs !== null && mine < theirs - AUC_TOLERANCE)
+      reasons.push(`${name} ${mine} is below the active model's ${theirs}`);
+  };
+  notWorse('PR AUC', candidate.prAuc, active.prAuc);
+  notWorse('ROC AUC', candidate.rocAuc, active.rocAuc);
+  for (const figures of candidate.thresholds.filter((t) => t.decision === 'DECLINE')) {
+    const theirs = active.thresholds.find((t) => t.rule === figures.rule)?.falsePositiveRate ?? 0;
+    const limit = Math.max(MAX_FALSE_DECLINE_RATE, theirs);
+    if (figures.falsePositiveRate > limit)
+      reasons.push(`${figures.rule} declines ${figures.falsePositiveRate} of good events (limit ${limit})`);
+  }
+  const calibrationLimit = Math.max(CALIBRATION_TOLERANCE, active.calibrationError);
+  if (candidate.calibrationError > calibrationLimit)
+    reasons.push(`calibration error ${candidate.calibrationError} points exceeds ${calibrationLimit}`);
+  return {
+    promotable: reasons.length === 0,
+    reasons: reasons.length === 0 ? ['not worse than the active model'] : reasons,
+  };
+}
+
+const featureValue = (value: number | undefined) =>
+  value !== undefined && Number.isFinite(value) ? value : 0;
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -1,0 +1,160 @@
+import type { DecidedEventRow, FeedbackRow } from '../learning/labels.ts';
+import { EVENT_TYPES, type EventType } from '../scoring/workflow.ts';
+import { batchGetItems, keyString } from './batch-get.ts';
+import { decisionsOfItem } from './decided-events.ts';
+import type { StoredDispositions } from './dispositions.ts';
+import type { StoredDispute } from './disputes.ts';
+import { gsi1, keys, learningGsi1 } from './keys.ts';
+import { queryAll } from './query-all.ts';
+import { listReviews } from './reviews.ts';
+import { GSI1, PARTITION_KEY } from './table-definition.ts';
+
+/**
+ * The rows training needs, read from the table: the merchant's decided events (GSI1, by type and
+ * time), its disputes (GSI1), the dispositions of its returns and its resolved reviews. This is one
+ * row source; the learning code takes rows and never knows where they came from (in AWS at scale,
+ * a DynamoDB export to S3 supplies the same rows).
+ */
+export interface TrainingData {
+  events: DecidedEventRow[];
+  feedback: FeedbackRow[];
+  /** The latest event time the merchant has sent (epoch ms): training's "now". */
+  latestEventTime: number | undefined;
+}
+
+/** Account events are labeled by the orders and returns of the same customer, so they need those. */
+const TYPES_NEEDED: Record<EventType, readonly EventType[]> = {
+  order: ['order'],
+  return: ['return'],
+  signup: ['signup', 'order', 'return'],
+  login: ['login', 'order', 'return'],
+  account: ['account', 'order', 'return'],
+};
+
+export async function loadTrainingData(
+  merchantId: string,
+  eventType: EventType,
+  maxEventsPerType: number,
+): Promise<TrainingData> {
+  const needed = TYPES_NEEDED[eventType];
+  const events = (
+    await Promise.all(needed.map((type) => readDecidedEvents(merchantId, type, maxEventsPerType)))
+  ).flat();
+  // The newest record of every other type too, so "now" is the merchant's latest event of any kind.
+  const newestOthers = (
+    await Promise.all(
+      EVENT_TYPES.filter((t) => !needed.includes(t)).map((type) => readDecidedEvents(merchantId, type, 1)),
+    )
+  ).flat();
+  const times = [...events, ...newestOthers].map((e) => e.at);
+  const returnIds = events.filter((e) => e.eventType === 'return').map((e) => e.eventId);
+  const [disputes, dispositions, reviews] = await Promise.all([
+    needed.includes('order') ? readDisputes(merchantId, maxEventsPerType) : [],
+    readDispositions(merchantId, returnIds),
+    readResolvedReviews(merchantId, maxEventsPerType),
+  ]);
+  return {
+    events,
+    feedback: [...disputes, ...dispositions, ...reviews],
+    latestEventTime: times.length > 0 ? Math.max(...times) : undefined,
+  };
+}
+
+async function readDecidedEvents(merchantId: string, eventType: EventType, limit: number) {
+  const partition = gsi1.eventsByType(merchantId, eventType, '', '')[GSI1.partitionKey];
+  const rows: DecidedEventRow[] = [];
+  await queryAll(
+    {
+      IndexName: GSI1.name,
+      KeyConditionExpression: '#pk = :pk',
+      FilterExpression: '#entity = :type',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#entity': 'entity' },
+      ExpressionAttributeValues: { ':pk': partition, ':type': eventType },
+      ScanIndexForward: false,
+    },
+    (item) => {
+      const row = toEventRow(item, eventType);
+      if (row) rows.push(row);
+      return rows.length < limit;
+    },
+  );
+  return rows;
+}
+
+function toEventRow(item: Record<string, unknown>, eventType: EventType): DecidedEventRow | undefined {
+  const sortKey = String(item[GSI1.sortKey] ?? '');
+  const separator = sortKey.indexOf('#');
+  const decisions = decisionsOfItem(item);
+  if (separator < 0 || decisions.length === 0) return undefined;
+  // Event time where the event carries one (orders, returns, account updates), else when it arrived.
+  const at = typeof item.timestamp === 'number' ? item.timestamp : Date.parse(sortKey.slice(0, separator));
+  return {
+    eventType,
+    eventKey: String(item[PARTITION_KEY]),
+    eventId: sortKey.slice(separator + 1),
+    at,
+    identities: Array.isArray(item.identities) ? item.identities.map(String) : [],
+    parts: decisions.map((d) => ({
+      signals: d.signals ?? {},
+      abuseScore: d.abuseScore,
+      modelVersion: d.modelVersion,
+    })),
+  };
+}
+
+async function readDisputes(merchantId: string, limit: number): Promise<FeedbackRow[]> {
+  const partition = learningGsi1.disputesByMerchant(merchantId, '', '')[GSI1.partitionKey];
+  const rows: FeedbackRow[] = [];
+  await queryAll(
+    {
+      IndexName: GSI1.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+      ExpressionAttributeValues: { ':pk': partition },
+      ScanIndexForward: false,
+    },
+    (item) => {
+      const dispute = item as unknown as StoredDispute;
+      rows.push({
+        kind: 'dispute',
+        orderId: dispute.providerOrderId,
+        status: dispute.current.disputeStatus,
+        at: dispute.current.timestamp,
+      });
+      return rows.length < limit;
+    },
+  );
+  return rows;
+}
+
+async function readDispositions(merchantId: string, returnIds: readonly string[]): Promise<FeedbackRow[]> {
+  const dispositionKeys = returnIds.map((id) => keys.returnDispositions(merchantId, id));
+  const items = await batchGetItems(dispositionKeys);
+  return returnIds.flatMap((returnId, i) => {
+    const stored = items.get(keyString(dispositionKeys[i]!)) as StoredDispositions | undefined;
+    return Object.entries(stored?.byLine ?? {}).map(([line, d]) => ({
+      kind: 'disposition' as const,
+      returnId,
+      line: Number(line),
+      condition: d.returnedItemCondition,
+      outcome: d.dispositionOutcome,
+      at: Date.parse(d.recordedAt),
+    }));
+  });
+}
+
+async function readResolvedReviews(merchantId: string, limit: number): Promise<FeedbackRow[]> {
+  const { reviews } = await listReviews(merchantId, 'resolved', limit);
+  return reviews.flatMap((review) =>
+    review.resolution
+      ? [
+          {
+            kind: 'review' as const,
+            eventKey: review.eventKey.PK,
+            outcome: review.resolution.outcome,
+            at: Date.parse(review.resolution.resolvedAt),
+          },
+        ]
+      : [],
+  );
+}

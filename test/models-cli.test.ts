@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin } from './support/admin.ts';
+import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { disputeEntry, placeOrder } from './support/commerce.ts';
+import { uid } from './support/fixtures.ts';
+
+const DAY = 86_400_000;
+let api: TestApi;
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+/**
+ * A merchant whose orders are 70-100 days old (label windows closed): good shoppers, and a ring
+ * sharing one card and device across e-mails whose orders all ended in LOST chargebacks. One fresh
+ * order sets training's "now".
+ */
+async function merchantWithRing(options: { goodShoppers: number; ringOrders: number }) {
+  const { merchantId, apiKey } = await newMerchant();
+  const start = Date.now() - 100 * DAY;
+  const card = { BIN: '411111', last4: '4242', expiry: '01/30' };
+  const device = uid('ring-device');
+  const total = options.goodShoppers + options.ringOrders;
+  const ring: string[] = [];
+  for (let i = 0; i < total; i++) {
+    const timestamp = start + Math.floor((i * 30 * DAY) / total);
+    // Ring orders spread evenly through time, so the newest 20 % (the holdout) holds some too.
+    const isRing = options.ringOrders > 0 && i % Math.max(1, Math.floor(total / options.ringOrders)) === 0;
+    const order = await placeOrder(api, apiKey, isRing ? { timestamp, card, device } : { timestamp });
+    if (isRing) ring.push(order.providerOrderId);
+  }
+  await placeOrder(api, apiKey, { timestamp: Date.now() - 60_000 });
+  for (const orderId of ring) {
+    const body = { dispute: [disputeEntry({ disputeStatus: 'LOST', timestamp: start + 40 * DAY })] };
+    expect((await api.post(`/v1/order/dispute/${orderId}`, body, { apiKey })).status).toBe(200);
+  }
+  return { merchantId, apiKey, ring };
+}
+
+const json = (result: { stdout: string }) => JSON.parse(result.stdout);
+
+describe('models CLI', () => {
+  it('trains, lists, shadows, compares, promotes and rolls back a merchant model', async () => {
+    const { merchantId, ring } = await merchantWithRing({ goodShoppers: 48, ringOrders: 12 });
+    const args = ['--merchant', merchantId, '--type', 'order'];
+
+    const trained = await admin('models', 'train', ...args);
+    expect(trained.code, trained.stderr).toBe(0);
+    const result = json(trained);
+    expect(Object.keys(result).sort()).toEqual(['evaluation', 'promoted', 'trainedOn', 'version']);
+    expect(result.promoted).toBe(false);
+    expect(result.trainedOn).toEqual({ events: 60, positives: ring.length });
+    expect(result.evaluation.holdout.events).toBe(12);
+    expect(result.evaluation.candidate.positives).toBeGreaterThan(0);
+    expect(result.evaluation.candidate.rocAuc).toBeGreaterThanOrEqual(0.9);
+    expect(result.evaluation.active.version).toMatch(/^order-/);
+    expect(result.evaluation.candidate.calibration.length).toBeGreaterThan(0);
+
+    let listed = json(await admin('models', 'list', ...args));
+    expect(listed).toMatchObject({
+      active: expect.stringMatching(/^order-/),
+      activeSource: 'default',
+      shadow: null,
+    });
+    expect(listed.versions.map((v: { version: string }) => v.version)).toEqual([result.version]);
+
+    const shown = json(await admin('models', 'show', ...args, '--version', result.version));
+    expect(shown.model.weights.cardSharedAcrossEmails).toBeGreaterThan(1);
+
+    json(await admin('models', 'shadow', ...args, '--version', result.version));
+    const compared = json(await admin('models', 'compare', ...args));
+    expect(compared).toMatchObject({ shadowVersion: result.version, decisions: 61 });
+    expect(compared.agreement).toBeGreaterThan(0);
+    expect(compared.agreement).toBeLessThanOrEqual(1);
+    expect(compared.agreeing + Object.values<number>(compared.changes).reduce((a, b) => a + b, 0)).toBe(61);
+
+    const promoted = json(await admin('models', 'promote', ...args));
+    expect(promoted).toMatchObject({ active: result.version, activeSource: 'trained', shadow: null });
+    expect(json(await admin('models', 'show', ...args)).model.version).toBe(result.version);
+
+    const rolledBack = json(await admin('models', 'rollback', ...args));
+    expect(rolledBack).toMatchObject({ activeSource: 'default' });
+    expect(await admin('models', 'rollback', ...args)).toMatchObject({ code: 1 });
+
+    // Training again on the same feedback gives the same version; --promote promotes it when the rule holds.
+    const again = json(await admin('models', 'train', ...args, '--promote'));
+    expect(again.version).toBe(result.version);
+    expect(again.promoted).toBe(again.evaluation.promotion.promotable);
+    listed = json(await admin('models', 'list', ...args));
+    expect(listed.versions).toHaveLength(1);
+    expect(listed.active).toBe(again.promoted ? result.version : rolledBack.active);
+
+    // A failed training (no returns to learn from) leaves every active model as it was.
+    const failed = await admin('models', 'train', '--merchant', merchantId, '--type', 'return');
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stderr).error).toMatch(/no labeled return events/);
+    expect(json(await admin('models', 'list', ...args)).active).toBe(listed.active);
+  });
+
+  it('refuses bad input with a clear message and exit 1, changing nothing', async () => {
+    const { merchantId } = await merchantWithRing({ goodShoppers: 0, ringOrders: 5 });
+    const onlyPositives = await admin('models', 'train', '--merchant', merchantId, '--type', 'order');
+    expect(onlyPositives.code).toBe(1);
+    expect(JSON.parse(onlyPositives.stderr).error).toMatch(/every one of 5 labeled order events is abusive/);
+
+    const empty = await newMerchant();
+    const noEvents = await admin('models', 'train', '--merchant', empty.merchantId, '--type', 'order');
+    expect(noEvents.code).toBe(1);
+    expect(JSON.parse(noEvents.stderr).error).toMatch(/has sent no events/);
+
+    const unknownType = await admin('models', 'train', '--merchant', merchantId, '--type', 'refund');
+    expect(unknownType.code).toBe(1);
+    expect(JSON.parse(unknownType.stderr).error).toMatch(/unknown event type refund/);
+    const unknownMerchant = await admin('models', 'train', '--merchant', 'm_nobody', '--type', 'order');
+    expect(unknownMerchant.code).toBe(1);
+    expect(JSON.parse(unknownMerchant.stderr).error).toBe('no merchant m_nobody');
+    const unknownVersion = await admin(
+      'models',
+      'promote',
+      '--merchant',
+      merchantId,
+      '--type',
+      'order',
+      '--version',
+      'v9',
+    );
+    expect(unknownVersion.code).toBe(1);
+
+    const listed = json(await admin('models', 'list', '--merchant', merchantId, '--type', 'order'));
+    expect(listed).toMatchObject({ activeSource: 'default', shadow: null, versions: [] });
+  });
+});
