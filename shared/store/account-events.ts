@@ -73,10 +73,6 @@ export function recordSignup(
   );
 }
 
-export function getSignup(merchantId: string, customerId: string): Promise<StoredSignup | undefined> {
-  return getRecord<StoredSignup>(keys.signup(merchantId, customerId));
-}
-
 /** `alsoWrite`: further items of the same transaction (the Idempotency-Key record). */
 export async function recordLogin(
   login: StoredLogin,
