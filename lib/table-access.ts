@@ -28,8 +28,8 @@ export interface TableAccess {
   queriedIndexes: readonly string[];
 }
 
-/** A function that is not one of the seven endpoints. */
-export type AuxiliaryFunction = 'fallback';
+/** A function that is not one of the registered endpoints. */
+export type AuxiliaryFunction = 'fallback' | 'openapi';
 
 /**
  * Every request authenticates first: GetItem on the API-key item, then GetItem on the merchant
@@ -69,4 +69,6 @@ export const TABLE_ACCESS: Readonly<Record<EndpointName | AuxiliaryFunction, Tab
   >),
   // functions/fallback.ts only authenticates, then answers 404/405.
   fallback: access(AUTHENTICATE),
+  // functions/openapi.ts answers with the committed document and reads nothing.
+  openapi: access(),
 };

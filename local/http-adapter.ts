@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { FALLBACK_HANDLER_FILE, matchRoute } from '../shared/http/routes.ts';
+import { FALLBACK_HANDLER_FILE, matchRoute, PUBLIC_ROUTES } from '../shared/http/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -37,6 +37,22 @@ export function createLocalServer(): Server {
         return send(res, gatewayError(413, 'payload_too_large', 'The request body is too large.'));
       }
       const url = new URL(req.url ?? '/', 'http://localhost');
+      const publicRoute = PUBLIC_ROUTES.find((r) => r.path === url.pathname && r.method === req.method);
+      if (publicRoute) {
+        const event = toApiGatewayEvent(
+          {
+            method: publicRoute.method,
+            url: req.url ?? '/',
+            headers: req.headers,
+            body,
+            sourceIp: '127.0.0.1',
+          },
+          publicRoute.path,
+          {},
+        );
+        const handler = await loadHandler(publicRoute.handlerFile);
+        return send(res, await handler(event, lambdaContext(`local-${publicRoute.name}`)));
+      }
       const match = matchRoute(url.pathname);
       const routed = match && match.route.method === req.method ? match : undefined;
       const event = toApiGatewayEvent(

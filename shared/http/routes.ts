@@ -37,8 +37,18 @@ export function handlerFileOf(endpoint: EndpointName): string {
   return `functions/${endpoint}.ts`;
 }
 
-/** Served without authentication by the local server and the deployed API (contract as code). */
-export const OPENAPI_PATH = '/v1/openapi.json';
+/** A route outside the registry that answers without authentication. */
+export interface PublicRoute {
+  name: 'openapi';
+  method: 'GET';
+  path: string;
+  handlerFile: string;
+}
+
+/** The OpenAPI document (openapi.json), served without a key by the local server and the deployed API. */
+export const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  { name: 'openapi', method: 'GET', path: '/v1/openapi.json', handlerFile: 'functions/openapi.ts' },
+];
 
 /** Answers unknown paths (404) and wrong methods on known paths (405), after authentication. */
 export const FALLBACK_HANDLER_FILE = 'functions/fallback.ts';
