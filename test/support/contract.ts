@@ -36,7 +36,7 @@ function validatorAt(pointer: string): ValidateFunction {
   return validate;
 }
 
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const pointerSegment = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 const templates = Object.keys(openApiDocument.paths).map((template) => ({
   template,
@@ -67,7 +67,7 @@ export function checkResponse(method: string, url: string, status: number, body:
       problems: [`status ${status} is not documented for ${method.toUpperCase()} ${template}`],
     };
   }
-  const pointer = `/paths/${escape(template)}/${method.toLowerCase()}/responses/${status}/content/${escape('application/json')}/schema`;
+  const pointer = `/paths/${pointerSegment(template)}/${method.toLowerCase()}/responses/${status}/content/${pointerSegment('application/json')}/schema`;
   return { against, problems: errorsOf(validatorAt(pointer), body) };
 }
 
