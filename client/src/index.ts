@@ -126,7 +126,16 @@ export function createAbuseDecisionClient(options: ClientOptions): AbuseDecision
     });
   }
 
-  const idempotencyKey = () => ({ 'Idempotency-Key': newKey() });
+  /** A call with an Idempotency-Key: made once here, so every retry of the call sends the same key. */
+  function keyed<T>(
+    run: (
+      header: { 'Idempotency-Key': string },
+      fetch: (r: Request) => Promise<Response>,
+    ) => Promise<Outcome<T>>,
+  ): Promise<T> {
+    const header = { 'Idempotency-Key': newKey() };
+    return call((fetch) => run(header, fetch));
+  }
 
   return {
     order: (body) =>
@@ -138,34 +147,26 @@ export function createAbuseDecisionClient(options: ClientOptions): AbuseDecision
             : undefined,
       ),
     return: (body) => call((fetch) => api.POST('/v1/return', { body, fetch })),
-    disposition: (returnId, body) => {
-      const headers = idempotencyKey();
-      return call((fetch) =>
+    disposition: (returnId, body) =>
+      keyed((header, fetch) =>
         api.POST('/v1/return/disposition/{return-id}', {
-          params: { path: { 'return-id': returnId }, header: headers },
+          params: { path: { 'return-id': returnId }, header },
           body,
           fetch,
         }),
-      );
-    },
-    dispute: (orderId, body) => {
-      const headers = idempotencyKey();
-      return call((fetch) =>
+      ),
+    dispute: (orderId, body) =>
+      keyed((header, fetch) =>
         api.POST('/v1/order/dispute/{order-id}', {
-          params: { path: { 'order-id': orderId }, header: headers },
+          params: { path: { 'order-id': orderId }, header },
           body,
           fetch,
         }),
-      );
-    },
+      ),
     signup: (body) => call((fetch) => api.POST('/v1/evaluate/signup', { body, fetch })),
-    login: (body) => {
-      const headers = idempotencyKey();
-      return call((fetch) => api.POST('/v1/evaluate/login', { params: { header: headers }, body, fetch }));
-    },
-    account: (body) => {
-      const headers = idempotencyKey();
-      return call((fetch) => api.POST('/v1/evaluate/account', { params: { header: headers }, body, fetch }));
-    },
+    login: (body) =>
+      keyed((header, fetch) => api.POST('/v1/evaluate/login', { params: { header }, body, fetch })),
+    account: (body) =>
+      keyed((header, fetch) => api.POST('/v1/evaluate/account', { params: { header }, body, fetch })),
   };
 }
