@@ -21,10 +21,6 @@ import { DECISION_OUTCOMES, type DecisionOutcome } from '../shared/schemas/decis
 import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from './api-function.ts';
 import type { StageConfig } from './config.ts';
 
-/** Event types that produce a decision (dispositions and disputes only report): the registry's. */
-export const DECISION_EVENT_TYPES = EVENT_TYPES;
-export { DECISION_OUTCOMES };
-
 /** The operations our functions and the admin CLI send; CloudWatch alarms take at most 10 metrics. */
 const TABLE_OPERATIONS = [
   Operation.GET_ITEM,
@@ -125,7 +121,8 @@ export class Monitoring extends Construct {
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
     this.dashboard.addWidgets(
-      ...DECISION_EVENT_TYPES.map(
+      // Event types that produce a decision (the registry's; dispositions and disputes only report).
+      ...EVENT_TYPES.map(
         (eventType) =>
           new GraphWidget({
             title: `Decisions: ${eventType}`,

@@ -44,12 +44,6 @@ export const ERROR_CATALOG = {
 } as const satisfies Record<string, { status: number; condition: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
-export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
-
-export function statusOf(code: ErrorCode): number {
-  return ERROR_CATALOG[code].status;
-}
-
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -65,7 +59,7 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
     this.code = code;
-    this.status = statusOf(code);
+    this.status = ERROR_CATALOG[code].status;
     this.field = options.field;
     this.headers = options.headers ?? {};
   }

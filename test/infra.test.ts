@@ -15,9 +15,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAbuseDecisionApp, type EnvironmentStacks } from '../lib/abuse-decision-app.ts';
 import { POWERTOOLS_SERVICE_NAME, REPO_ROOT } from '../lib/api-function.ts';
 import { STAGES, type StageName } from '../lib/config.ts';
-import { DECISION_EVENT_TYPES, DECISION_OUTCOMES } from '../lib/monitoring.ts';
 import { TABLE_ACCESS, type TableAction } from '../lib/table-access.ts';
+import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
+import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
 
 /** One function per route, the 404/405 fallback, and the public OpenAPI document's. */
 const FUNCTION_COUNT = ROUTES.length + 1 + PUBLIC_ROUTES.length;
@@ -427,7 +428,7 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
   it('charts decisions by event type and outcome, and latency, on a dashboard', () => {
     const template = templateOf(environment(stage).api);
     const body = JSON.stringify(only(template, 'AWS::CloudWatch::Dashboard').Properties.DashboardBody);
-    for (const eventType of DECISION_EVENT_TYPES) {
+    for (const eventType of EVENT_TYPES) {
       for (const outcome of DECISION_OUTCOMES) {
         expect(body).toContain(
           `[\\"AbuseDecision\\",\\"Decisions\\",\\"eventType\\",\\"${eventType}\\",\\"outcome\\",\\"${outcome}\\",\\"service\\",\\"${SERVICE_NAME}\\"`,

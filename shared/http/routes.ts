@@ -1,6 +1,7 @@
 import {
   ENDPOINT_DEFINITIONS,
   ENDPOINTS,
+  type EndpointDefinition,
   type EndpointName,
   type RouteDeprecation,
 } from '../contract/endpoints.ts';
@@ -21,8 +22,7 @@ export interface RouteDefinition {
 }
 
 export const ROUTES: readonly RouteDefinition[] = ENDPOINTS.map((endpoint) => {
-  const { method, path, ...rest } = ENDPOINT_DEFINITIONS[endpoint];
-  const deprecation = 'deprecation' in rest ? (rest.deprecation as RouteDeprecation) : undefined;
+  const { method, path, deprecation }: EndpointDefinition = ENDPOINT_DEFINITIONS[endpoint];
   return {
     endpoint,
     method,
@@ -33,7 +33,7 @@ export const ROUTES: readonly RouteDefinition[] = ENDPOINTS.map((endpoint) => {
 });
 
 /** Each endpoint's Lambda entry: the two lines binding its use case to its definition. */
-export function handlerFileOf(endpoint: EndpointName): string {
+function handlerFileOf(endpoint: EndpointName): string {
   return `functions/${endpoint}.ts`;
 }
 
