@@ -31,7 +31,8 @@ const typed = <T>(body: unknown) => body as T;
 /** The real transport, with every answer checked against openapi.json like the other suites'. */
 async function checkedFetch(request: Request): Promise<Response> {
   const response = await fetch(request);
-  assertMatchesContract(request.method, request.url, response.status, await response.clone().json());
+  const body: unknown = await response.clone().json();
+  assertMatchesContract(request.method, request.url, response.status, body, response.headers);
   return response;
 }
 

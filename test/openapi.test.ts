@@ -116,6 +116,13 @@ describe('the contract helper (test/support/contract.ts)', () => {
     expect(checkResponse('POST', '/v1/order', 409, envelope('duplicate_return')).problems).not.toEqual([]);
     expect(checkResponse('POST', '/v1/order', 418, envelope('teapot')).problems).not.toEqual([]);
     expect(checkResponse('GET', '/v1/nowhere', 404, { message: 'no envelope' }).problems).not.toEqual([]);
+    const requestIdOnly = new Headers({ 'X-Request-Id': 'r' });
+    expect(
+      checkResponse('POST', '/v1/order', 409, envelope('duplicate_order'), new Headers()).problems,
+    ).toEqual(['no X-Request-Id header']);
+    expect(
+      checkResponse('POST', '/v1/order', 503, envelope('service_unavailable'), requestIdOnly).problems,
+    ).toEqual(['no Retry-After header on a 503']);
     expect(() =>
       assertMatchesContract('POST', '/v1/evaluate/signup', 200, { providerSignupId: 'x' }),
     ).toThrow(/does not match openapi\.json/);

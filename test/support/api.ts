@@ -48,7 +48,7 @@ export async function startTestApi(): Promise<TestApi> {
       body = undefined;
     }
     // Contract test: whatever the suite asserts next, the answer must be what openapi.json says.
-    assertMatchesContract(method, path, response.status, body);
+    assertMatchesContract(method, path, response.status, body, response.headers);
     return { status: response.status, headers: response.headers, body, text };
   };
   return {

@@ -49,8 +49,29 @@ export interface ContractCheck {
   problems: string[];
 }
 
-/** Checks one response; an empty `problems` list means it matches the document. */
-export function checkResponse(method: string, url: string, status: number, body: unknown): ContractCheck {
+/**
+ * Checks one response; an empty `problems` list means it matches the document. With `headers`, it
+ * also checks what every answer carries (X-Request-Id) and the Retry-After the document gives 429
+ * and 503 answers.
+ */
+export function checkResponse(
+  method: string,
+  url: string,
+  status: number,
+  body: unknown,
+  headers?: Headers,
+): ContractCheck {
+  const check = checkBody(method, url, status, body);
+  if (headers) {
+    if (!headers.get('x-request-id')) check.problems.push('no X-Request-Id header');
+    if ((status === 429 || status === 503) && !headers.get('retry-after')) {
+      check.problems.push(`no Retry-After header on a ${status}`);
+    }
+  }
+  return check;
+}
+
+function checkBody(method: string, url: string, status: number, body: unknown): ContractCheck {
   const path = new URL(url, 'http://localhost').pathname;
   const template = templates.find((t) => t.pattern.test(path))?.template;
   const operation = template ? openApiDocument.paths[template]?.[method.toLowerCase()] : undefined;
@@ -81,8 +102,14 @@ function errorsOf(validate: ValidateFunction, body: unknown): string[] {
 let validated = 0;
 
 /** Throws when the response does not match the document; counts every response it checked. */
-export function assertMatchesContract(method: string, url: string, status: number, body: unknown): void {
-  const { against, problems } = checkResponse(method, url, status, body);
+export function assertMatchesContract(
+  method: string,
+  url: string,
+  status: number,
+  body: unknown,
+  headers?: Headers,
+): void {
+  const { against, problems } = checkResponse(method, url, status, body, headers);
   validated++;
   if (problems.length > 0) {
     throw new Error(
