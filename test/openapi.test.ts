@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINT_DEFINITIONS, ENDPOINTS, errorsOf } from '../shared/contract/endpoints.ts';
 import { buildOpenApiDocument } from '../shared/contract/openapi.ts';
 import { ERROR_CATALOG } from '../shared/errors.ts';
-import { startTestApi, type TestApi } from './support/api.ts';
+import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { assertMatchesContract, checkResponse } from './support/contract.ts';
 
 const FILE = join(import.meta.dirname, '..', 'openapi.json');
@@ -79,6 +79,13 @@ describe('GET /v1/openapi.json on the local server', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBeTruthy();
     expect(response.body).toEqual(JSON.parse(committed));
+  });
+
+  it('answers another method on it 405 with Allow: GET (after authentication, like every wrong method)', async () => {
+    const { apiKey } = await newMerchant();
+    const response = await api.request('POST', '/v1/openapi.json', { apiKey, rawBody: '{}' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET');
   });
 });
 
