@@ -65,6 +65,18 @@ describe('openapi.json (generated from the endpoint registry)', () => {
     }
     expect(document.paths['/v1/openapi.json']?.get?.security).toEqual([]);
   });
+
+  it('shows examples (from examples/) that the endpoint accepts', () => {
+    for (const name of ENDPOINTS) {
+      const definition = ENDPOINT_DEFINITIONS[name];
+      const examples =
+        document.paths[definition.path]!.post!.requestBody.content['application/json'].examples ?? {};
+      for (const [id, { value }] of Object.entries(examples as Record<string, { value: unknown }>)) {
+        const parsed = definition.request.safeParse(value);
+        expect(parsed.success, `${name} example ${id}: ${parsed.error?.message ?? ''}`).toBe(true);
+      }
+    }
+  });
 });
 
 describe('GET /v1/openapi.json on the local server', () => {
