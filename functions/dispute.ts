@@ -1,8 +1,4 @@
-import { httpHandler } from '../shared/http/http-handler.ts';
-import { disputeRequestSchema } from '../shared/schemas/dispute.ts';
+import { endpointHandler } from '../shared/http/http-handler.ts';
 import { recordDisputes } from '../shared/use-cases/record-disputes.ts';
 
-export const handler = httpHandler(
-  { endpoint: 'dispute', schema: disputeRequestSchema, idempotencyKeyHeader: true },
-  recordDisputes,
-);
+export const handler = endpointHandler('dispute', recordDisputes);

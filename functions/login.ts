@@ -1,8 +1,4 @@
-import { httpHandler } from '../shared/http/http-handler.ts';
-import { loginRequestSchema } from '../shared/schemas/login.ts';
+import { endpointHandler } from '../shared/http/http-handler.ts';
 import { evaluateLogin } from '../shared/use-cases/evaluate-login.ts';
 
-export const handler = httpHandler(
-  { endpoint: 'login', schema: loginRequestSchema, idempotencyKeyHeader: true },
-  evaluateLogin,
-);
+export const handler = endpointHandler('login', evaluateLogin);

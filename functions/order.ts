@@ -1,5 +1,4 @@
-import { httpHandler } from '../shared/http/http-handler.ts';
-import { orderRequestSchema } from '../shared/schemas/order.ts';
+import { endpointHandler } from '../shared/http/http-handler.ts';
 import { placeOrder } from '../shared/use-cases/place-order.ts';
 
-export const handler = httpHandler({ endpoint: 'order', schema: orderRequestSchema }, placeOrder);
+export const handler = endpointHandler('order', placeOrder);

@@ -1,5 +1,4 @@
-import { httpHandler } from '../shared/http/http-handler.ts';
-import { returnRequestSchema } from '../shared/schemas/return.ts';
+import { endpointHandler } from '../shared/http/http-handler.ts';
 import { evaluateReturn } from '../shared/use-cases/evaluate-return.ts';
 
-export const handler = httpHandler({ endpoint: 'return', schema: returnRequestSchema }, evaluateReturn);
+export const handler = endpointHandler('return', evaluateReturn);

@@ -1,5 +1,4 @@
-import { httpHandler } from '../shared/http/http-handler.ts';
-import { signupRequestSchema } from '../shared/schemas/signup.ts';
+import { endpointHandler } from '../shared/http/http-handler.ts';
 import { evaluateSignup } from '../shared/use-cases/evaluate-signup.ts';
 
-export const handler = httpHandler({ endpoint: 'signup', schema: signupRequestSchema }, evaluateSignup);
+export const handler = endpointHandler('signup', evaluateSignup);

@@ -37,7 +37,7 @@ export interface ApiFunctionProps {
 
 /**
  * "An API function": runtime, architecture, tracing, log group, bundling and source maps are fixed
- * here once, so the eight functions cannot drift apart. Its role starts with nothing but writing
+ * here once, so the functions cannot drift apart. Its role starts with nothing but writing
  * to its own log group (and X-Ray); table access is added only through `bindTable`.
  */
 export class ApiFunction extends Construct {

@@ -17,7 +17,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import type { Construct } from 'constructs';
-import { FALLBACK_HANDLER_FILE, ROUTES, type RouteDefinition } from '../shared/http/routes.ts';
+import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES, type RouteDefinition } from '../shared/http/routes.ts';
 import { ApiFunction } from './api-function.ts';
 import type { StageConfig } from './config.ts';
 import { addGatewayErrors } from './gateway-responses.ts';
@@ -131,6 +131,20 @@ export class ApiStack extends Stack {
         routeResources.set(prefix, this.api.root.resourceForPath(prefix));
       }
     }
+    // The OpenAPI document: no key, no table (its function's role has no table access).
+    for (const route of PUBLIC_ROUTES) {
+      const fn = apiFunction(
+        route.name,
+        route.handlerFile,
+        `${route.method} ${route.path} (no authentication)`,
+      );
+      this.api.root
+        .resourceForPath(route.path)
+        .addMethod(route.method, new LambdaIntegration(fn.handler, { allowTestInvoke: false }));
+      for (const prefix of pathPrefixes(route.path)) {
+        routeResources.set(prefix, this.api.root.resourceForPath(prefix));
+      }
+    }
     for (const resource of routeResources.values()) resource.addMethod('ANY', fallbackIntegration);
     this.functions = functions;
 
@@ -184,6 +198,7 @@ function acknowledgeApiFindings(api: RestApi): void {
     'Merchants authenticate with an API key in the Authorization header, checked first by every ' +
     'function (the 404/405 fallback included): SHA-256 key lookup, environment prefix, revocation, ' +
     "merchant status and key scope, each answered with the contract's 401/403 code and envelope. " +
+    'The one route without a key is GET /v1/openapi.json, the published API reference, which reads no data. ' +
     'IAM and Cognito authorizers do not fit server-to-server merchant keys.';
   Validations.of(api).acknowledge(
     { id: 'AwsSolutions-APIG4', reason: authentication },

@@ -1,5 +1,5 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
-import type { ErrorCode } from '../shared/errors.ts';
+import { ERROR_CATALOG, type ErrorCode } from '../shared/errors.ts';
 
 /**
  * Errors API Gateway answers itself, before or instead of our functions, mapped to the contract's
@@ -13,9 +13,10 @@ import type { ErrorCode } from '../shared/errors.ts';
  */
 export interface GatewayError {
   type: ResponseType;
-  /** The status sent; undefined keeps API Gateway's own (the DEFAULT_* types cover many statuses). */
-  status?: number;
+  /** Sent with the code's status from the catalog, unless API Gateway's own status is kept (DEFAULT_*). */
   code: ErrorCode;
+  /** The DEFAULT_* types cover many statuses: keep API Gateway's. */
+  keepGatewayStatus?: true;
   /** Fixed text, or undefined to pass API Gateway's own message through. */
   message?: string;
   /** Extra static headers (values are literal, quoted for API Gateway). */
@@ -25,47 +26,41 @@ export interface GatewayError {
 export const GATEWAY_ERRORS: readonly GatewayError[] = [
   {
     type: ResponseType.THROTTLED,
-    status: 429,
     code: 'rate_limited',
     message: 'Too many requests; retry after the number of seconds in Retry-After.',
     headers: { 'Retry-After': '1' },
   },
   {
     type: ResponseType.QUOTA_EXCEEDED,
-    status: 429,
     code: 'rate_limited',
     message: 'Too many requests; retry after the number of seconds in Retry-After.',
     headers: { 'Retry-After': '1' },
   },
-  { type: ResponseType.RESOURCE_NOT_FOUND, status: 404, code: 'not_found', message: 'No such route.' },
+  { type: ResponseType.RESOURCE_NOT_FOUND, code: 'not_found', message: 'No such route.' },
   {
     type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
-    status: 404,
     code: 'not_found',
     message: 'No such route.',
   },
   {
     type: ResponseType.REQUEST_TOO_LARGE,
-    status: 413,
     code: 'payload_too_large',
     message: 'The request body is too large.',
   },
   {
     type: ResponseType.INTEGRATION_FAILURE,
-    status: 502,
     code: 'bad_gateway',
     message: 'The request could not be processed; retry with backoff.',
   },
   {
     type: ResponseType.INTEGRATION_TIMEOUT,
-    status: 503,
     code: 'service_unavailable',
     message: 'The request timed out; retry with backoff.',
   },
-  { type: ResponseType.ACCESS_DENIED, status: 403, code: 'forbidden', message: 'Forbidden.' },
-  { type: ResponseType.WAF_FILTERED, status: 403, code: 'forbidden', message: 'Forbidden.' },
-  { type: ResponseType.DEFAULT_4XX, code: 'invalid_request' },
-  { type: ResponseType.DEFAULT_5XX, code: 'internal_error' },
+  { type: ResponseType.ACCESS_DENIED, code: 'forbidden', message: 'Forbidden.' },
+  { type: ResponseType.WAF_FILTERED, code: 'forbidden', message: 'Forbidden.' },
+  { type: ResponseType.DEFAULT_4XX, code: 'invalid_request', keepGatewayStatus: true },
+  { type: ResponseType.DEFAULT_5XX, code: 'internal_error', keepGatewayStatus: true },
 ];
 
 /** The envelope as an API Gateway template; `$context` variables are filled in per request. */
@@ -78,7 +73,7 @@ export function addGatewayErrors(api: RestApi): void {
   for (const error of GATEWAY_ERRORS) {
     api.addGatewayResponse(error.type.responseType, {
       type: error.type,
-      ...(error.status !== undefined ? { statusCode: String(error.status) } : {}),
+      ...(error.keepGatewayStatus ? {} : { statusCode: String(ERROR_CATALOG[error.code].status) }),
       responseHeaders: {
         'X-Request-Id': 'context.requestId',
         ...Object.fromEntries(

@@ -16,14 +16,10 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import type { DecisionOutcome } from '../shared/schemas/decision.ts';
-import type { EventType } from '../shared/scoring/workflow.ts';
+import { EVENT_TYPES, type EventType } from '../shared/contract/endpoints.ts';
+import { DECISION_OUTCOMES, type DecisionOutcome } from '../shared/schemas/decision.ts';
 import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from './api-function.ts';
 import type { StageConfig } from './config.ts';
-
-/** Event types that produce a decision (dispositions and disputes only report). */
-export const DECISION_EVENT_TYPES: readonly EventType[] = ['order', 'return', 'signup', 'login', 'account'];
-export const DECISION_OUTCOMES: readonly DecisionOutcome[] = ['APPROVE', 'DECLINE', 'REVIEW'];
 
 /** The operations our functions and the admin CLI send; CloudWatch alarms take at most 10 metrics. */
 const TABLE_OPERATIONS = [
@@ -125,7 +121,8 @@ export class Monitoring extends Construct {
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
     this.dashboard.addWidgets(
-      ...DECISION_EVENT_TYPES.map(
+      // Event types that produce a decision (the registry's; dispositions and disputes only report).
+      ...EVENT_TYPES.map(
         (eventType) =>
           new GraphWidget({
             title: `Decisions: ${eventType}`,

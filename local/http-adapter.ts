@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, type ErrorCode } from '../shared/errors.ts';
 import { errorResponse } from '../shared/http/responses.ts';
-import { FALLBACK_HANDLER_FILE, matchRoute } from '../shared/http/routes.ts';
+import { FALLBACK_HANDLER_FILE, matchRoute, PUBLIC_ROUTES } from '../shared/http/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -48,7 +48,9 @@ export function createLocalServer(): Server {
       }
       const url = parseTarget(req.url);
       if (!url) return send(res, gatewayError('invalid_request', 'The request target is not a valid URL.'));
-      const match = matchRoute(url.pathname);
+      // Public routes (the OpenAPI document) answer every caller; the rest go through the route table.
+      const publicRoute = PUBLIC_ROUTES.find((r) => r.path === url.pathname && r.method === req.method);
+      const match = publicRoute ? undefined : matchRoute(url.pathname);
       const routed = match && match.route.method === req.method ? match : undefined;
       const event = toApiGatewayEvent(
         {
@@ -58,15 +60,13 @@ export function createLocalServer(): Server {
           body,
           sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
         },
-        routed ? routed.route.path : '/{proxy+}',
-        routed ? routed.pathParameters : { proxy: url.pathname.replace(/^\//, '') },
+        publicRoute?.path ?? routed?.route.path ?? '/{proxy+}',
+        publicRoute ? {} : routed ? routed.pathParameters : { proxy: url.pathname.replace(/^\//, '') },
       );
-      const file = routed ? routed.route.handlerFile : FALLBACK_HANDLER_FILE;
+      const file = publicRoute?.handlerFile ?? routed?.route.handlerFile ?? FALLBACK_HANDLER_FILE;
+      const functionName = publicRoute?.name ?? routed?.route.endpoint ?? 'fallback';
       const handler = await loadHandler(file);
-      send(
-        res,
-        await handler(event, lambdaContext(routed ? `local-${routed.route.endpoint}` : 'local-fallback')),
-      );
+      send(res, await handler(event, lambdaContext(`local-${functionName}`)));
     } catch {
       send(res, gatewayError('bad_gateway', 'The handler failed to answer.'));
     }

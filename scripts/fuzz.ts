@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { freePort, JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { applyLocalEnvironment } from '../local/local-env.ts';
-import { ERROR_CODES } from '../shared/errors.ts';
+import { ERROR_CATALOG } from '../shared/errors.ts';
 
 const total = Number(process.env.FUZZ_REQUESTS ?? 100_000);
 const concurrency = Number(process.env.FUZZ_CONCURRENCY ?? 8);
@@ -18,7 +18,7 @@ const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 /** Every this many requests, one goes to a wrong method or an unknown path (the 404/405 handler). */
 const ROUTE_NOISE_EVERY = 25;
 const BATCH = 1_000;
-const CATALOG = new Set<string>(ERROR_CODES);
+const CATALOG = new Set<string>(Object.keys(ERROR_CATALOG));
 
 let dynamoDb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
 try {

@@ -1,6 +1,8 @@
 /**
- * `npm test`: format and lint (Biome), type check (tsc), then every vitest suite. Ends with the plain
- * line `N passed, N failed` that CI reads; the lint and type checks count as one test each.
+ * `npm test`: format and lint (Biome), type check (tsc), the import-cycle check, the
+ * client build, then every vitest suite. Ends with the plain
+ * line `N passed, N failed` that CI reads; the lint, type, cycle and
+ * client checks count as one test each.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -23,6 +25,12 @@ function check(label: string, command: string, args: string[]): void {
 
 check('biome check (format + lint)', bin('biome'), ['check', '.']);
 check('tsc --noEmit (strict type check)', bin('tsc'), ['--noEmit']);
+check('import cycles (dpdm: files and modules)', process.execPath, [
+  join(import.meta.dirname, 'check-cycles.ts'),
+]);
+check('client build (types from openapi.json, tsc)', process.execPath, [
+  join(import.meta.dirname, 'build-client.ts'),
+]);
 
 const report = join(mkdtempSync(join(tmpdir(), 'vitest-')), 'report.json');
 console.log('\n> vitest run');

@@ -2,79 +2,52 @@
  * The one error hierarchy of the API. Every failure a request can meet is an ApiError (or is turned
  * into one by shared/http/error-mapper.ts), so the envelope and the status live in one place.
  */
-export type ErrorCode =
-  | 'unauthenticated'
-  | 'invalid_api_key'
-  | 'environment_mismatch'
-  | 'forbidden'
-  | 'endpoint_not_enabled'
-  | 'invalid_request'
-  | 'unprocessable_entity'
-  | 'unknown_field'
-  | 'invalid_currency_code'
-  | 'invalid_timestamp'
-  | 'unknown_enum_value'
-  | 'item_not_on_return'
-  | 'not_found'
-  | 'order_not_found'
-  | 'return_not_found'
-  | 'method_not_allowed'
-  | 'duplicate_order'
-  | 'duplicate_return'
-  | 'duplicate_customer'
-  | 'duplicate_dispute_id'
-  | 'idempotency_key_reused'
-  | 'gone'
-  | 'payload_too_large'
-  | 'uri_too_long'
-  | 'request_header_fields_too_large'
-  | 'request_timeout'
-  | 'rate_limited'
-  | 'internal_error'
-  | 'bad_gateway'
-  | 'service_unavailable';
-
-const STATUS_BY_CODE: Record<ErrorCode, number> = {
-  unauthenticated: 401,
-  invalid_api_key: 401,
-  environment_mismatch: 401,
-  forbidden: 403,
-  endpoint_not_enabled: 403,
-  invalid_request: 400,
-  unprocessable_entity: 422,
-  unknown_field: 422,
-  invalid_currency_code: 422,
-  invalid_timestamp: 422,
-  unknown_enum_value: 422,
-  item_not_on_return: 422,
-  not_found: 404,
-  order_not_found: 404,
-  return_not_found: 404,
-  method_not_allowed: 405,
-  duplicate_order: 409,
-  duplicate_return: 409,
-  duplicate_customer: 409,
-  duplicate_dispute_id: 409,
-  idempotency_key_reused: 409,
-  gone: 410,
-  payload_too_large: 413,
+/**
+ * The error catalog (contract 7 plus decisions.md): every `error.code` the API can answer, its HTTP
+ * status and when it is given. The envelope, the OpenAPI document and the fuzz suite read this one
+ * table.
+ */
+export const ERROR_CATALOG = {
+  unauthenticated: { status: 401, condition: 'Authorization header missing' },
+  invalid_api_key: { status: 401, condition: 'Key format invalid, unknown or revoked' },
+  environment_mismatch: {
+    status: 401,
+    condition: 'Key prefix and base address belong to different environments',
+  },
+  forbidden: { status: 403, condition: 'Key not authorized for the endpoint, or merchant suspended' },
+  endpoint_not_enabled: { status: 403, condition: 'Account-update endpoint not enabled on the account' },
+  invalid_request: { status: 400, condition: 'Malformed JSON, required field missing or wrong JSON type' },
+  unprocessable_entity: { status: 422, condition: 'Field present but value invalid' },
+  unknown_field: { status: 422, condition: 'Field not in the schema' },
+  invalid_currency_code: { status: 422, condition: 'Currency is not an ISO 4217 numeric code' },
+  invalid_timestamp: { status: 422, condition: 'Timestamp is not epoch milliseconds' },
+  unknown_enum_value: {
+    status: 422,
+    condition: 'Enumerated field outside allowed values (disposition, dispute)',
+  },
+  item_not_on_return: { status: 422, condition: 'Disposition identifier matches no item on the return' },
+  not_found: { status: 404, condition: 'Resource does not exist' },
+  order_not_found: { status: 404, condition: 'Order id unknown (returns, disputes)' },
+  return_not_found: { status: 404, condition: 'Return id unknown (dispositions)' },
+  method_not_allowed: { status: 405, condition: 'Known path, other method' },
+  duplicate_order: { status: 409, condition: 'providerOrderId exists with a different body' },
+  duplicate_return: { status: 409, condition: 'providerReturnId exists with a different body' },
+  duplicate_customer: { status: 409, condition: 'Signup customerId exists with a different body' },
+  duplicate_dispute_id: { status: 409, condition: 'disputeId collides with a dispute on a different order' },
+  idempotency_key_reused: { status: 409, condition: 'Idempotency-Key already used with a different request' },
+  gone: { status: 410, condition: 'Deprecated route past its sunset' },
+  payload_too_large: { status: 413, condition: 'Request body over the size limit' },
   // Refused by the HTTP server before any handler runs (local mode; API Gateway's own limits in AWS).
-  uri_too_long: 414,
-  request_header_fields_too_large: 431,
-  request_timeout: 408,
-  rate_limited: 429,
-  internal_error: 500,
-  bad_gateway: 502,
-  service_unavailable: 503,
-};
+  request_timeout: { status: 408, condition: 'Request not received in time (local server)' },
+  uri_too_long: { status: 414, condition: 'Request line over the server limit (local server)' },
+  request_header_fields_too_large: { status: 431, condition: 'Headers over the server limit (local server)' },
+  rate_limited: { status: 429, condition: 'Rate limit exceeded' },
+  internal_error: { status: 500, condition: 'Internal failure' },
+  bad_gateway: { status: 502, condition: 'Upstream issue' },
+  service_unavailable: { status: 503, condition: 'Temporary unavailability' },
+} as const satisfies Record<string, { status: number; condition: string }>;
 
-/** The error catalog: every code the API answers with, and its status. */
-export const ERROR_CODES = Object.keys(STATUS_BY_CODE) as ErrorCode[];
-
-export function statusOf(code: ErrorCode): number {
-  return STATUS_BY_CODE[code];
-}
-
+export type ErrorCode = keyof typeof ERROR_CATALOG;
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -90,7 +63,7 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
     this.code = code;
-    this.status = statusOf(code);
+    this.status = ERROR_CATALOG[code].status;
     this.field = options.field;
     this.headers = options.headers ?? {};
   }
@@ -105,17 +78,6 @@ export const methodNotAllowed = (allowed: readonly string[]) =>
   new ApiError('method_not_allowed', `Method not allowed; use ${allowed.join(', ')}.`, {
     headers: { Allow: allowed.join(', ') },
   });
-
-/**
- * Raised by a repository when an idempotency key already holds a different request. The use case
- * chooses the wire code (duplicate_order, duplicate_return, ...).
- */
-export class ConflictError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConflictError';
-  }
-}
 
 /** DynamoDB kept refusing (throttling, transaction conflicts) beyond the request's retry budget. */
 export class StoreUnavailableError extends Error {

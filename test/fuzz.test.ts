@@ -6,7 +6,7 @@ vi.hoisted(() => {
 });
 
 const { default: fc } = await import('fast-check');
-const { ERROR_CODES, statusOf } = await import('../shared/errors.ts');
+const { ERROR_CATALOG } = await import('../shared/errors.ts');
 const { updateMerchant } = await import('../shared/store/merchants.ts');
 const { newMerchant, startTestApi } = await import('./support/api.ts');
 const { prepareFixtures } = await import('./support/endpoint-fixtures.ts');
@@ -22,8 +22,10 @@ type ApiResponse = import('./support/api.ts').ApiResponse;
 
 /** Runs per property; `FUZZ_RUNS` raises it locally. `npm run fuzz` is the long run. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
-/** The error catalog's codes a client may be answered with here (no 5xx is the other property). */
-const CATALOG = new Set(ERROR_CODES.filter((code) => statusOf(code) < 500));
+/** Codes a request can earn by itself: the catalog (shared/errors.ts) without server failures (5xx). */
+const CATALOG = new Set(
+  Object.entries(ERROR_CATALOG).flatMap(([code, { status }]) => (status < 500 ? [code] : [])),
+);
 
 let api: Awaited<ReturnType<typeof startTestApi>>;
 let apiKey: string;

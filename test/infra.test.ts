@@ -15,9 +15,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAbuseDecisionApp, type EnvironmentStacks } from '../lib/abuse-decision-app.ts';
 import { POWERTOOLS_SERVICE_NAME, REPO_ROOT } from '../lib/api-function.ts';
 import { STAGES, type StageName } from '../lib/config.ts';
-import { DECISION_EVENT_TYPES, DECISION_OUTCOMES } from '../lib/monitoring.ts';
 import { TABLE_ACCESS, type TableAction } from '../lib/table-access.ts';
-import { FALLBACK_HANDLER_FILE, ROUTES } from '../shared/http/routes.ts';
+import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
+import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
+import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
+
+/** One function per route, the 404/405 fallback, and the public OpenAPI document's. */
+const FUNCTION_COUNT = ROUTES.length + 1 + PUBLIC_ROUTES.length;
+
 import { SERVICE_NAME } from '../shared/observability.ts';
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../shared/store/table-definition.ts';
 
@@ -222,6 +227,21 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
     expect(seen.size).toBe(ROUTES.length);
   });
 
+  it('serves GET /v1/openapi.json from its own function, without an authorizer and without table access', () => {
+    const { api } = environment(stage);
+    const template = templateOf(api);
+    const openapi = logicalId(api.functions.get('openapi')!.handler);
+    const get = methodsByPath(template).find((m) => m.path === '/v1/openapi.json' && m.httpMethod === 'GET');
+    expect(get?.fn).toBe(openapi);
+    const methods = resources(template, 'AWS::ApiGateway::Method').map(([, m]) => m.Properties);
+    expect(methods.every((m) => m.AuthorizationType === 'NONE')).toBe(true);
+    const statements = policyStatements(template).filter(({ owner }) => owner.startsWith('OpenapiFunction'));
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.flatMap(({ statement }) => asList(statement.Action).map(String))).not.toContainEqual(
+      expect.stringMatching(/^dynamodb:/),
+    );
+  });
+
   it('sends wrong methods and unknown paths to the fallback (ANY on every route resource, root, proxy)', () => {
     const { api } = environment(stage);
     const template = templateOf(api);
@@ -231,7 +251,7 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
     const anyPaths = new Set(anyMethods.map((m) => m.path));
     expect(anyPaths).toContain('/');
     expect(anyPaths).toContain('/{proxy+}');
-    for (const route of ROUTES) {
+    for (const route of [...ROUTES, ...PUBLIC_ROUTES]) {
       const segments = route.path.split('/').filter(Boolean);
       for (let i = 1; i <= segments.length; i++) {
         expect(anyPaths, route.path).toContain(`/${segments.slice(0, i).join('/')}`);
@@ -245,7 +265,7 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
 
   it('runs every function on nodejs24.x, arm64, active tracing, source maps and Powertools settings', () => {
     const functions = resources(templateOf(environment(stage).api), 'AWS::Lambda::Function');
-    expect(functions).toHaveLength(ROUTES.length + 1);
+    expect(functions).toHaveLength(FUNCTION_COUNT);
     for (const [id, fn] of functions) {
       const props = fn.Properties;
       expect(props.Runtime, id).toBe('nodejs24.x');
@@ -271,7 +291,7 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
   it('keeps function and access logs in log groups with the configured retention', () => {
     const template = templateOf(environment(stage).api);
     const logGroups = resources(template, 'AWS::Logs::LogGroup');
-    expect(logGroups).toHaveLength(ROUTES.length + 2);
+    expect(logGroups).toHaveLength(FUNCTION_COUNT + 1);
     for (const [id, group] of logGroups) {
       expect(group.Properties.RetentionInDays, id).toBe(config.logRetention);
       expect(group.DeletionPolicy, id).toBe(config.protectData ? 'Retain' : 'Delete');
@@ -315,7 +335,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
         .sort();
       const expected = [...TABLE_ACCESS[name as keyof typeof TABLE_ACCESS].actions].sort();
       expect(granted, name).toEqual(expected);
-      expect(granted, name).toContain('dynamodb:GetItem');
+      // Every function authenticates (GetItem on the key) but the public OpenAPI document's.
+      expect(granted.includes('dynamodb:GetItem'), name).toBe(name !== 'openapi');
     }
     // No function queries an index today, so no statement may reach one.
     expect(JSON.stringify(statements)).not.toContain('/index/');
@@ -383,7 +404,7 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
     const template = templateOf(api);
     const topic = logicalId(api.monitoring.topic);
     const alarms = resources(template, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    expect(alarms).toHaveLength(1 + 3 * (ROUTES.length + 1) + 2);
+    expect(alarms).toHaveLength(1 + 3 * FUNCTION_COUNT + 2);
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topic }]);
     const metricNames = alarms.map((a) =>
       a.MetricName
@@ -392,12 +413,12 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
             .match(/"MetricName":"(\w+)"/g)
             ?.join(),
     );
-    expect(metricNames.filter((m) => m === 'Duration')).toHaveLength(ROUTES.length + 1);
+    expect(metricNames.filter((m) => m === 'Duration')).toHaveLength(FUNCTION_COUNT);
     expect(
       alarms.filter((a) => a.MetricName === 'Duration').every((a) => a.ExtendedStatistic === 'p99'),
     ).toBe(true);
-    expect(metricNames.filter((m) => m === 'Errors')).toHaveLength(ROUTES.length + 1);
-    expect(metricNames.filter((m) => m === 'Throttles')).toHaveLength(ROUTES.length + 1);
+    expect(metricNames.filter((m) => m === 'Errors')).toHaveLength(FUNCTION_COUNT);
+    expect(metricNames.filter((m) => m === 'Throttles')).toHaveLength(FUNCTION_COUNT);
     expect(metricNames.some((m) => m?.includes('5XXError'))).toBe(true);
     expect(metricNames.some((m) => m?.includes('SystemErrors'))).toBe(true);
     expect(metricNames.some((m) => m?.includes('ThrottledRequests'))).toBe(true);
@@ -407,7 +428,7 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
   it('charts decisions by event type and outcome, and latency, on a dashboard', () => {
     const template = templateOf(environment(stage).api);
     const body = JSON.stringify(only(template, 'AWS::CloudWatch::Dashboard').Properties.DashboardBody);
-    for (const eventType of DECISION_EVENT_TYPES) {
+    for (const eventType of EVENT_TYPES) {
       for (const outcome of DECISION_OUTCOMES) {
         expect(body).toContain(
           `[\\"AbuseDecision\\",\\"Decisions\\",\\"eventType\\",\\"${eventType}\\",\\"outcome\\",\\"${outcome}\\",\\"service\\",\\"${SERVICE_NAME}\\"`,
@@ -524,6 +545,7 @@ describe('table access (lib/table-access.ts)', () => {
     const handlers: [keyof typeof TABLE_ACCESS, string][] = [
       ...ROUTES.map((route): [keyof typeof TABLE_ACCESS, string] => [route.endpoint, route.handlerFile]),
       ['fallback', FALLBACK_HANDLER_FILE],
+      ...PUBLIC_ROUTES.map((route): [keyof typeof TABLE_ACCESS, string] => [route.name, route.handlerFile]),
     ];
     for (const [name, handlerFile] of handlers) {
       const sent = await actionsSentBy(handlerFile);
@@ -550,7 +572,9 @@ describe('function bundles', () => {
       ).toBe(true);
       expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
       expect(code, name).not.toMatch(/from\s*"@aws-sdk\//);
-      expect(code, name).toContain('DynamoDBClient');
+      // Every function but the OpenAPI document's talks to the table.
+      if (name === 'openapi') expect(code, name).not.toContain('DynamoDBClient');
+      else expect(code, name).toContain('DynamoDBClient');
       sizes[name] = `${(statSync(join(dir, 'index.mjs')).size / 1024).toFixed(1)} KiB`;
     }
     console.info('minified bundle sizes (index.mjs):', sizes);

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelVersion } from '../shared/learning/train.ts';
 import { modelFor } from '../shared/scoring/models.ts';
-import { getSignup } from '../shared/store/account-events.ts';
+import type { StoredSignup } from '../shared/store/account-events.ts';
+import { keys } from '../shared/store/keys.ts';
 import { saveModelVersion } from '../shared/store/model-versions.ts';
 import { getOrder } from '../shared/store/orders.ts';
+import { getRecord } from '../shared/store/record-once.ts';
 import { signupBody } from './support/account-fixtures.ts';
 import { admin } from './support/admin.ts';
 import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
@@ -91,9 +93,9 @@ describe('merchant models in live scoring', () => {
     // Other event types keep their own (default) model.
     const signup = signupBody();
     expect((await api.post('/v1/evaluate/signup', signup, { apiKey })).status).toBe(200);
-    expect((await getSignup(merchantId, signup.customerId))?.decision.modelVersion).toBe(
-      modelFor('signup').version,
-    );
+    expect(
+      (await getRecord<StoredSignup>(keys.signup(merchantId, signup.customerId)))?.decision.modelVersion,
+    ).toBe(modelFor('signup').version);
 
     expect((await admin('models', 'rollback', ...args)).code).toBe(0);
     const rolledBack = await order();

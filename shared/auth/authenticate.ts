@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type Environment, KEY_PREFIX } from '../config.ts';
+import type { EndpointFeature, EndpointName } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
-import type { EndpointName } from '../http/routes.ts';
 import {
   type ApiKeyRecord,
   findApiKeyByHash,
@@ -15,9 +15,6 @@ export interface Principal {
   merchant: Merchant;
   key: ApiKeyRecord;
 }
-
-/** A merchant-level switch an endpoint needs (account updates are off until enabled). */
-export type EndpointFeature = 'accountUpdates';
 
 const KEY_PATTERN = /^pk_(test|live)_[0-9A-Za-z]{32,}$/;
 /**

@@ -1,4 +1,7 @@
+import { IDEMPOTENCY_KEY_HEADER } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
+
+export { IDEMPOTENCY_KEY_HEADER };
 
 /** Header lookup without regard to case (API Gateway passes headers as the client sent them). */
 export function headerValue(headers: Record<string, string | undefined> | null | undefined, name: string) {
@@ -10,7 +13,6 @@ export function headerValue(headers: Record<string, string | undefined> | null |
   return undefined;
 }
 
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
 
 /** The Idempotency-Key header when present: 1 to 255 printable ASCII characters, else 400. */

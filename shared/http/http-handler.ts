@@ -3,10 +3,17 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import type { EndpointFeature, Principal } from '../auth/authenticate.ts';
 import { readRuntimeConfig } from '../config.ts';
+import {
+  ENDPOINT_DEFINITIONS,
+  type EndpointDefinition,
+  type EndpointFeature,
+  type EndpointName,
+  type RequestOf,
+} from '../contract/endpoints.ts';
 import { logger, tracer } from '../observability.ts';
 import { runInRequestScope } from '../request-scope.ts';
+import type { EndpointUseCase } from '../use-cases/use-case.ts';
 import type { ApiContext } from './api-context.ts';
 import { headerValue, IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from './headers.ts';
 import { authentication } from './middleware/authentication.ts';
@@ -16,30 +23,11 @@ import { logContext } from './middleware/log-context.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { routeLifecycle } from './middleware/route-lifecycle.ts';
 import { pathParametersOf } from './path-parameters.ts';
-import { jsonResponse, type UseCaseResult } from './responses.ts';
-import { type EndpointName, ROUTES, type RouteDefinition } from './routes.ts';
+import { jsonResponse, REPLAYED_HEADER } from './responses.ts';
+import { ROUTES, type RouteDefinition } from './routes.ts';
 import { validate } from './validation.ts';
 
-/** What a use case receives: the validated body and the caller, never the raw HTTP event. */
-export interface ApiRequest<TBody> {
-  endpoint: EndpointName;
-  body: TBody;
-  principal: Principal;
-  pathParameters: Record<string, string>;
-  requestId: string;
-  header: (name: string) => string | undefined;
-  /** The validated Idempotency-Key header, on endpoints that honour one (EndpointOptions). */
-  idempotencyKey?: string;
-}
-
-export type UseCase<TBody> = (request: ApiRequest<TBody>) => Promise<UseCaseResult>;
-
-export interface EndpointOptions<TBody> {
-  endpoint: EndpointName;
-  schema: z.ZodType<TBody>;
-  requiredFeature?: EndpointFeature;
-  /** Honour an optional Idempotency-Key header (decisions.md: login, account, disposition, dispute). */
-  idempotencyKeyHeader?: boolean;
+export interface EndpointOptions {
   /** The routes this handler may serve, for their deprecation; ROUTES unless a test brings its own. */
   routes?: readonly RouteDefinition[];
 }
@@ -54,33 +42,41 @@ const REQUEST_BUDGET_MS = 5_000;
 const ANSWER_MARGIN_MS = 1_000;
 
 /**
- * The one middleware stack, in this order: request id + error envelope (outermost), Powertools
- * context, authentication, route deprecation (410 after sunset), rate limit, body size and JSON
- * parsing, the ids in the path, the Idempotency-Key header, strict validation, then the use case.
+ * The Lambda handler of a registered endpoint: its use case behind the one middleware stack, in this
+ * order: request id + error envelope (outermost), Powertools context, authentication, route
+ * deprecation (410 after sunset), rate limit, body size and JSON parsing, the ids in the path, the
+ * Idempotency-Key header, strict validation against the definition's request schema, then the use
+ * case, whose answer becomes the 200 response (`Idempotent-Replayed: true` on a replay).
  * Metrics are single metrics flushed where they are recorded, so no flushing middleware is needed.
  */
-export function httpHandler<TBody>(options: EndpointOptions<TBody>, useCase: UseCase<TBody>): ApiHandler {
-  const stack = baseStack(options.endpoint, options.requiredFeature)
+export function endpointHandler<N extends EndpointName>(
+  endpoint: N,
+  useCase: EndpointUseCase<N>,
+  options: EndpointOptions = {},
+): ApiHandler {
+  const definition: EndpointDefinition = ENDPOINT_DEFINITIONS[endpoint];
+  const stack = baseStack(endpoint, definition.requiredFeature)
     .use(routeLifecycle(options.routes ?? ROUTES))
     .use(rateLimit())
     .use(jsonBody())
     .handler(async (event, context) => {
       const pathParameters = pathParametersOf(event);
-      const idempotencyKey = options.idempotencyKeyHeader
-        ? idempotencyKeyOf(headerValue(event.headers, IDEMPOTENCY_KEY_HEADER))
-        : undefined;
-      const body = validate(options.schema, context.parsedBody);
-      const principal = context.principal!;
-      const result = await useCase({
-        endpoint: options.endpoint,
+      const idempotencyKey =
+        definition.idempotency.kind === 'idempotency-key-header'
+          ? idempotencyKeyOf(headerValue(event.headers, IDEMPOTENCY_KEY_HEADER))
+          : undefined;
+      const body = validate(definition.request as z.ZodType<RequestOf<N>>, context.parsedBody);
+      const answer = await useCase({
+        endpoint,
+        merchantId: context.principal!.merchant.merchantId,
         body,
-        principal,
         pathParameters,
-        requestId: context.requestId,
-        header: (name) => headerValue(event.headers, name),
         ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
       });
-      return jsonResponse(result, context.requestId);
+      return jsonResponse(
+        { body: answer.response, ...(answer.replayed ? { headers: REPLAYED_HEADER } : {}) },
+        context.requestId,
+      );
     });
   return inRequestScope((event, context) => stack(event, context as ApiContext));
 }

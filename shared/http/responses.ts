@@ -1,20 +1,21 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { ApiError } from '../errors.ts';
 
-/**
- * What a use case answers: a JSON body (or, for replays, the stored JSON text as first sent),
- * optionally with extra headers. Status defaults to 200.
- */
-export type UseCaseResult = { statusCode?: number; headers?: Record<string, string> } & (
-  | { body: unknown }
-  | { rawBody: string }
-);
+/** A JSON response before it is serialised; status defaults to 200. */
+export interface JsonResult {
+  statusCode?: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
 
-export function jsonResponse(result: UseCaseResult, requestId: string): APIGatewayProxyResult {
+/** Marks an answer given earlier to the same call (decisions.md). */
+export const REPLAYED_HEADER = { 'Idempotent-Replayed': 'true' } as const;
+
+export function jsonResponse(result: JsonResult, requestId: string): APIGatewayProxyResult {
   return {
     statusCode: result.statusCode ?? 200,
     headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...result.headers },
-    body: 'rawBody' in result ? result.rawBody : JSON.stringify(result.body),
+    body: JSON.stringify(result.body),
   };
 }
 

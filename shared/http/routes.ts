@@ -1,49 +1,53 @@
-/**
- * The API's routes, read by the local HTTP adapter and by the CDK stack, so both expose the same
- * surface. `path` uses API Gateway's resource syntax; `handlerFile` is the handler module under
- * functions/ (exporting `handler`).
- */
-export const ENDPOINTS = ['order', 'return', 'disposition', 'dispute', 'signup', 'login', 'account'] as const;
-export type EndpointName = (typeof ENDPOINTS)[number];
+import {
+  ENDPOINT_DEFINITIONS,
+  ENDPOINTS,
+  type EndpointDefinition,
+  type EndpointName,
+  type RouteDeprecation,
+} from '../contract/endpoints.ts';
 
+export { ENDPOINTS, type EndpointName, type RouteDeprecation };
+
+/**
+ * The API's routes, derived from the endpoint registry (shared/contract/endpoints.ts) and read by the
+ * local HTTP adapter and by the CDK stack, so both expose the same surface. `path` uses API
+ * Gateway's resource syntax; `handlerFile` is the handler module under functions/ (exporting `handler`).
+ */
 export interface RouteDefinition {
   endpoint: EndpointName;
   method: 'POST';
   path: string;
   handlerFile: string;
-  /** Set once a successor exists: shared/http/middleware/route-lifecycle.ts announces it, then retires it. */
   deprecation?: RouteDeprecation;
 }
 
-/** A route's way out (decisions.md, Versioning): announced on every response, then 410 `gone`. */
-export interface RouteDeprecation {
-  /** When the route was (or will be) deprecated, ISO 8601. */
-  deprecatedAt: string;
-  /** When it stops answering, ISO 8601; contract 8 gives 12 months after deprecation. */
-  sunsetAt: string;
-  /** The route that replaces it, e.g. `/v2/order`. */
-  successorPath: string;
-  migrationGuideUrl: string;
+export const ROUTES: readonly RouteDefinition[] = ENDPOINTS.map((endpoint) => {
+  const { method, path, deprecation }: EndpointDefinition = ENDPOINT_DEFINITIONS[endpoint];
+  return {
+    endpoint,
+    method,
+    path,
+    handlerFile: handlerFileOf(endpoint),
+    ...(deprecation ? { deprecation } : {}),
+  };
+});
+
+/** Each endpoint's Lambda entry: the two lines binding its use case to its definition. */
+function handlerFileOf(endpoint: EndpointName): string {
+  return `functions/${endpoint}.ts`;
 }
 
-export const ROUTES: readonly RouteDefinition[] = [
-  { endpoint: 'order', method: 'POST', path: '/v1/order', handlerFile: 'functions/order.ts' },
-  { endpoint: 'return', method: 'POST', path: '/v1/return', handlerFile: 'functions/return.ts' },
-  {
-    endpoint: 'disposition',
-    method: 'POST',
-    path: '/v1/return/disposition/{return-id}',
-    handlerFile: 'functions/disposition.ts',
-  },
-  {
-    endpoint: 'dispute',
-    method: 'POST',
-    path: '/v1/order/dispute/{order-id}',
-    handlerFile: 'functions/dispute.ts',
-  },
-  { endpoint: 'signup', method: 'POST', path: '/v1/evaluate/signup', handlerFile: 'functions/signup.ts' },
-  { endpoint: 'login', method: 'POST', path: '/v1/evaluate/login', handlerFile: 'functions/login.ts' },
-  { endpoint: 'account', method: 'POST', path: '/v1/evaluate/account', handlerFile: 'functions/account.ts' },
+/** A route outside the registry that answers without authentication. */
+export interface PublicRoute {
+  name: 'openapi';
+  method: 'GET';
+  path: string;
+  handlerFile: string;
+}
+
+/** The OpenAPI document (openapi.json), served without a key by the local server and the deployed API. */
+export const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  { name: 'openapi', method: 'GET', path: '/v1/openapi.json', handlerFile: 'functions/openapi.ts' },
 ];
 
 /** Answers unknown paths (404) and wrong methods on known paths (405), after authentication. */

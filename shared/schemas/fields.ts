@@ -34,10 +34,12 @@ export function apiEnum<const T extends readonly [string, ...string[]]>(
   apiCode: Extract<ErrorCode, 'unknown_enum_value' | 'unprocessable_entity'> = 'unprocessable_entity',
 ) {
   const allowed = new Set<string>(values);
-  return z.custom<T[number]>((v) => typeof v === 'string' && allowed.has(v), {
-    error: `must be one of ${values.join(', ')}`,
-    params: { apiCode, allowed: values },
-  });
+  return z
+    .custom<T[number]>((v) => typeof v === 'string' && allowed.has(v), {
+      error: `must be one of ${values.join(', ')}`,
+      params: { apiCode, allowed: values },
+    })
+    .meta({ override: { type: 'string', enum: [...values] } });
 }
 
 function isEpochMillisInRange(ms: number): boolean {
@@ -46,25 +48,36 @@ function isEpochMillisInRange(ms: number): boolean {
 
 /** Epoch milliseconds carried as a string of digits (orders, returns, accounts). */
 export const timestampString = () =>
-  z.custom<string>((v) => typeof v === 'string' && /^\d{12,16}$/.test(v) && isEpochMillisInRange(Number(v)), {
-    error: 'must be epoch milliseconds as a string of digits, between 2000-01-01 and one day from now',
-    params: { apiCode: 'invalid_timestamp' },
-  });
+  z
+    .custom<string>(
+      (v) => typeof v === 'string' && /^\d{12,16}$/.test(v) && isEpochMillisInRange(Number(v)),
+      {
+        error: 'must be epoch milliseconds as a string of digits, between 2000-01-01 and one day from now',
+        params: { apiCode: 'invalid_timestamp' },
+      },
+    )
+    .meta({
+      override: { type: 'string', pattern: '^\\d{12,16}$', description: 'Epoch milliseconds as a string' },
+    });
 
 /** Epoch milliseconds carried as a JSON number (disputes). */
 export const timestampNumber = () =>
-  z.custom<number>((v) => typeof v === 'number' && isEpochMillisInRange(v), {
-    error: 'must be epoch milliseconds as a number, between 2000-01-01 and one day from now',
-    params: { apiCode: 'invalid_timestamp' },
-  });
+  z
+    .custom<number>((v) => typeof v === 'number' && isEpochMillisInRange(v), {
+      error: 'must be epoch milliseconds as a number, between 2000-01-01 and one day from now',
+      params: { apiCode: 'invalid_timestamp' },
+    })
+    .meta({ override: { type: 'integer', description: 'Epoch milliseconds as a number' } });
 
 const ISO_NUMERIC_CURRENCIES = new Set(currencyCodes.data.map((c) => c.number));
 
 export const currencyCode = () =>
-  z.custom<string>((v) => typeof v === 'string' && ISO_NUMERIC_CURRENCIES.has(v), {
-    error: 'must be an ISO 4217 numeric currency code such as "840"',
-    params: { apiCode: 'invalid_currency_code' },
-  });
+  z
+    .custom<string>((v) => typeof v === 'string' && ISO_NUMERIC_CURRENCIES.has(v), {
+      error: 'must be an ISO 4217 numeric currency code such as "840"',
+      params: { apiCode: 'invalid_currency_code' },
+    })
+    .meta({ override: { type: 'string', pattern: '^\\d{3}$', description: 'ISO 4217 numeric code' } });
 
 export const decimalAmount = () =>
   z
@@ -110,10 +123,15 @@ export const contactEntry = () =>
 
 export const contactInformation = () => z.array(contactEntry()).max(LIMITS.contacts);
 
+/** Any JSON value, for the contract's free-form parts (one named schema in the OpenAPI document). */
+// z.unknown, not z.json: the body is parsed JSON, so every value in it is a JSON value already, and
+// the document then shows one plain "any JSON value" instead of a recursive union.
+export const jsonValue = z.unknown().meta({ id: 'JsonValue', description: 'Any JSON value' });
+
 /** Free-form merchant data: string keys, JSON values, bounded in size. */
 export const customData = () =>
   z
-    .record(z.string().max(256), z.json())
+    .record(z.string().max(256), jsonValue)
     .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= LIMITS.customDataBytes, {
       error: `must serialize to at most ${LIMITS.customDataBytes} bytes`,
     });

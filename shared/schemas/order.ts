@@ -7,6 +7,7 @@ import {
   deviceFingerprints,
   identifier,
   idText,
+  jsonValue,
   LIMITS,
   money,
   quantity,
@@ -28,7 +29,7 @@ export const lineItemSchema = z.strictObject({
   size: text().optional(),
   quantity: quantity(),
   unitPrice: money(),
-  discounts: z.array(z.json()).max(LIMITS.discounts).optional(),
+  discounts: z.array(jsonValue).max(LIMITS.discounts).optional(),
 });
 
 export const paymentEntrySchema = z.strictObject({
@@ -81,7 +82,7 @@ export const orderRequestSchema = z.strictObject({
     .strictObject({
       brand: text().optional(),
       providerMerchantId: idText().optional(),
-      locationInfo: z.record(z.string().max(256), z.json()).optional(),
+      locationInfo: z.record(z.string().max(256), jsonValue).optional(),
     })
     .optional(),
   paymentInfo: z.array(paymentEntrySchema).max(LIMITS.payments),

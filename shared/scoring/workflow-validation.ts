@@ -1,5 +1,6 @@
 import { type ASTNode, serialize } from '@marcbachmann/cel-js';
 import * as z from 'zod';
+import { DECISION_OUTCOMES } from '../schemas/decision.ts';
 import { type VariableType, workflowVariables } from './variables.ts';
 import { ALLOWED_OUTCOMES, type EventType, type Workflow, type WorkflowRule } from './workflow.ts';
 import { type CompiledCondition, type ConditionError, compileCondition } from './workflow-engine.ts';
@@ -13,7 +14,7 @@ export type WorkflowValidation = { valid: true; workflow: Workflow } | { valid: 
 
 export const MAX_RULES = 50;
 
-const OUTCOME = z.enum(['APPROVE', 'DECLINE', 'REVIEW']);
+const OUTCOME = z.enum(DECISION_OUTCOMES);
 /** Branch names go on the wire as `subDecision`: short, plain identifiers. */
 const BRANCH_NAME = z
   .string()

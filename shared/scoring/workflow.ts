@@ -1,4 +1,8 @@
-import type { DecisionOutcome } from '../schemas/decision.ts';
+import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
+import { DECISION_OUTCOMES, type DecisionOutcome } from '../schemas/decision.ts';
+
+/** The scored event types come from the endpoint registry. */
+export { EVENT_TYPES, type EventType };
 
 /**
  * A merchant workflow: ordered rules, the first whose condition holds decides; the default branch
@@ -6,9 +10,6 @@ import type { DecisionOutcome } from '../schemas/decision.ts';
  * rule's name is the wire `subDecision`. Rules are data: compiled and checked by workflow-engine.ts
  * and workflow-validation.ts, never by code per rule.
  */
-export const EVENT_TYPES = ['order', 'return', 'signup', 'login', 'account'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
 export interface WorkflowRule {
   name: string;
   decision: DecisionOutcome;
@@ -33,13 +34,11 @@ export interface Workflow {
 /** decisions.md: orders never REVIEW; every other event type may (signup/login only if the merchant adds it). */
 export const ALLOWED_OUTCOMES: Record<EventType, readonly DecisionOutcome[]> = {
   order: ['APPROVE', 'DECLINE'],
-  return: ['APPROVE', 'DECLINE', 'REVIEW'],
-  signup: ['APPROVE', 'DECLINE', 'REVIEW'],
-  login: ['APPROVE', 'DECLINE', 'REVIEW'],
-  account: ['APPROVE', 'DECLINE', 'REVIEW'],
+  return: DECISION_OUTCOMES,
+  signup: DECISION_OUTCOMES,
+  login: DECISION_OUTCOMES,
+  account: DECISION_OUTCOMES,
 };
-
-const OUTCOME_ORDER: readonly DecisionOutcome[] = ['APPROVE', 'DECLINE', 'REVIEW'];
 
 /**
  * The wire `decisionType`: the outcomes this workflow can produce. The contract knows only
@@ -49,7 +48,7 @@ export function decisionTypeOf(workflow: Workflow): string {
   const outcomes = new Set([...workflow.rules.map((r) => r.decision), workflow.defaultBranch.decision]);
   outcomes.add('APPROVE');
   outcomes.add('DECLINE');
-  return OUTCOME_ORDER.filter((o) => outcomes.has(o)).join('/');
+  return DECISION_OUTCOMES.filter((o) => outcomes.has(o)).join('/');
 }
 
 const APPROVE_BY_DEFAULT: WorkflowBranch = { name: 'default_approve', decision: 'APPROVE' };

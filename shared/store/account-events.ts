@@ -1,9 +1,9 @@
 import type { Decision } from '../scoring/decide.ts';
 import type { EventType } from '../scoring/workflow.ts';
-import { tableName } from './client.ts';
+import { decidedEventPut } from './decided-events.ts';
 import type { HistoryChanges } from './identity-history.ts';
-import { gsi1, keys, type TableKey } from './keys.ts';
-import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
+import { keys, type TableKey } from './keys.ts';
+import { type RecordOutcome, recordOnce } from './record-once.ts';
 import { reviewItemsFor } from './reviews.ts';
 import { TTL_ATTRIBUTE } from './table-definition.ts';
 import { type TransactItems, transactWrite } from './transact.ts';
@@ -73,10 +73,6 @@ export function recordSignup(
   );
 }
 
-export function getSignup(merchantId: string, customerId: string): Promise<StoredSignup | undefined> {
-  return getRecord<StoredSignup>(keys.signup(merchantId, customerId));
-}
-
 /** `alsoWrite`: further items of the same transaction (the Idempotency-Key record). */
 export async function recordLogin(
   login: StoredLogin,
@@ -141,22 +137,9 @@ function eventWithHistory(
   now: number,
   alsoWrite: TransactItems = [],
 ): TransactItems {
-  const { eventType, key, eventId, retainUntil } = target;
+  const { eventType, key, retainUntil } = target;
   return [
-    {
-      Put: {
-        TableName: tableName,
-        Item: {
-          ...key,
-          ...gsi1.eventsByType(record.merchantId, eventType, record.createdAt, eventId),
-          entity: eventType,
-          ...record,
-          ...(retainUntil !== undefined ? { [TTL_ATTRIBUTE]: retainUntil } : {}),
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    },
+    decidedEventPut(target, record, retainUntil !== undefined ? { [TTL_ATTRIBUTE]: retainUntil } : {}),
     ...changes.toTransactItems(record.merchantId, storedItems, now),
     ...reviewItemsFor(record.merchantId, eventType, key, record.decision, record.identities, now),
     ...alsoWrite,

@@ -6,6 +6,9 @@ import { pauseBeforeRetry } from './store-failures.ts';
 
 export const keyString = (key: TableKey) => `${key.PK}|${key.SK}`;
 
+/** Rounds of BatchGetItem for keys DynamoDB left unprocessed (it does so under load). */
+const MAX_UNPROCESSED_ROUNDS = 10;
+
 /**
  * Reads many items in one BatchGetItem (strongly consistent), retrying only keys DynamoDB left
  * unprocessed, and a whole read that was throttled or timed out (reads are safe to repeat) within
@@ -18,13 +21,14 @@ export async function batchGetItems(
   const unique = [...new Map(itemKeys.map((k) => [keyString(k), k])).values()];
   for (let start = 0; start < unique.length; start += 100) {
     let pending: Record<string, unknown>[] = unique.slice(start, start + 100).map((k) => ({ ...k }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(20 * 2 ** attempt, 500)));
+    for (let round = 1; pending.length > 0; round++) {
       const { Responses, UnprocessedKeys } = await sendRetryingUnavailable(pending);
       for (const item of Responses?.[tableName] ?? []) found.set(keyString(item as TableKey), item);
       pending = (UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      if (attempt > 8 && pending.length > 0)
-        throw new StoreUnavailableError('BatchGetItem left keys unprocessed after retries');
+      if (pending.length > 0) {
+        const what = 'BatchGetItem left keys unprocessed after retries';
+        await pauseBeforeRetry(round, new StoreUnavailableError(what), what, MAX_UNPROCESSED_ROUNDS);
+      }
     }
   }
   return found;

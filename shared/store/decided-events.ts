@@ -1,10 +1,53 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { BacktestEvent } from '../scoring/backtest.ts';
 import type { Decision } from '../scoring/decide.ts';
 import type { EventType } from '../scoring/workflow.ts';
-import { documentClient, tableName } from './client.ts';
-import { gsi1 } from './keys.ts';
+import { tableName } from './client.ts';
+import { queryGsi1 } from './index-query.ts';
+import { gsi1, type TableKey } from './keys.ts';
 import { GSI1 } from './table-definition.ts';
+import type { TransactItem } from './transact.ts';
+
+/** Where a decided event is stored: its own key, and its id in the type's GSI1 listing. */
+export interface DecidedEventTarget {
+  eventType: EventType;
+  key: TableKey;
+  eventId: string;
+}
+
+/**
+ * The item of a decided event (order, return, signup, login, account update): its record under its
+ * key, listed in GSI1 by type and time (backtests read it back with listDecidedEvents).
+ */
+export function decidedEventItem(
+  { eventType, key, eventId }: DecidedEventTarget,
+  record: { merchantId: string; createdAt: string },
+): Record<string, unknown> {
+  return {
+    ...key,
+    ...gsi1.eventsByType(record.merchantId, eventType, record.createdAt, eventId),
+    entity: eventType,
+    ...record,
+  };
+}
+
+/**
+ * The one Put recording a decided event: refused when the key already holds one, and then the
+ * stored item comes back with the cancellation (recordOnce answers from it).
+ */
+export function decidedEventPut(
+  target: DecidedEventTarget,
+  record: { merchantId: string; createdAt: string },
+  extra: Record<string, unknown> = {},
+): TransactItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: { ...decidedEventItem(target, record), ...extra },
+      ConditionExpression: 'attribute_not_exists(PK)',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
 
 /**
  * Recent decided events of one type, for backtests. Every scored event record carries
@@ -19,44 +62,28 @@ export async function listDecidedEvents(
   limit: number,
 ): Promise<{ events: BacktestEvent[]; more: boolean }> {
   const partition = gsi1.eventsByType(merchantId, eventType, '', '')[GSI1.partitionKey];
-  const events: BacktestEvent[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  let cutShort = false;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: GSI1.name,
-        KeyConditionExpression: '#pk = :pk AND #sk >= :since',
-        FilterExpression: '#entity = :type',
-        ProjectionExpression: '#sk, #entity, #decision, #decisions',
-        ExpressionAttributeNames: {
-          '#pk': GSI1.partitionKey,
-          '#sk': GSI1.sortKey,
-          '#entity': 'entity',
-          '#decision': 'decision',
-          '#decisions': 'decisions',
-        },
-        ExpressionAttributeValues: {
-          ':pk': partition,
-          ':since': new Date(since).toISOString(),
-          ':type': eventType,
-        },
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const event = toBacktestEvent(item);
-      if (event) events.push(event);
-      if (events.length >= limit) {
-        cutShort = true;
-        break;
-      }
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && events.length < limit);
-  return { events, more: cutShort || startKey !== undefined };
+  const { results, more } = await queryGsi1(
+    {
+      KeyConditionExpression: '#pk = :pk AND #sk >= :since',
+      FilterExpression: '#entity = :type',
+      ProjectionExpression: '#sk, #entity, #decision, #decisions',
+      ExpressionAttributeNames: {
+        '#pk': GSI1.partitionKey,
+        '#sk': GSI1.sortKey,
+        '#entity': 'entity',
+        '#decision': 'decision',
+        '#decisions': 'decisions',
+      },
+      ExpressionAttributeValues: {
+        ':pk': partition,
+        ':since': new Date(since).toISOString(),
+        ':type': eventType,
+      },
+    },
+    toBacktestEvent,
+    limit,
+  );
+  return { events: results, more };
 }
 
 function toBacktestEvent(item: Record<string, unknown>): BacktestEvent | undefined {

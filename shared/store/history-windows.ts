@@ -1,3 +1,5 @@
+import type { WindowedCount } from '../scoring/identity-snapshot.ts';
+
 /**
  * Time buckets of identity counters. Each counted event adds to a lifetime total and to three
  * buckets: a 15-minute one (kept 24 h), a day (kept 31 days) and a week (kept 53 weeks). Windows
@@ -25,7 +27,8 @@ export const WINDOWS = {
 } as const satisfies Record<string, { granularity: Granularity; count: number }>;
 
 export type WindowName = keyof typeof WINDOWS | 'lifetime';
-export type WindowedCount = Record<WindowName, number>;
+/** The counts scoring reads (shared/scoring/identity-snapshot.ts); WINDOWS must provide each. */
+export type { WindowedCount };
 
 export const lifetimeAttribute = (metric: string) => `c_${metric}`;
 export const bucketAttribute = (metric: string, granularity: Granularity, index: number) =>

@@ -1,24 +1,17 @@
 import type { IdentityRef } from '../identity/identities.ts';
+import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
-import { attributesForEvent, staleBuckets, type WindowedCount, windowedCount } from './history-windows.ts';
+import { attributesForEvent, staleBuckets, windowedCount } from './history-windows.ts';
 import { keys, type TableKey } from './keys.ts';
 
 /**
  * Per-identity history: counters in time windows and the distinct identities linked to it
  * (e-mails per device, accounts per card, ...). One item per identity, read in the request's single
- * BatchGetItem and moved by commutative ADDs inside the request's one transaction.
+ * BatchGetItem and moved by commutative ADDs inside the request's one transaction; read back as the
+ * IdentitySnapshot scoring defines.
  */
-export interface IdentitySnapshot {
-  ref: IdentityRef;
-  /** Whether anything was ever recorded for this identity. */
-  known: boolean;
-  firstSeenAt: number | undefined;
-  count: (metric: string) => WindowedCount;
-  /** Distinct identities of a kind linked to this one. */
-  linkedCount: (kind: string) => number;
-  isLinked: (kind: string, digest: string) => boolean;
-}
+export type { IdentitySnapshot };
 
 /** Keeps a link set bounded: past this many members it stops growing (the signal is saturated). */
 export const MAX_LINKS_PER_KIND = 200;

@@ -1,8 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Decision } from '../scoring/decide.ts';
 import { documentClient, tableName } from './client.ts';
+import { decidedEventPut } from './decided-events.ts';
 import type { HistoryChanges } from './identity-history.ts';
-import { gsi1, keys } from './keys.ts';
+import { keys } from './keys.ts';
 import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
 
 /** A recorded order: what later returns and disputes need, plus its stored response for replays. */
@@ -44,19 +45,7 @@ export async function recordOrder(
   const key = keys.order(order.merchantId, order.providerOrderId);
   return recordOnce<StoredOrder>(
     [
-      {
-        Put: {
-          TableName: tableName,
-          Item: {
-            ...key,
-            ...gsi1.eventsByType(order.merchantId, 'order', order.createdAt, order.providerOrderId),
-            entity: 'order',
-            ...order,
-          },
-          ConditionExpression: 'attribute_not_exists(PK)',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        },
-      },
+      decidedEventPut({ eventType: 'order', key, eventId: order.providerOrderId }, order),
       ...changes.toTransactItems(order.merchantId, storedItems, now),
     ],
     key,

@@ -1,7 +1,8 @@
 import type { Decision } from '../scoring/decide.ts';
 import { tableName } from './client.ts';
+import { decidedEventItem, decidedEventPut } from './decided-events.ts';
 import type { HistoryChanges } from './identity-history.ts';
-import { gsi1, keys } from './keys.ts';
+import { keys } from './keys.ts';
 import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
 import { reviewItemsFor } from './reviews.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
@@ -89,14 +90,7 @@ export async function recordReturn(
   const key = keys.return(record.merchantId, record.providerReturnId);
   return recordOnce<StoredReturn>(
     [
-      {
-        Put: {
-          TableName: tableName,
-          Item: returnItem(record),
-          ConditionExpression: 'attribute_not_exists(PK)',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        },
-      },
+      decidedEventPut(returnTarget(record), record, { [VERSION_ATTRIBUTE]: record.version }),
       ...unitsUpdate(record, record.applied?.units, 1),
       ...changes.toTransactItems(record.merchantId, storedItems, now),
       ...reviewItemsFor(
@@ -145,15 +139,15 @@ const itemRefOf = (item: StoredReturnItem) => {
   return first ? `${first.identifierType}:${first.identifier}` : `line:${item.orderLine}`;
 };
 
+const returnTarget = (record: StoredReturn) => ({
+  eventType: 'return' as const,
+  key: keys.return(record.merchantId, record.providerReturnId),
+  eventId: record.providerReturnId,
+});
+
+/** A replaced return keeps its place among the merchant's decided events (backtests of returns). */
 function returnItem(record: StoredReturn): Record<string, unknown> {
-  return {
-    ...keys.return(record.merchantId, record.providerReturnId),
-    // Listed with the merchant's other decided events (backtests of return workflows).
-    ...gsi1.eventsByType(record.merchantId, 'return', record.createdAt, record.providerReturnId),
-    entity: 'return',
-    ...record,
-    [VERSION_ATTRIBUTE]: record.version,
-  };
+  return { ...decidedEventItem(returnTarget(record), record), [VERSION_ATTRIBUTE]: record.version };
 }
 
 function unitsUpdate(

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
 import { identityId, parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
@@ -8,6 +8,7 @@ import type { EventType } from '../scoring/workflow.ts';
 import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
 import { HistoryChanges } from './identity-history.ts';
+import { queryGsi1 } from './index-query.ts';
 import { gsi1, keys, type TableKey } from './keys.ts';
 import { GSI1 } from './table-definition.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
@@ -125,25 +126,16 @@ export async function listReviews(
   limit: number,
 ): Promise<{ reviews: Review[]; more: boolean }> {
   const partition = gsi1.reviewByStatus(merchantId, status, '', '')[GSI1.partitionKey];
-  const reviews: Review[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: GSI1.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-        ExpressionAttributeValues: { ':pk': partition },
-        ScanIndexForward: false,
-        Limit: limit - reviews.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) reviews.push(toReview(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && reviews.length < limit);
-  return { reviews, more: startKey !== undefined };
+  const { results, more } = await queryGsi1(
+    {
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+      ExpressionAttributeValues: { ':pk': partition },
+    },
+    toReview,
+    limit,
+  );
+  return { reviews: results, more };
 }
 
 export async function getReview(merchantId: string, reviewId: string): Promise<Review | undefined> {

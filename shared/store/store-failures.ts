@@ -33,13 +33,18 @@ export const MAX_STORE_ATTEMPTS = 5;
 const MIN_ATTEMPT_MS = 50;
 
 /**
- * Waits before retry number `attempt` (full jitter: a random wait up to 25 ms * 2^attempt, so
- * competing requests spread out), or gives up with StoreUnavailableError once the attempts or the
- * request's time budget are spent.
+ * The one backoff of the store and the use cases: waits before retry number `attempt` (full jitter:
+ * a random wait up to 25 ms * 2^attempt, capped at 2^5, so competing requests spread out), or gives
+ * up with StoreUnavailableError once `maxAttempts` or the request's time budget are spent.
  */
-export async function pauseBeforeRetry(attempt: number, cause: unknown, what: string): Promise<void> {
-  const wait = Math.random() * 25 * 2 ** attempt;
-  if (attempt >= MAX_STORE_ATTEMPTS || Date.now() + wait + MIN_ATTEMPT_MS > requestDeadline()) {
+export async function pauseBeforeRetry(
+  attempt: number,
+  cause: unknown,
+  what: string,
+  maxAttempts = MAX_STORE_ATTEMPTS,
+): Promise<void> {
+  const wait = Math.random() * 25 * 2 ** Math.min(attempt, 5);
+  if (attempt >= maxAttempts || Date.now() + wait + MIN_ATTEMPT_MS > requestDeadline()) {
     throw cause instanceof StoreUnavailableError ? cause : new StoreUnavailableError(what, { cause });
   }
   await new Promise((resolve) => setTimeout(resolve, wait));

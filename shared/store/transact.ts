@@ -77,12 +77,6 @@ export async function transactWrite(items: TransactItems): Promise<void> {
   }
 }
 
-/** Full jitter: a random wait up to 25 ms * 2^attempt, so competing requests spread out. */
-export function backoff(attempt: number): Promise<void> {
-  const ceiling = 25 * 2 ** attempt;
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
-}
-
 /** The key an action of a transaction addresses. */
 function keyOf(item: TransactItem | undefined): TableKey | undefined {
   const target = item?.Put?.Item ?? item?.Update?.Key ?? item?.Delete?.Key ?? item?.ConditionCheck?.Key;

@@ -1,5 +1,4 @@
-import type { ApiRequest } from '../http/http-handler.ts';
-import type { UseCaseResult } from '../http/responses.ts';
+import type { ResponseOf } from '../contract/endpoints.ts';
 import { identitiesOfAccountUpdate } from '../identity/account-identities.ts';
 import { identityId } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
@@ -17,6 +16,9 @@ import { HistoryChanges } from '../store/identity-history.ts';
 import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
 import { decisionsPart } from './evaluation-response.ts';
 import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
+import { type Answer, type EndpointCall, fresh } from './use-case.ts';
+
+type AccountResponse = ResponseOf<'account'>;
 
 /**
  * POST /v1/evaluate/account: validate -> load history -> score -> decide -> one transaction -> respond.
@@ -24,16 +26,17 @@ import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
  * for non-credential changes, a digest) is stored. With an Idempotency-Key a retry is answered from
  * the first attempt's record.
  */
-export function evaluateAccountUpdate(request: ApiRequest<AccountRequest>): Promise<UseCaseResult> {
-  const claim = IdempotencyClaim.of(request);
+export function evaluateAccountUpdate(
+  request: EndpointCall<AccountRequest>,
+): Promise<Answer<AccountResponse>> {
+  const claim = IdempotencyClaim.of<AccountResponse>(request);
   return answerOnce(claim, () => evaluateOnce(request, claim));
 }
 
 async function evaluateOnce(
-  { body, principal }: ApiRequest<AccountRequest>,
-  claim: IdempotencyClaim | undefined,
-): Promise<UseCaseResult> {
-  const merchantId = principal.merchant.merchantId;
+  { body, merchantId }: EndpointCall<AccountRequest>,
+  claim: IdempotencyClaim<AccountResponse> | undefined,
+): Promise<Answer<AccountResponse>> {
   const now = Date.now();
   // Event time for the counters, but never ahead of the clock the windows are read with.
   const at = Math.min(Number(body.timestamp), now);
@@ -59,7 +62,7 @@ async function evaluateOnce(
   );
 
   const serviceAccountEventId = newServiceId('acct');
-  const response = {
+  const response: AccountResponse = {
     // The contract gives account updates no event id of their own. As providerLoginID does for
     // logins, this echoes providerCustomerId, the only merchant-side id in the body; the event
     // itself is named by serviceAccountEventId.
@@ -98,7 +101,7 @@ async function evaluateOnce(
     decision: decision.decision,
     abuseScore: decision.abuseScore,
   });
-  return { body: response };
+  return fresh(response);
 }
 
 /** Whether a value came, plus a merchant-scoped digest unless it is a credential (kept as a flag only). */

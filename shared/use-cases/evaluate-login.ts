@@ -1,5 +1,4 @@
-import type { ApiRequest } from '../http/http-handler.ts';
-import type { UseCaseResult } from '../http/responses.ts';
+import type { ResponseOf } from '../contract/endpoints.ts';
 import { identitiesOfLogin } from '../identity/account-identities.ts';
 import { identityId } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
@@ -15,22 +14,24 @@ import { HistoryChanges } from '../store/identity-history.ts';
 import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
 import { decisionsPart } from './evaluation-response.ts';
 import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
+import { type Answer, type EndpointCall, fresh } from './use-case.ts';
+
+type LoginResponse = ResponseOf<'login'>;
 
 /**
  * POST /v1/evaluate/login: validate -> load history -> score -> decide -> one transaction -> respond.
  * Every attempt is its own event (the body has no merchant-side key), unless the call carries an
  * Idempotency-Key: then a retry is answered from the first attempt's record.
  */
-export function evaluateLogin(request: ApiRequest<LoginRequest>): Promise<UseCaseResult> {
-  const claim = IdempotencyClaim.of(request);
+export function evaluateLogin(request: EndpointCall<LoginRequest>): Promise<Answer<LoginResponse>> {
+  const claim = IdempotencyClaim.of<LoginResponse>(request);
   return answerOnce(claim, () => evaluateOnce(request, claim));
 }
 
 async function evaluateOnce(
-  { body, principal }: ApiRequest<LoginRequest>,
-  claim: IdempotencyClaim | undefined,
-): Promise<UseCaseResult> {
-  const merchantId = principal.merchant.merchantId;
+  { body, merchantId }: EndpointCall<LoginRequest>,
+  claim: IdempotencyClaim<LoginResponse> | undefined,
+): Promise<Answer<LoginResponse>> {
   const now = Date.now();
   const identities = identitiesOfLogin(body);
   const { customer } = identities;
@@ -61,7 +62,7 @@ async function evaluateOnce(
   );
 
   const serviceLoginId = newServiceId('lgn');
-  const response = {
+  const response: LoginResponse = {
     providerLoginID: body.providerCustomerId,
     serviceLoginID: serviceLoginId,
     ...decisionsPart(decision),
@@ -102,5 +103,5 @@ async function evaluateOnce(
     claim ? [claim.recordPut(response, now)] : [],
   );
   recordDecisionMetric('login', decision.decision);
-  return { body: response };
+  return fresh(response);
 }

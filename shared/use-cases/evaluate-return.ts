@@ -1,6 +1,5 @@
+import type { ResponseOf } from '../contract/endpoints.ts';
 import { ApiError, orderNotFound } from '../errors.ts';
-import type { ApiRequest } from '../http/http-handler.ts';
-import type { UseCaseResult } from '../http/responses.ts';
 import { deviceIdentities } from '../identity/contact-identities.ts';
 import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
 import { identityId, parseIdentityIds } from '../identity/identity-ids.ts';
@@ -25,6 +24,9 @@ import {
 } from '../store/returns.ts';
 import { classifyRepeat, eventFingerprint, replayOf } from './idempotency.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
+import { type Answer, type EndpointCall, fresh, storedAnswer } from './use-case.ts';
+
+type ReturnResponse = ResponseOf<'return'>;
 
 /** Fields whose change alone makes a re-sent return a status update rather than a conflict. */
 const STATUS_FIELDS = ['status', 'timestamp'] as const;
@@ -36,8 +38,10 @@ const MAX_STATUS_HISTORY = 50;
  * POST /v1/return: validate -> load the order, the return record and the linked history (two
  * reads) -> score each returned line -> decide -> one transaction -> respond.
  */
-export async function evaluateReturn({ body, principal }: ApiRequest<ReturnRequest>): Promise<UseCaseResult> {
-  const merchantId = principal.merchant.merchantId;
+export async function evaluateReturn({
+  body,
+  merchantId,
+}: EndpointCall<ReturnRequest>): Promise<Answer<ReturnResponse>> {
   const now = Date.now();
   const fingerprint = eventFingerprint(body, STATUS_FIELDS);
   const returnKey = keys.return(merchantId, body.providerReturnId);
@@ -95,7 +99,7 @@ export async function evaluateReturn({ body, principal }: ApiRequest<ReturnReque
   );
 
   const serviceReturnId = newServiceId('ret');
-  const response = {
+  const response: ReturnResponse = {
     providerReturnId: body.providerReturnId,
     serviceReturnId,
     returnedLineItems: lines.map((line, i) => toReturnedLineDecision(line.stored, decisions[i]!)),
@@ -130,7 +134,7 @@ export async function evaluateReturn({ body, principal }: ApiRequest<ReturnReque
   const outcome = await recordReturn(record, changes, context.items, now);
   if (!outcome.recorded) return answerRepeat(outcome.existing, body, fingerprint);
   for (const decision of decisions) recordDecisionMetric('return', decision.decision);
-  return { body: response };
+  return fresh(response);
 }
 
 interface MatchedLine {
@@ -197,7 +201,10 @@ function matchReturnedLines(
 }
 
 /** One entry of the response: `reason`, not `decisionReason`, on returns (contract 2.3). */
-function toReturnedLineDecision(item: StoredReturnItem, decision: Decision) {
+function toReturnedLineDecision(
+  item: StoredReturnItem,
+  decision: Decision,
+): ReturnResponse['returnedLineItems'][number] {
   const [first] = item.identifiers;
   return {
     lineItem: { identifierType: first!.identifierType, identifier: first!.identifier },
@@ -234,13 +241,13 @@ async function answerRepeat(
   stored: StoredReturn,
   body: ReturnRequest,
   fingerprint: { requestHash: string; stableHash: string },
-): Promise<UseCaseResult> {
+): Promise<Answer<ReturnResponse>> {
   switch (classifyRepeat(stored, fingerprint)) {
     case 'replay':
       return replayOf(stored);
     case 'status_update':
       await recordStatusUpdate(stored, body.status, Number(body.timestamp));
-      return { rawBody: stored.responseJson };
+      return storedAnswer(stored, false);
     case 'conflict':
       throw new ApiError(
         'duplicate_return',

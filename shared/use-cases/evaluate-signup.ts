@@ -1,6 +1,5 @@
+import type { ResponseOf } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
-import type { ApiRequest } from '../http/http-handler.ts';
-import type { UseCaseResult } from '../http/responses.ts';
 import { identitiesOfSignup } from '../identity/account-identities.ts';
 import { isDisposableDomain, machineGeneratedScore } from '../identity/email-patterns.ts';
 import { emailDomain, normalizeEmail } from '../identity/identities.ts';
@@ -20,10 +19,15 @@ import { keys } from '../store/keys.ts';
 import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
 import { decisionsPart } from './evaluation-response.ts';
 import { replayOf } from './idempotency.ts';
+import { type Answer, type EndpointCall, fresh } from './use-case.ts';
+
+type SignupResponse = ResponseOf<'signup'>;
 
 /** POST /v1/evaluate/signup: validate -> load history -> score -> decide -> one transaction -> respond. */
-export async function evaluateSignup({ body, principal }: ApiRequest<SignupRequest>): Promise<UseCaseResult> {
-  const merchantId = principal.merchant.merchantId;
+export async function evaluateSignup({
+  body,
+  merchantId,
+}: EndpointCall<SignupRequest>): Promise<Answer<SignupResponse>> {
   const now = Date.now();
   const requestHash = requestFingerprint(body);
   const identities = identitiesOfSignup(body);
@@ -70,7 +74,7 @@ export async function evaluateSignup({ body, principal }: ApiRequest<SignupReque
   );
 
   const serviceSignupId = newServiceId('sgn');
-  const response = {
+  const response: SignupResponse = {
     providerSignupID: body.customerId,
     serviceSignupID: serviceSignupId,
     ...decisionsPart(decision),
@@ -113,11 +117,11 @@ export async function evaluateSignup({ body, principal }: ApiRequest<SignupReque
   const outcome = await recordSignup(signup, changes, context.items, now);
   if (!outcome.recorded) return answerRepeat(outcome.existing, requestHash);
   recordDecisionMetric('signup', decision.decision);
-  return { body: response };
+  return fresh(response);
 }
 
 /** Signups have no status fields: the same body (compared canonically) replays, any other is a conflict. */
-function answerRepeat(stored: StoredSignup, requestHash: string): UseCaseResult {
+function answerRepeat(stored: StoredSignup, requestHash: string): Answer<SignupResponse> {
   if (stored.requestHash === requestHash) return replayOf(stored);
   throw new ApiError(
     'duplicate_customer',

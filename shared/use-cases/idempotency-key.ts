@@ -1,7 +1,5 @@
+import { IDEMPOTENCY_KEY_HEADER } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
-import { IDEMPOTENCY_KEY_HEADER } from '../http/headers.ts';
-import type { ApiRequest } from '../http/http-handler.ts';
-import type { UseCaseResult } from '../http/responses.ts';
 import { keyString } from '../store/batch-get.ts';
 import { canonicalJson, sha256Hex } from '../store/canonical.ts';
 import {
@@ -13,6 +11,7 @@ import {
 import { keys, type TableKey } from '../store/keys.ts';
 import { ConditionFailedError, type TransactItem } from '../store/transact.ts';
 import { replayOf } from './idempotency.ts';
+import type { Answer, EndpointCall } from './use-case.ts';
 
 /**
  * The optional Idempotency-Key of login, account-update, disposition and dispute calls
@@ -26,32 +25,35 @@ import { replayOf } from './idempotency.ts';
  *      key as the winner was answered.
  * No extra round trip: the record rides in the read and the transaction the request makes anyway.
  */
-export class IdempotencyClaim {
+export class IdempotencyClaim<TResponse> {
   readonly key: TableKey;
   private readonly endpoint: string;
   private readonly requestHash: string;
 
-  private constructor(request: ApiRequest<unknown>, idempotencyKey: string) {
+  private constructor(request: EndpointCall<unknown>, idempotencyKey: string) {
     this.endpoint = request.endpoint;
-    this.key = keys.idempotencyKey(request.principal.merchant.merchantId, request.endpoint, idempotencyKey);
+    this.key = keys.idempotencyKey(request.merchantId, request.endpoint, idempotencyKey);
     // Canonical: key order and whitespace do not matter; the path is part of the request.
     this.requestHash = sha256Hex(canonicalJson({ body: request.body, path: request.pathParameters }));
   }
 
   /** The claim of a request that carries an Idempotency-Key; undefined when it carries none. */
-  static of(request: ApiRequest<unknown>): IdempotencyClaim | undefined {
+  static of<TResponse>(request: EndpointCall<unknown>): IdempotencyClaim<TResponse> | undefined {
     return request.idempotencyKey === undefined
       ? undefined
-      : new IdempotencyClaim(request, request.idempotencyKey);
+      : new IdempotencyClaim<TResponse>(request, request.idempotencyKey);
   }
 
   /** The answer already given under this key, from the items the request's first read returned. */
-  priorAnswer(read: ReadonlyMap<string, Record<string, unknown>>, now: number): UseCaseResult | undefined {
+  priorAnswer(
+    read: ReadonlyMap<string, Record<string, unknown>>,
+    now: number,
+  ): Answer<TResponse> | undefined {
     return this.answerFromRecord(read.get(keyString(this.key)), now);
   }
 
   /** The replay of a live record for the same request; 409 for another request; else undefined. */
-  answerFromRecord(item: Record<string, unknown> | undefined, now: number): UseCaseResult | undefined {
+  answerFromRecord(item: Record<string, unknown> | undefined, now: number): Answer<TResponse> | undefined {
     const record = liveIdempotencyRecord(item, now);
     if (!record) return undefined;
     if (record.requestHash !== this.requestHash) {
@@ -61,11 +63,11 @@ export class IdempotencyClaim {
         { field: IDEMPOTENCY_KEY_HEADER },
       );
     }
-    return replayOf(record);
+    return replayOf<TResponse>(record);
   }
 
   /** The Put recording `response` under this key, for the request's one transaction. */
-  recordPut(response: unknown, now: number): TransactItem {
+  recordPut(response: TResponse, now: number): TransactItem {
     return idempotencyRecordPut(
       this.key,
       {
@@ -79,7 +81,7 @@ export class IdempotencyClaim {
   }
 
   /** For a request with nothing else to write: the key still binds to this request. */
-  recordAlone(response: unknown, now: number): Promise<void> {
+  recordAlone(response: TResponse, now: number): Promise<void> {
     return saveIdempotencyRecord(this.recordPut(response, now));
   }
 
@@ -96,10 +98,10 @@ export class IdempotencyClaim {
  * request's transaction was cancelled whole (nothing of it written), and it answers as that one was:
  * the same response replayed, or 409 if it was a different request.
  */
-export async function answerOnce(
-  claim: IdempotencyClaim | undefined,
-  run: () => Promise<UseCaseResult>,
-): Promise<UseCaseResult> {
+export async function answerOnce<TResponse>(
+  claim: IdempotencyClaim<TResponse> | undefined,
+  run: () => Promise<Answer<TResponse>>,
+): Promise<Answer<TResponse>> {
   try {
     return await run();
   } catch (error) {

@@ -1,5 +1,5 @@
-import type { UseCaseResult } from '../http/responses.ts';
 import { requestFingerprint } from '../store/canonical.ts';
+import { type Answer, storedAnswer } from './use-case.ts';
 
 /**
  * How a request relates to an already-recorded one with the same idempotency key (decisions.md):
@@ -17,8 +17,6 @@ export function classifyRepeat(
   return 'conflict';
 }
 
-export const REPLAYED_HEADER = { 'Idempotent-Replayed': 'true' } as const;
-
 /** The hashes a recorded event keeps for classifyRepeat: its whole body, and the body minus status fields. */
 export function eventFingerprint(
   body: Record<string, unknown>,
@@ -28,14 +26,6 @@ export function eventFingerprint(
 }
 
 /** The original response exactly as first sent, flagged as a replay. */
-export function replayOf(stored: { responseJson: string }): UseCaseResult {
-  return { rawBody: stored.responseJson, headers: REPLAYED_HEADER };
-}
-
-/**
- * The answer of a request keyed per entry (dispositions, disputes): when every entry was already
- * recorded exactly as sent, nothing was written and this is the original answer, replayed.
- */
-export function entriesAnswer(body: unknown, nothingNew: boolean): UseCaseResult {
-  return nothingNew ? { body, headers: REPLAYED_HEADER } : { body };
+export function replayOf<T>(stored: { responseJson: string }): Answer<T> {
+  return storedAnswer<T>(stored, true);
 }

@@ -1,6 +1,5 @@
+import type { ResponseOf } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
-import type { ApiRequest } from '../http/http-handler.ts';
-import type { UseCaseResult } from '../http/responses.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { identitiesOfOrder } from '../identity/order-identities.ts';
 import { newServiceId } from '../ids.ts';
@@ -14,14 +13,19 @@ import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
 import { recordOrder, type StoredOrder, updateOrderState } from '../store/orders.ts';
-import { classifyRepeat, REPLAYED_HEADER } from './idempotency.ts';
+import { classifyRepeat, replayOf } from './idempotency.ts';
+import { type Answer, type EndpointCall, fresh, storedAnswer } from './use-case.ts';
+
+type OrderResponse = ResponseOf<'order'>;
 
 /** Fields whose change alone makes a re-sent order a status update rather than a conflict. */
 const STATUS_FIELDS = ['state', 'timestamp'] as const;
 
 /** POST /v1/order: validate -> load history -> score -> decide -> one transaction -> respond. */
-export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>): Promise<UseCaseResult> {
-  const merchantId = principal.merchant.merchantId;
+export async function placeOrder({
+  body,
+  merchantId,
+}: EndpointCall<OrderRequest>): Promise<Answer<OrderResponse>> {
   const now = Date.now();
   const fingerprint = {
     requestHash: requestFingerprint(body),
@@ -64,7 +68,7 @@ export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>):
   );
 
   const serviceOrderId = newServiceId('ord');
-  const response = {
+  const response: OrderResponse = {
     providerOrderID: body.providerOrderId,
     serviceOrderID: serviceOrderId,
     cartLevelDecisions: [
@@ -104,20 +108,20 @@ export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>):
   const outcome = await recordOrder(order, changes, context.items, now);
   if (!outcome.recorded) return answerRepeat(outcome.existing, body, fingerprint);
   recordDecisionMetric('order', decision.decision);
-  return { body: response };
+  return fresh(response);
 }
 
 async function answerRepeat(
   stored: StoredOrder,
   body: OrderRequest,
   fingerprint: { requestHash: string; stableHash: string },
-): Promise<UseCaseResult> {
+): Promise<Answer<OrderResponse>> {
   switch (classifyRepeat(stored, fingerprint)) {
     case 'replay':
-      return { rawBody: stored.responseJson, headers: REPLAYED_HEADER };
+      return replayOf(stored);
     case 'status_update':
       await updateOrderState(stored.merchantId, stored.providerOrderId, body.state, Number(body.timestamp));
-      return { rawBody: stored.responseJson };
+      return storedAnswer(stored, false);
     case 'conflict':
       throw new ApiError(
         'duplicate_order',

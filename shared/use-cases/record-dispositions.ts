@@ -1,6 +1,5 @@
+import type { ResponseOf } from '../contract/endpoints.ts';
 import { ApiError, returnNotFound } from '../errors.ts';
-import type { ApiRequest } from '../http/http-handler.ts';
-import type { UseCaseResult } from '../http/responses.ts';
 import type { IdentityRef } from '../identity/identities.ts';
 import { parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
@@ -16,9 +15,11 @@ import {
 } from '../store/dispositions.ts';
 import { HistoryChanges, loadSnapshots } from '../store/identity-history.ts';
 import type { StoredReturn } from '../store/returns.ts';
-import { entriesAnswer } from './idempotency.ts';
 import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
+import type { Answer, EndpointCall } from './use-case.ts';
+
+type DispositionResponse = ResponseOf<'disposition'>;
 
 /** Conditions that are abuse whatever the outcome: nothing, or something else, came back. */
 const ABUSIVE_CONDITIONS: ReadonlySet<ReturnedItemCondition> = new Set(['EMPTY_BOX', 'COUNTERFEIT_ITEM']);
@@ -31,16 +32,17 @@ const NOT_HELD_AGAINST_CUSTOMER: ReadonlySet<ReturnedItemCondition> = new Set(['
  * counters by the difference; the dispositions record is versioned so racing calls count once.
  * An Idempotency-Key binds the key to this request for 24 h (replay, or 409 for another request).
  */
-export function recordDispositions(request: ApiRequest<DispositionRequest>): Promise<UseCaseResult> {
-  const claim = IdempotencyClaim.of(request);
+export function recordDispositions(
+  request: EndpointCall<DispositionRequest>,
+): Promise<Answer<DispositionResponse>> {
+  const claim = IdempotencyClaim.of<DispositionResponse>(request);
   return answerOnce(claim, () => recordOnce(request, claim));
 }
 
 async function recordOnce(
-  { body, principal, pathParameters }: ApiRequest<DispositionRequest>,
-  claim: IdempotencyClaim | undefined,
-): Promise<UseCaseResult> {
-  const merchantId = principal.merchant.merchantId;
+  { body, merchantId, pathParameters }: EndpointCall<DispositionRequest>,
+  claim: IdempotencyClaim<DispositionResponse> | undefined,
+): Promise<Answer<DispositionResponse>> {
   const providerReturnId = pathParameters['return-id'];
   if (!providerReturnId) throw returnNotFound();
   return retryOnStaleRecord(async () => {
@@ -86,7 +88,7 @@ async function recordOnce(
       changed = true;
     });
 
-    const response = {
+    const response: DispositionResponse = {
       providerReturnId: stored.providerReturnId,
       serviceReturnId: stored.serviceReturnId,
       dispositionsRecorded: body.itemDispositions.length,
@@ -112,7 +114,8 @@ async function recordOnce(
     } else if (claim) {
       await claim.recordAlone(response, now);
     }
-    return entriesAnswer(response, !changed);
+    // Every entry already recorded exactly as sent: nothing was written, the answer is a replay.
+    return { response, replayed: !changed };
   });
 }
 

@@ -1,6 +1,5 @@
+import type { ResponseOf } from '../contract/endpoints.ts';
 import { ApiError, orderNotFound } from '../errors.ts';
-import type { ApiRequest } from '../http/http-handler.ts';
-import type { UseCaseResult } from '../http/responses.ts';
 import { parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import type { DisputeRequest } from '../schemas/dispute.ts';
@@ -13,9 +12,11 @@ import {
 } from '../store/disputes.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { applyDisputeEvents, sameEffect } from './dispute-state.ts';
-import { entriesAnswer } from './idempotency.ts';
 import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
+import type { Answer, EndpointCall } from './use-case.ts';
+
+type DisputeResponse = ResponseOf<'dispute'>;
 
 /**
  * POST /v1/order/dispute/{order-id}: every entry is validated before anything is written. Entries of
@@ -23,16 +24,15 @@ import { retryOnStaleRecord } from './retry-stale.ts';
  * (merged per identity); versioned per dispute so racing calls count once. An Idempotency-Key binds the key
  * to this request for 24 h (replay, or 409 for another request), recorded in that transaction.
  */
-export function recordDisputes(request: ApiRequest<DisputeRequest>): Promise<UseCaseResult> {
-  const claim = IdempotencyClaim.of(request);
+export function recordDisputes(request: EndpointCall<DisputeRequest>): Promise<Answer<DisputeResponse>> {
+  const claim = IdempotencyClaim.of<DisputeResponse>(request);
   return answerOnce(claim, () => recordOnce(request, claim));
 }
 
 async function recordOnce(
-  { body, principal, pathParameters }: ApiRequest<DisputeRequest>,
-  claim: IdempotencyClaim | undefined,
-): Promise<UseCaseResult> {
-  const merchantId = principal.merchant.merchantId;
+  { body, merchantId, pathParameters }: EndpointCall<DisputeRequest>,
+  claim: IdempotencyClaim<DisputeResponse> | undefined,
+): Promise<Answer<DisputeResponse>> {
   const providerOrderId = pathParameters['order-id'];
   if (!providerOrderId) throw orderNotFound();
   const groups = new Map<string, { firstIndex: number; events: DisputeEvent[] }>();
@@ -85,13 +85,14 @@ async function recordOnce(
       writes.push({ record: next, expectedVersion: stored?.version, changes });
     }
 
-    const response = {
+    const response: DisputeResponse = {
       providerOrderId: order.providerOrderId,
       serviceOrderId: order.serviceOrderId,
       disputesRecorded: body.dispute.length,
     };
     await saveDisputes(merchantId, writes, now, claim ? [claim.recordPut(response, now)] : []);
-    return entriesAnswer(response, writes.length === 0);
+    // Every entry already recorded exactly as sent: nothing was written, the answer is a replay.
+    return { response, replayed: writes.length === 0 };
   });
 }
 

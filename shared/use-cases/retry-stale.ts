@@ -1,5 +1,4 @@
-import { StoreUnavailableError } from '../errors.ts';
-import { requestDeadline } from '../request-scope.ts';
+import { pauseBeforeRetry } from '../store/store-failures.ts';
 import { StaleRecordError } from '../store/versioned.ts';
 
 /** Enough for ten identical requests racing: each retry sees the winner's write and has less to do. */
@@ -16,11 +15,7 @@ export async function retryOnStaleRecord<T>(attempt: () => Promise<T>): Promise<
       return await attempt();
     } catch (error) {
       if (!(error instanceof StaleRecordError)) throw error;
-      const wait = Math.random() * 25 * 2 ** Math.min(n, 5);
-      if (n >= MAX_ATTEMPTS || Date.now() + wait > requestDeadline()) {
-        throw new StoreUnavailableError('A record kept changing under concurrent writes', { cause: error });
-      }
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await pauseBeforeRetry(n, error, 'A record kept changing under concurrent writes', MAX_ATTEMPTS);
     }
   }
 }

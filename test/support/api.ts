@@ -1,8 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Environment } from '../../shared/config.ts';
+import { assertMatchesContract } from './contract.ts';
 
-/** The local server (the real handlers behind the API Gateway adapter), started in this test process. */
+/**
+ * The local server (the real handlers behind the API Gateway adapter), started in this test process.
+ * Every response it gives a suite is checked against openapi.json (test/support/contract.ts).
+ */
 export interface TestApi {
   baseUrl: string;
   post: (path: string, body: unknown, options?: RequestOptions) => Promise<ApiResponse>;
@@ -43,6 +47,8 @@ export async function startTestApi(): Promise<TestApi> {
     } catch {
       body = undefined;
     }
+    // Contract test: whatever the suite asserts next, the answer must be what openapi.json says.
+    assertMatchesContract(method, path, response.status, body, response.headers);
     return { status: response.status, headers: response.headers, body, text };
   };
   return {

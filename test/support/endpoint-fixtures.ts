@@ -1,4 +1,4 @@
-import type { EndpointName } from '../../shared/http/routes.ts';
+import { ENDPOINT_DEFINITIONS, ENDPOINTS, type EndpointName } from '../../shared/contract/endpoints.ts';
 import { customerIdentity } from '../../shared/identity/account-identities.ts';
 import { identity } from '../../shared/identity/identities.ts';
 import { accountBody, loginBody, signupBody } from './account-fixtures.ts';
@@ -34,13 +34,10 @@ export interface CountedRequest extends EndpointRequest {
   probe: () => Promise<number>;
 }
 
-/** Endpoints whose calls honour an Idempotency-Key header (decisions.md). */
-export const IDEMPOTENCY_KEY_ENDPOINTS: readonly EndpointName[] = [
-  'login',
-  'account',
-  'disposition',
-  'dispute',
-];
+/** Endpoints whose calls honour an Idempotency-Key header (decisions.md), as the registry says. */
+export const IDEMPOTENCY_KEY_ENDPOINTS: readonly EndpointName[] = ENDPOINTS.filter(
+  (name) => ENDPOINT_DEFINITIONS[name].idempotency.kind === 'idempotency-key-header',
+);
 
 const returnPath = (providerReturnId: string) =>
   `/v1/return/disposition/${encodeURIComponent(providerReturnId)}`;

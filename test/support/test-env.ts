@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { applyLocalEnvironment } from '../../local/local-env.ts';
 
 // Runs before each test file's imports: point the shared DynamoDB client at the run's DynamoDB Local.
@@ -10,4 +10,10 @@ applyLocalEnvironment(inject('dynamoDbEndpoint'), {
   DEFAULT_RATE_LIMIT_PER_SECOND: '1000',
   DEFAULT_RATE_LIMIT_BURST: '2000',
   POWERTOOLS_LOG_LEVEL: 'CRITICAL',
+});
+
+// The contract helper's tally of checked responses, summed and printed by the global teardown.
+afterAll(async () => {
+  const { reportValidatedResponses } = await import('./contract.ts');
+  reportValidatedResponses(inject('contractTallyFile'));
 });

@@ -1,11 +1,11 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { authenticate, type EndpointFeature } from '../../auth/authenticate.ts';
+import { authenticate } from '../../auth/authenticate.ts';
 import type { Environment } from '../../config.ts';
+import type { EndpointFeature, EndpointName } from '../../contract/endpoints.ts';
 import { logger } from '../../observability.ts';
 import type { ApiContext } from '../api-context.ts';
 import { headerValue } from '../headers.ts';
-import type { EndpointName } from '../routes.ts';
 
 export function authentication(options: {
   environment: Environment;

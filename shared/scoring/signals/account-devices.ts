@@ -1,5 +1,5 @@
 import type { IdentityRef } from '../../identity/identities.ts';
-import type { IdentitySnapshot } from '../../store/identity-history.ts';
+import type { IdentitySnapshot } from '../identity-snapshot.ts';
 
 /**
  * How an event's devices relate to the account, read from the account's trusted devices (linked on

@@ -1,6 +1,6 @@
 import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
-import type { IdentitySnapshot } from '../../store/identity-history.ts';
+import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { accountDeviceFacts, otherAccountsOf } from './account-devices.ts';
 import { fired, plural, type Signals, saturating } from './signal.ts';
 

@@ -1,5 +1,5 @@
 import { METRIC } from '../../identity/metrics.ts';
-import type { IdentitySnapshot } from '../../store/identity-history.ts';
+import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
 
 /** What scoring needs to know about an order: facts from the request and its identities' history. */

@@ -1,6 +1,6 @@
 import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
-import type { IdentitySnapshot } from '../../store/identity-history.ts';
+import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
 
 /** What scoring needs to know about one returned line item: the return, the item, the history. */

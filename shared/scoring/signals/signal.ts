@@ -1,4 +1,4 @@
-import type { IdentitySnapshot } from '../../store/identity-history.ts';
+import type { IdentitySnapshot } from '../identity-snapshot.ts';
 
 /** A signal's model input and the plain words that explain it when it drives a score. */
 export interface Signal {

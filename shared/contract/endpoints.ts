@@ -1,0 +1,206 @@
+import type * as z from 'zod';
+import type { ErrorCode } from '../errors.ts';
+import { accountRequestSchema } from '../schemas/account.ts';
+import { dispositionRequestSchema } from '../schemas/disposition.ts';
+import { disputeRequestSchema } from '../schemas/dispute.ts';
+import { loginRequestSchema } from '../schemas/login.ts';
+import { orderRequestSchema } from '../schemas/order.ts';
+import {
+  accountResponseSchema,
+  dispositionResponseSchema,
+  disputeResponseSchema,
+  loginResponseSchema,
+  orderResponseSchema,
+  returnResponseSchema,
+  signupResponseSchema,
+} from '../schemas/responses.ts';
+import { returnRequestSchema } from '../schemas/return.ts';
+import { signupRequestSchema } from '../schemas/signup.ts';
+
+/**
+ * The API as one registry: one definition per endpoint. The route table (shared/http/routes.ts),
+ * the local adapter, the CDK stack (routes, functions, table access, monitoring), the list of
+ * scored event types and the OpenAPI document (scripts/openapi.ts) all read it. The use case that
+ * answers an endpoint is bound to its definition in `functions/<name>.ts`, typed by it.
+ */
+
+/** The optional header that makes a call of an `idempotency-key-header` endpoint answer once. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** A merchant-level switch an endpoint needs (account updates are off until enabled). */
+export type EndpointFeature = 'accountUpdates';
+
+/** How a retried call is recognised, so it is answered once (decisions.md). */
+export type IdempotencyPolicy =
+  /** A field of the body names the event: the same body replays, another is a 409. */
+  | { kind: 'natural-key'; field: string }
+  /** An optional Idempotency-Key header binds a call for 24 h. */
+  | { kind: 'idempotency-key-header' };
+
+/** A route's way out (decisions.md, Versioning): announced on every response, then 410 `gone`. */
+export interface RouteDeprecation {
+  /** When the route was (or will be) deprecated, ISO 8601. */
+  deprecatedAt: string;
+  /** When it stops answering, ISO 8601; contract 8 gives 12 months after deprecation. */
+  sunsetAt: string;
+  /** The route that replaces it, e.g. `/v2/order`. */
+  successorPath: string;
+  migrationGuideUrl: string;
+}
+
+export interface EndpointDefinition {
+  method: 'POST';
+  /** API Gateway resource syntax: `{return-id}` is a path parameter. */
+  path: string;
+  summary: string;
+  description: string;
+  request: z.ZodType;
+  response: z.ZodType;
+  requiredFeature?: EndpointFeature;
+  idempotency: IdempotencyPolicy;
+  /** Set on scored endpoints: the event type its model, workflow and metrics are named by. */
+  eventType?: string;
+  /** Codes this endpoint answers beyond COMMON_ERRORS (all from the catalog in shared/errors.ts). */
+  errors: readonly ErrorCode[];
+  /** A request body in examples/, shown in the OpenAPI document. */
+  exampleFile?: string;
+  /** Set once a successor exists: shared/http/middleware/route-lifecycle.ts announces it, then retires it. */
+  deprecation?: RouteDeprecation;
+}
+
+/** Codes every endpoint can answer: authentication, validation, limits and capacity. */
+export const COMMON_ERRORS: readonly ErrorCode[] = [
+  'invalid_request',
+  'unauthenticated',
+  'invalid_api_key',
+  'environment_mismatch',
+  'forbidden',
+  'payload_too_large',
+  'unprocessable_entity',
+  'unknown_field',
+  'rate_limited',
+  'internal_error',
+  'bad_gateway',
+  'service_unavailable',
+];
+
+const define = <const T extends EndpointDefinition>(definition: T): T => definition;
+
+export const ENDPOINT_DEFINITIONS = {
+  order: define({
+    method: 'POST',
+    path: '/v1/order',
+    summary: 'Score an order',
+    description:
+      'Records the order, updates customer variables, runs the orders workflow and returns the decision.',
+    request: orderRequestSchema,
+    response: orderResponseSchema,
+    idempotency: { kind: 'natural-key', field: 'providerOrderId' },
+    eventType: 'order',
+    errors: ['invalid_currency_code', 'invalid_timestamp', 'duplicate_order'],
+    exampleFile: 'order.json',
+  }),
+  return: define({
+    method: 'POST',
+    path: '/v1/return',
+    summary: 'Score a return',
+    description: 'Evaluates the return against the returns workflow; one decision per returned line item.',
+    request: returnRequestSchema,
+    response: returnResponseSchema,
+    idempotency: { kind: 'natural-key', field: 'providerReturnId' },
+    eventType: 'return',
+    errors: ['invalid_timestamp', 'order_not_found', 'duplicate_return'],
+    exampleFile: 'return.json',
+  }),
+  disposition: define({
+    method: 'POST',
+    path: '/v1/return/disposition/{return-id}',
+    summary: 'Report the inspection outcome of returned items',
+    description: 'Reporting only; no decision. `{return-id}` is the providerReturnId of the original return.',
+    request: dispositionRequestSchema,
+    response: dispositionResponseSchema,
+    idempotency: { kind: 'idempotency-key-header' },
+    errors: ['unknown_enum_value', 'return_not_found', 'item_not_on_return', 'idempotency_key_reused'],
+    exampleFile: 'disposition.json',
+  }),
+  dispute: define({
+    method: 'POST',
+    path: '/v1/order/dispute/{order-id}',
+    summary: 'Report a payment dispute or its outcome',
+    description: 'Reporting only; no decision. `{order-id}` is the providerOrderId of the original order.',
+    request: disputeRequestSchema,
+    response: disputeResponseSchema,
+    idempotency: { kind: 'idempotency-key-header' },
+    errors: [
+      'invalid_timestamp',
+      'unknown_enum_value',
+      'order_not_found',
+      'duplicate_dispute_id',
+      'idempotency_key_reused',
+    ],
+    exampleFile: 'dispute.json',
+  }),
+  signup: define({
+    method: 'POST',
+    path: '/v1/evaluate/signup',
+    summary: 'Score a new account',
+    description: 'Evaluates a newly created account.',
+    request: signupRequestSchema,
+    response: signupResponseSchema,
+    idempotency: { kind: 'natural-key', field: 'customerId' },
+    eventType: 'signup',
+    errors: ['duplicate_customer'],
+    exampleFile: 'signup.json',
+  }),
+  login: define({
+    method: 'POST',
+    path: '/v1/evaluate/login',
+    summary: 'Score a login attempt',
+    description: 'Called on every login attempt, successful or failed.',
+    request: loginRequestSchema,
+    response: loginResponseSchema,
+    idempotency: { kind: 'idempotency-key-header' },
+    eventType: 'login',
+    errors: ['idempotency_key_reused'],
+    exampleFile: 'login.json',
+  }),
+  account: define({
+    method: 'POST',
+    path: '/v1/evaluate/account',
+    summary: 'Score an account change',
+    description: 'Available only on accounts where it has been enabled on request.',
+    request: accountRequestSchema,
+    response: accountResponseSchema,
+    requiredFeature: 'accountUpdates',
+    idempotency: { kind: 'idempotency-key-header' },
+    eventType: 'account',
+    errors: ['endpoint_not_enabled', 'invalid_timestamp', 'idempotency_key_reused'],
+    exampleFile: 'account.json',
+  }),
+};
+
+type Definitions = typeof ENDPOINT_DEFINITIONS;
+export type EndpointName = keyof Definitions;
+export const ENDPOINTS = Object.keys(ENDPOINT_DEFINITIONS) as EndpointName[];
+
+/** The validated body of an endpoint's request, and the body its use case answers with. */
+export type RequestOf<N extends EndpointName> = z.output<Definitions[N]['request']>;
+export type ResponseOf<N extends EndpointName> = z.input<Definitions[N]['response']>;
+
+/** Event types that get a decision (dispositions and disputes only report), in registry order. */
+export type EventType = Extract<Definitions[EndpointName], { eventType: string }>['eventType'];
+export const EVENT_TYPES: readonly EventType[] = ENDPOINTS.flatMap((name) => {
+  const definition: EndpointDefinition = ENDPOINT_DEFINITIONS[name];
+  return definition.eventType ? [definition.eventType as EventType] : [];
+});
+
+/** Every code an endpoint can answer, in catalog order of first mention. */
+export function errorsOf(definition: EndpointDefinition): ErrorCode[] {
+  return [
+    ...new Set([
+      ...COMMON_ERRORS,
+      ...definition.errors,
+      ...(definition.deprecation ? (['gone'] as const) : []),
+    ]),
+  ];
+}

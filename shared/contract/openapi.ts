@@ -1,0 +1,207 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as z from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { ERROR_CATALOG, type ErrorCode } from '../errors.ts';
+import { errorEnvelopeSchema } from '../schemas/responses.ts';
+import {
+  ENDPOINT_DEFINITIONS,
+  ENDPOINTS,
+  type EndpointDefinition,
+  errorsOf,
+  IDEMPOTENCY_KEY_HEADER,
+} from './endpoints.ts';
+
+/**
+ * The OpenAPI 3.1 document, generated from the endpoint registry and its zod schemas (never written
+ * by hand): `npm run openapi` writes it to openapi.json, which the API serves at /v1/openapi.json.
+ */
+const REPO_ROOT = join(import.meta.dirname, '..', '..');
+
+export const SERVERS = [
+  { url: 'https://sandbox.api.abuse-decision.example', description: 'Sandbox (keys start with pk_test_)' },
+  { url: 'https://api.abuse-decision.example', description: 'Production (keys start with pk_live_)' },
+];
+
+/** Response headers, described once and referenced by every response that carries them. */
+const HEADERS = {
+  'X-Request-Id': {
+    description: 'Identifies the request; equals `error.requestId` on errors.',
+    schema: { type: 'string' },
+  },
+  'Idempotent-Replayed': {
+    description: 'Present (`true`) when the answer is the stored answer of an earlier identical call.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying (429, 503).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RateLimit: {
+    description: 'Draft IETF RateLimit header: the remaining quota and when it resets.',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description: 'Draft IETF RateLimit-Policy header: the merchant’s limit.',
+    schema: { type: 'string' },
+  },
+} as const;
+type HeaderName = keyof typeof HEADERS;
+
+const headerRefs = (...names: HeaderName[]) =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+const REASONS: Record<number, string> = {
+  400: 'Malformed JSON, a missing field or a wrong JSON type',
+  401: 'Missing, malformed, unknown or revoked API key, or a key of the other environment',
+  403: 'The key or the merchant may not call this endpoint',
+  404: 'The referenced order or return does not exist',
+  409: 'A conflicting earlier call',
+  410: 'The route is past its sunset',
+  413: 'The request body is too large',
+  422: 'A field has an invalid value',
+  429: 'Rate limited; retry after Retry-After',
+  500: 'Internal failure; retry with backoff',
+  502: 'Upstream issue; retry with backoff',
+  503: 'Temporarily unavailable; retry after Retry-After',
+};
+
+/** One response per status the endpoint can answer, its `error.code` narrowed to the catalog's codes. */
+function errorResponses(definition: EndpointDefinition) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorsOf(definition)) {
+    const { status } = ERROR_CATALOG[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => {
+      const retryable = status === 429 || status === 503;
+      return [
+        String(status),
+        {
+          description: `${REASONS[status] ?? 'Error'}: ${codes.map((c) => `\`${c}\` (${ERROR_CATALOG[c].condition})`).join('; ')}.`,
+          headers: headerRefs(
+            'X-Request-Id',
+            ...(retryable ? (['Retry-After'] as const) : []),
+            'RateLimit',
+            'RateLimit-Policy',
+          ),
+          content: {
+            'application/json': {
+              schema: z.intersection(
+                errorEnvelopeSchema,
+                z.looseObject({
+                  error: z.looseObject({ code: z.enum(codes as [ErrorCode, ...ErrorCode[]]) }),
+                }),
+              ),
+            },
+          },
+        },
+      ];
+    }),
+  );
+}
+
+function example(definition: EndpointDefinition) {
+  if (!definition.exampleFile) return {};
+  const value: unknown = JSON.parse(
+    readFileSync(join(REPO_ROOT, 'examples', definition.exampleFile), 'utf8'),
+  );
+  return { examples: { [definition.exampleFile.replace(/\.json$/, '')]: { value } } };
+}
+
+function operation(name: string, definition: EndpointDefinition): ZodOpenApiOperationObject {
+  const pathParameters = [...definition.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const usesKeyHeader = definition.idempotency.kind === 'idempotency-key-header';
+  return {
+    operationId: name,
+    summary: definition.summary,
+    description: `${definition.description}\n\nIdempotency: ${
+      definition.idempotency.kind === 'natural-key'
+        ? `keyed on \`${definition.idempotency.field}\`; the same body replays the first answer.`
+        : `send an \`${IDEMPOTENCY_KEY_HEADER}\` (one per logical call, reused across its retries) to have a retry answered from the first call for 24 h.`
+    }`,
+    ...(definition.deprecation ? { deprecated: true } : {}),
+    requestParams: {
+      ...(pathParameters.length > 0
+        ? { path: z.object(Object.fromEntries(pathParameters.map((p) => [p, z.string().min(1)]))) }
+        : {}),
+      ...(usesKeyHeader
+        ? {
+            header: z.object({
+              [IDEMPOTENCY_KEY_HEADER]: z
+                .string()
+                .regex(/^[\x20-\x7E]{1,255}$/)
+                .optional()
+                .meta({ description: '1 to 255 printable ASCII characters, unique per logical call' }),
+            }),
+          }
+        : {}),
+    },
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: definition.request.meta({ id: `${pascalCase(name)}Request` }),
+          ...example(definition),
+        },
+      },
+    },
+    responses: {
+      '200': {
+        description: 'The answer',
+        headers: headerRefs('X-Request-Id', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy'),
+        content: { 'application/json': { schema: definition.response } },
+      },
+      ...errorResponses(definition),
+    },
+  };
+}
+
+const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+export function buildOpenApiDocument() {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const name of ENDPOINTS) {
+    const definition: EndpointDefinition = ENDPOINT_DEFINITIONS[name];
+    paths[definition.path] = { [definition.method.toLowerCase()]: operation(name, definition) };
+  }
+  paths['/v1/openapi.json'] = {
+    get: {
+      operationId: 'openapi',
+      summary: 'This document',
+      security: [],
+      responses: {
+        '200': {
+          description: 'The OpenAPI 3.1 document of this API',
+          headers: headerRefs('X-Request-Id'),
+          content: { 'application/json': { schema: z.looseObject({ openapi: z.string() }) } },
+        },
+      },
+    },
+  };
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Abuse-decision API',
+      version: '1.0.0',
+      description:
+        'Scores commerce and account events (orders, returns, signups, logins, account updates) for abuse and records dispositions and disputes. Clients retry 429, 500, 502 and 503 with exponential backoff (1 s, 2 s, 4 s, 8 s), honouring Retry-After, and give up after the fifth attempt.',
+    },
+    servers: SERVERS,
+    security: [{ ApiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description:
+            'The API key itself, with no scheme word: `pk_test_…` in sandbox, `pk_live_…` in production.',
+        },
+      },
+      headers: HEADERS as never,
+    },
+  });
+}
