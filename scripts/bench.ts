@@ -13,8 +13,9 @@ import { orderFields } from '../shared/scoring/variables.ts';
 import type { EventType } from '../shared/scoring/workflow.ts';
 import { compileCondition } from '../shared/scoring/workflow-engine.ts';
 import { validateWorkflow } from '../shared/scoring/workflow-validation.ts';
-import { attributesForEvent, windowedCount } from '../shared/store/history-windows.ts';
+import { attributesForEvent } from '../shared/store/history-windows.ts';
 import type { IdentitySnapshot } from '../shared/store/identity-history.ts';
+import { toSnapshot } from '../shared/store/identity-history.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20_000);
 const WARMUP = 2_000;
@@ -43,15 +44,7 @@ function identityItem(
 }
 
 function snapshot(kind: 'email' | 'card' | 'device' | 'address' | 'phone', item: Record<string, unknown>) {
-  const linkSet = (k: string) => item[`l_${k}`] as Set<string> | undefined;
-  return {
-    ref: identity(kind, `${kind}-value`),
-    known: true,
-    firstSeenAt: now - 200 * DAY_MS,
-    count: (metric: string) => windowedCount(item, metric, now),
-    linkedCount: (k: string) => linkSet(k)?.size ?? 0,
-    isLinked: (k: string, digest: string) => linkSet(k)?.has(digest) ?? false,
-  } satisfies IdentitySnapshot;
+  return toSnapshot(identity(kind, `${kind}-value`), { ...item, firstSeenAt: now - 200 * DAY_MS }, now);
 }
 
 // A returning customer with some history on every identity: every signal's reads do real work.

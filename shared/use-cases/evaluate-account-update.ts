@@ -6,6 +6,7 @@ import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
 import { logger } from '../observability.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
+import { receivedAt } from '../request-scope.ts';
 import { type AccountRequest, RISKY_CHANGE_TYPES } from '../schemas/account.ts';
 import { decide } from '../scoring/decide.ts';
 import { modelFor } from '../scoring/models.ts';
@@ -17,6 +18,7 @@ import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
 import { decisionsPart } from './evaluation-response.ts';
+import { eventTime } from './event-time.ts';
 import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 
 /**
@@ -35,9 +37,8 @@ async function evaluateOnce(
   claim: IdempotencyClaim | undefined,
 ): Promise<UseCaseResult> {
   const merchantId = principal.merchant.merchantId;
-  const now = Date.now();
-  // Event time for the counters, but never ahead of the clock the windows are read with.
-  const at = Math.min(Number(body.timestamp), now);
+  const now = receivedAt();
+  const at = eventTime(body.timestamp, now);
   const identities = identitiesOfAccountUpdate(body);
   const { customer } = identities;
   const context = await loadDecisionContext({
@@ -45,7 +46,7 @@ async function evaluateOnce(
     eventType: 'account',
     identities: identities.all,
     records: claim ? [claim.key] : [],
-    now,
+    now: at,
   });
   const prior = claim?.priorAnswer(context.items, now);
   if (prior) return prior;

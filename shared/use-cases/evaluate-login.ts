@@ -5,6 +5,7 @@ import { identityId } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
+import { receivedAt } from '../request-scope.ts';
 import type { LoginRequest } from '../schemas/login.ts';
 import { decide } from '../scoring/decide.ts';
 import { modelFor } from '../scoring/models.ts';
@@ -15,6 +16,7 @@ import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
 import { decisionsPart } from './evaluation-response.ts';
+import { eventTime } from './event-time.ts';
 import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 
 /**
@@ -32,7 +34,8 @@ async function evaluateOnce(
   claim: IdempotencyClaim | undefined,
 ): Promise<UseCaseResult> {
   const merchantId = principal.merchant.merchantId;
-  const now = Date.now();
+  const now = receivedAt();
+  const at = eventTime(body.timestamp, now);
   const identities = identitiesOfLogin(body);
   const { customer } = identities;
   const context = await loadDecisionContext({
@@ -40,7 +43,7 @@ async function evaluateOnce(
     eventType: 'login',
     identities: identities.all,
     records: claim ? [claim.key] : [],
-    now,
+    now: at,
   });
   const prior = claim?.priorAnswer(context.items, now);
   if (prior) return prior;
@@ -71,18 +74,18 @@ async function evaluateOnce(
     identities.all,
     success ? METRIC.loginSuccesses : METRIC.loginFailures,
     1,
-    now,
+    at,
   );
-  recordDevicesOnAccount(changes, customer, devices, facts.devicesNewToAccount, now);
+  recordDevicesOnAccount(changes, customer, devices, facts.devicesNewToAccount, at);
   if (success) {
     // Only a device that got in becomes one the account trusts; failed tries would let an attacker
     // make his own device look familiar.
-    changes.link(customer, identities.devices, now);
-    if (mfaUsed) changes.add(customer, METRIC.mfaLogins, 1, now);
+    changes.link(customer, identities.devices, at);
+    if (mfaUsed) changes.add(customer, METRIC.mfaLogins, 1, at);
     // Read by account updates: a risky change soon after a new-device login is the takeover pattern.
-    if (facts.newDevice) changes.add(customer, METRIC.newDeviceLogins, 1, now);
+    if (facts.newDevice) changes.add(customer, METRIC.newDeviceLogins, 1, at);
   }
-  recordDecline(changes, decision, identities.all, now);
+  recordDecline(changes, decision, identities.all, at);
 
   await recordLogin(
     {

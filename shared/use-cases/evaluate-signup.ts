@@ -8,6 +8,7 @@ import { identityId } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
+import { receivedAt } from '../request-scope.ts';
 import type { SignupRequest } from '../schemas/signup.ts';
 import { decide } from '../scoring/decide.ts';
 import { modelFor } from '../scoring/models.ts';
@@ -20,12 +21,14 @@ import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
 import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
 import { decisionsPart } from './evaluation-response.ts';
+import { eventTime } from './event-time.ts';
 import { replayOf } from './idempotency.ts';
 
 /** POST /v1/evaluate/signup: validate -> load history -> score -> decide -> one transaction -> respond. */
 export async function evaluateSignup({ body, principal }: ApiRequest<SignupRequest>): Promise<UseCaseResult> {
   const merchantId = principal.merchant.merchantId;
-  const now = Date.now();
+  const now = receivedAt();
+  const at = eventTime(body.timestamp, now);
   const requestHash = requestFingerprint(body);
   const identities = identitiesOfSignup(body);
   const signupKey = keys.signup(merchantId, body.customerId);
@@ -34,7 +37,7 @@ export async function evaluateSignup({ body, principal }: ApiRequest<SignupReque
     eventType: 'signup',
     identities: identities.all,
     records: [signupKey],
-    now,
+    now: at,
   });
   const existing = context.item<StoredSignup>(signupKey);
   if (existing) return answerRepeat(existing, requestHash);
@@ -98,18 +101,18 @@ export async function evaluateSignup({ body, principal }: ApiRequest<SignupReque
       ],
       METRIC.signups,
       1,
-      now,
+      at,
     )
-    .linkAll(identities.linked, now);
+    .linkAll(identities.linked, at);
   const { devicesNewToAccount } = accountDeviceFacts(identities.customer, account, devices);
-  recordDevicesOnAccount(changes, identities.customer, devices, devicesNewToAccount, now);
+  recordDevicesOnAccount(changes, identities.customer, devices, devicesNewToAccount, at);
   if (referrer) {
     changes
-      .add(referrer, METRIC.referrals, 1, now)
-      .link(referrer, [identities.customer], now)
-      .link(identities.customer, [referrer], now);
+      .add(referrer, METRIC.referrals, 1, at)
+      .link(referrer, [identities.customer], at)
+      .link(identities.customer, [referrer], at);
   }
-  recordDecline(changes, decision, [identities.customer, ...identities.devices], now);
+  recordDecline(changes, decision, [identities.customer, ...identities.devices], at);
 
   const outcome = await recordSignup(signup, changes, context.items, now);
   if (!outcome.recorded) return answerRepeat(outcome.existing, requestHash);

@@ -2,6 +2,7 @@ import { ApiError } from '../errors.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../http/headers.ts';
 import type { ApiRequest } from '../http/http-handler.ts';
 import type { UseCaseResult } from '../http/responses.ts';
+import { receivedAt } from '../request-scope.ts';
 import { keyString } from '../store/batch-get.ts';
 import { canonicalJson, sha256Hex } from '../store/canonical.ts';
 import {
@@ -104,7 +105,7 @@ export async function answerOnce(
     return await run();
   } catch (error) {
     if (!claim?.lostRace(error)) throw error;
-    const now = Date.now();
+    const now = receivedAt();
     const answer = claim.answerFromRecord(error.existingItem ?? (await getIdempotencyRecord(claim.key)), now);
     if (!answer) throw error;
     return answer;

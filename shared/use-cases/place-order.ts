@@ -5,6 +5,7 @@ import { METRIC } from '../identity/metrics.ts';
 import { identitiesOfOrder } from '../identity/order-identities.ts';
 import { newServiceId } from '../ids.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
+import { receivedAt } from '../request-scope.ts';
 import type { OrderRequest } from '../schemas/order.ts';
 import { decide, toWireDecision } from '../scoring/decide.ts';
 import { modelFor } from '../scoring/models.ts';
@@ -15,6 +16,7 @@ import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
 import { recordOrder, type StoredOrder, updateOrderState } from '../store/orders.ts';
+import { eventTime } from './event-time.ts';
 import { classifyRepeat, REPLAYED_HEADER } from './idempotency.ts';
 
 /** Fields whose change alone makes a re-sent order a status update rather than a conflict. */
@@ -23,7 +25,8 @@ const STATUS_FIELDS = ['state', 'timestamp'] as const;
 /** POST /v1/order: validate -> load history -> score -> decide -> one transaction -> respond. */
 export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>): Promise<UseCaseResult> {
   const merchantId = principal.merchant.merchantId;
-  const now = Date.now();
+  const now = receivedAt();
+  const at = eventTime(body.timestamp, now);
   const fingerprint = {
     requestHash: requestFingerprint(body),
     stableHash: requestFingerprint(body, STATUS_FIELDS),
@@ -35,7 +38,7 @@ export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>):
     eventType: 'order',
     identities: identities.all,
     records: [orderKey],
-    now,
+    now: at,
   });
   const existing = context.item<StoredOrder>(orderKey);
   if (existing) return answerRepeat(existing, body, fingerprint);
@@ -98,9 +101,9 @@ export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>):
     createdAt: new Date(now).toISOString(),
   };
   const changes = new HistoryChanges()
-    .addEach(identities.all, METRIC.orders, 1, timestamp)
-    .addEach(identities.all, METRIC.orderValue, orderValue, timestamp)
-    .linkAll(identities.all, timestamp);
+    .addEach(identities.all, METRIC.orders, 1, at)
+    .addEach(identities.all, METRIC.orderValue, orderValue, at)
+    .linkAll(identities.all, at);
 
   const outcome = await recordOrder(order, changes, context.items, now);
   if (!outcome.recorded) return answerRepeat(outcome.existing, body, fingerprint);

@@ -3,6 +3,7 @@ import type { ApiRequest } from '../http/http-handler.ts';
 import type { UseCaseResult } from '../http/responses.ts';
 import { parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
+import { receivedAt } from '../request-scope.ts';
 import type { DisputeRequest } from '../schemas/dispute.ts';
 import {
   type DisputeEffects,
@@ -42,7 +43,7 @@ async function recordOnce(
   });
 
   return retryOnStaleRecord(async () => {
-    const now = Date.now();
+    const now = receivedAt();
     const { order, disputes, items } = await loadOrderDisputes(
       merchantId,
       providerOrderId,
