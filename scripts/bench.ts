@@ -8,6 +8,7 @@ import { identity } from '../shared/identity/identities.ts';
 import { METRIC } from '../shared/identity/metrics.ts';
 import { decide } from '../shared/scoring/decide.ts';
 import { modelFor } from '../shared/scoring/models.ts';
+import { identityTimeFacts } from '../shared/scoring/signals/identity-time.ts';
 import { orderSignals } from '../shared/scoring/signals/order-signals.ts';
 import { orderFields } from '../shared/scoring/variables.ts';
 import type { EventType } from '../shared/scoring/workflow.ts';
@@ -118,6 +119,7 @@ function once(): string {
     giftCardUsed: payments.some((p) => p.giftCardUsed === 'True' || p.instrument === 'GiftCard'),
     billingShippingMismatch: true,
     history: { emails, cards, devices, all },
+    time: identityTimeFacts(all, emails[0]?.ref, now),
   });
   return decide(model, workflow, signals, orderFields(order)).subDecision;
 }

@@ -12,6 +12,7 @@ import { decide } from '../scoring/decide.ts';
 import { modelFor } from '../scoring/models.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
 import { accountSignals } from '../scoring/signals/account-signals.ts';
+import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { recordAccountEvent, type StoredAccountEvent } from '../store/account-events.ts';
 import { sha256Hex } from '../store/canonical.ts';
 import { loadDecisionContext } from '../store/decision-context.ts';
@@ -53,11 +54,18 @@ async function evaluateOnce(
   const account = context.snapshotsOf([customer])[0]!;
   const devices = context.snapshotsOf(identities.devices);
   const risky = RISKY_CHANGE_TYPES.has(body.changeType);
+  const time = identityTimeFacts(context.snapshots, customer, at);
   const decision = decide(
     modelFor('account'),
     context.workflow,
-    accountSignals({ changeType: body.changeType, risky, customer, history: { customer: account, devices } }),
-    { changeType: body.changeType, siteDomain: body.siteDomain },
+    accountSignals({
+      changeType: body.changeType,
+      risky,
+      customer,
+      history: { customer: account, devices },
+      time,
+    }),
+    { changeType: body.changeType, siteDomain: body.siteDomain, ...identityTimeFields(time) },
   );
 
   const serviceAccountEventId = newServiceId('acct');

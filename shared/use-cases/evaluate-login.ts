@@ -10,6 +10,7 @@ import type { LoginRequest } from '../schemas/login.ts';
 import { decide } from '../scoring/decide.ts';
 import { modelFor } from '../scoring/models.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
+import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { loginSignals } from '../scoring/signals/login-signals.ts';
 import { recordLogin } from '../store/account-events.ts';
 import { loadDecisionContext } from '../store/decision-context.ts';
@@ -52,15 +53,17 @@ async function evaluateOnce(
   const success = body.loginStatus === '$success';
   const mfaUsed = body.authMethod.mfaUsed === true;
   const facts = accountDeviceFacts(customer, account, devices);
+  const time = identityTimeFacts(context.snapshots, customer, at);
   const decision = decide(
     modelFor('login'),
     context.workflow,
-    loginSignals({ success, mfaUsed, customer, history: { customer: account, devices } }),
+    loginSignals({ success, mfaUsed, customer, history: { customer: account, devices }, time }),
     {
       loginStatus: body.loginStatus,
       authMethod: body.authMethod.type,
       mfaUsed,
       mfaMethod: body.authMethod.mfaMethod ?? '',
+      ...identityTimeFields(time),
     },
   );
 

@@ -13,6 +13,7 @@ import type { SignupRequest } from '../schemas/signup.ts';
 import { decide } from '../scoring/decide.ts';
 import { modelFor } from '../scoring/models.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
+import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { signupSignals } from '../scoring/signals/signup-signals.ts';
 import { recordSignup, type StoredSignup } from '../store/account-events.ts';
 import { requestFingerprint } from '../store/canonical.ts';
@@ -48,6 +49,7 @@ export async function evaluateSignup({ body, principal }: ApiRequest<SignupReque
   const referrer = identities.referrer && !referrerIsSelf ? identities.referrer : undefined;
   const account = context.snapshotsOf([identities.customer])[0]!;
   const devices = context.snapshotsOf(identities.devices);
+  const time = identityTimeFacts(context.snapshots, identities.customer, at);
   const decision = decide(
     modelFor('signup'),
     context.workflow,
@@ -64,12 +66,14 @@ export async function evaluateSignup({ body, principal }: ApiRequest<SignupReque
         emailDomains: context.snapshotsOf(identities.emailDomains),
         referrer: referrer ? context.snapshotsOf([referrer])[0] : undefined,
       },
+      time,
     }),
     {
       emailDomain: emails[0] ? emailDomain(emails[0]) : '',
       referralCodeApplied: Boolean(body.referralCodeApplied),
       hasPhone: identities.phones.length > 0,
       hasAddress: identities.addresses.length > 0,
+      ...identityTimeFields(time),
     },
   );
 

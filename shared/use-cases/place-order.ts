@@ -9,6 +9,7 @@ import { receivedAt } from '../request-scope.ts';
 import type { OrderRequest } from '../schemas/order.ts';
 import { decide, toWireDecision } from '../scoring/decide.ts';
 import { modelFor } from '../scoring/models.ts';
+import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { orderSignals } from '../scoring/signals/order-signals.ts';
 import { orderFields } from '../scoring/variables.ts';
 import { requestFingerprint } from '../store/canonical.ts';
@@ -43,6 +44,7 @@ export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>):
   const existing = context.item<StoredOrder>(orderKey);
   if (existing) return answerRepeat(existing, body, fingerprint);
   const orderValue = Number(body.totalPrice.amount);
+  const time = identityTimeFacts(context.snapshots, identities.emails[0], at);
   const decision = decide(
     modelFor('order'),
     context.workflow,
@@ -63,8 +65,9 @@ export async function placeOrder({ body, principal }: ApiRequest<OrderRequest>):
         devices: context.snapshotsOf(identities.devices),
         all: context.snapshots,
       },
+      time,
     }),
-    orderFields(body),
+    { ...orderFields(body), ...identityTimeFields(time) },
   );
 
   const serviceOrderId = newServiceId('ord');

@@ -283,6 +283,15 @@ describe('variable catalog', () => {
       ['unitCount', 'int'],
       ['orderState', 'string'],
       ['hasDeviceFingerprint', 'bool'],
+      ['emailAgeSeconds', 'int'],
+      ['accountAgeSeconds', 'int'],
+      ['deviceAgeSeconds', 'int'],
+      ['cardAgeSeconds', 'int'],
+      ['addressAgeSeconds', 'int'],
+      ['secondsSincePreviousEvent', 'int'],
+      ...['EmailsOnDevice', 'AccountsOnDevice', 'CardsOnDevice', 'EmailsOnCard', 'AccountsOnAddress'].flatMap(
+        (pair) => ['15m', '1h', '24h'].map((window) => [`distinct${pair}${window}`, 'int']),
+      ),
     ]);
     for (const eventType of EVENT_TYPES) {
       const names = workflowVariables(eventType).map((v) => v.name);
