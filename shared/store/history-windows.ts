@@ -80,7 +80,7 @@ export function windowedCount(
     return total;
   };
   return {
-    lifetime: numberOf(item[lifetimeAttribute(metric)]),
+    lifetime: numberOf(item[lifetimeAttribute(metric)]) - countedAfter(item, metric, now),
     get m15() {
       return sum('m15');
     },
@@ -97,6 +97,28 @@ export function windowedCount(
       return sum('d365');
     },
   };
+}
+
+/**
+ * What the lifetime total holds from events after `at`, so a late event reads the total as of its
+ * own time: weeks after its week, days after its day within its week, quarters after its quarter
+ * within its day (each event is in all three, so nothing counts twice). Exact while those buckets
+ * are kept (a day of quarters, a month of days, a year of weeks); nothing to do for an event later
+ * than everything the identity has seen, which is every live event.
+ */
+function countedAfter(item: Record<string, unknown>, metric: string, at: number): number {
+  if (!(typeof item.lastSeenAt === 'number' && item.lastSeenAt > at)) return 0;
+  const week = bucketIndex('w', at);
+  const day = bucketIndex('d', at);
+  let later = 0;
+  const sum = (granularity: Granularity, from: number, to: number) => {
+    for (let index = from; index <= to; index++)
+      later += numberOf(item[bucketAttribute(metric, granularity, index)]);
+  };
+  sum('w', week + 1, week + BUCKETS.w.keep);
+  sum('d', day + 1, Math.floor(((week + 1) * WEEK_MS - 1) / DAY_MS));
+  sum('q', bucketIndex('q', at) + 1, Math.floor(((day + 1) * DAY_MS - 1) / QUARTER_MS));
+  return later;
 }
 
 function numberOf(value: unknown): number {
