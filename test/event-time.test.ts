@@ -4,6 +4,7 @@ import { identity, normalizeEmail } from '../shared/identity/identities.ts';
 import { METRIC } from '../shared/identity/metrics.ts';
 import { loadSnapshots } from '../shared/store/identity-history.ts';
 import { keys } from '../shared/store/keys.ts';
+import type { StoredOrder } from '../shared/store/orders.ts';
 import { getRecord } from '../shared/store/record-once.ts';
 import { decisionOf, loginBody, signupBody } from './support/account-fixtures.ts';
 import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
@@ -34,7 +35,8 @@ describe('history at the event time', () => {
     const recent = orderBody({ email, timestamp: now - 5 * MINUTE });
     const late = orderBody({ email, timestamp: now - 3 * DAY });
     expect((await api.post('/v1/order', recent, { apiKey })).status).toBe(200);
-    const recentDecision = (await getRecord(keys.order(merchantId, recent.providerOrderId)))?.decision;
+    const recentDecision = (await getRecord<StoredOrder>(keys.order(merchantId, recent.providerOrderId)))
+      ?.decision;
 
     const lateResponse = await api.post('/v1/order', late, { apiKey });
     expect(lateResponse.status).toBe(200);
@@ -50,7 +52,7 @@ describe('history at the event time', () => {
     const [asOfLate] = await loadSnapshots(merchantId, [emailRef(email)], now - 3 * DAY);
     expect(asOfLate!.count(METRIC.orders)).toMatchObject({ m15: 1, h1: 1, h24: 1, d30: 1 });
     // The earlier decision keeps the variables it was made with.
-    expect((await getRecord(keys.order(merchantId, recent.providerOrderId)))?.decision).toEqual(
+    expect((await getRecord<StoredOrder>(keys.order(merchantId, recent.providerOrderId)))?.decision).toEqual(
       recentDecision,
     );
   });
