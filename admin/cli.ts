@@ -1,4 +1,5 @@
 import { type AdminCommand, CommandError, parseFlags, UsageError } from './command.ts';
+import { importCommands } from './commands/import.ts';
 import { merchantCommands } from './commands/merchants.ts';
 import { reviewCommands } from './commands/reviews.ts';
 import { workflowCommands } from './commands/workflows.ts';
@@ -8,6 +9,7 @@ export const COMMANDS: readonly AdminCommand[] = [
   ...merchantCommands,
   ...workflowCommands,
   ...reviewCommands,
+  ...importCommands,
 ];
 
 export function usageText(): string {
