@@ -15,7 +15,6 @@ import type { EventType } from '../shared/scoring/workflow.ts';
 import { compileCondition } from '../shared/scoring/workflow-engine.ts';
 import { validateWorkflow } from '../shared/scoring/workflow-validation.ts';
 import { attributesForEvent } from '../shared/store/history-windows.ts';
-import type { IdentitySnapshot } from '../shared/store/identity-history.ts';
 import { toSnapshot } from '../shared/store/identity-history.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20_000);

@@ -102,7 +102,12 @@ export async function runImport(
   async function importOne(event: ImportEvent, merchant: Merchant) {
     // The write gate every write of a request passes (store/client.ts) tells whether this one wrote.
     let wrote = false;
-    const gate = { start: () => {}, ready: async () => void (wrote = true) };
+    const gate = {
+      start: () => {},
+      ready: async () => {
+        wrote = true;
+      },
+    };
     try {
       const result = await runInRequestScope(
         {
