@@ -158,3 +158,7 @@ const p99 = percentile(samples, 0.99);
 console.log(
   `target p99 <= ${TARGET_P99_MS} ms: ${p99 <= TARGET_P99_MS ? 'met' : quietest <= TARGET_P99_MS ? 'met in the quietest round only (machine busy)' : 'MISSED'}`,
 );
+
+// The import benchmark needs a store client built for DynamoDB Local: its own process.
+const { execFileSync } = await import('node:child_process');
+execFileSync(process.execPath, ['scripts/bench-import.ts'], { stdio: 'inherit' });
