@@ -28,40 +28,20 @@ export interface HistoryLine {
 export function historyLines(options: { shoppers: number; seed: number; start: number }): HistoryLine[] {
   const rng = new SeededRandom(options.seed);
   const out: HistoryLine[] = [];
-  const at = (time: number) => String(Math.round(time));
   for (let i = 0; i < options.shoppers; i++) {
     const shopper = newShopper(rng);
     const joined = options.start + i * 7 * MINUTE + rng.int(0, 6 * MINUTE);
-    out.push({
-      type: 'signup',
-      body: { ...signupBody(rng, shopper, shopper.device), timestamp: at(joined) },
-    });
+    out.push({ type: 'signup', body: signupBody(rng, shopper, shopper.device, joined) });
     if (rng.chance(0.2)) {
-      out.push({
-        type: 'login',
-        body: { ...loginBody(shopper, shopper.device, false), timestamp: at(joined + MINUTE) },
-      });
+      out.push({ type: 'login', body: loginBody(shopper, shopper.device, false, joined + MINUTE) });
     }
-    out.push({
-      type: 'login',
-      body: { ...loginBody(shopper, shopper.device, true), timestamp: at(joined + 2 * MINUTE) },
-    });
+    out.push({ type: 'login', body: loginBody(shopper, shopper.device, true, joined + 2 * MINUTE) });
     const placed = joined + rng.int(3, 30) * MINUTE;
-    const order = {
-      ...orderBody(
-        rng,
-        shopper,
-        [{ sku: rng.id('sku'), price: rng.int(20, 300), quantity: 1, category: 'Apparel' }],
-        0,
-      ),
-      timestamp: at(placed),
-    };
+    const item = { sku: rng.id('sku'), price: rng.int(20, 300), quantity: 1, category: 'Apparel' };
+    const order = orderBody(rng, shopper, [item], placed);
     out.push({ type: 'order', body: order });
     if (rng.chance(0.4)) {
-      const returned = {
-        ...returnBody(rng, order, 0, shopper.device),
-        timestamp: at(placed + rng.int(3, 20) * DAY),
-      };
+      const returned = returnBody(rng, order, placed + rng.int(3, 20) * DAY, shopper.device);
       out.push({ type: 'return', body: returned });
       out.push({
         type: 'disposition',
@@ -70,13 +50,21 @@ export function historyLines(options: { shoppers: number; seed: number; start: n
       });
     }
     if (rng.chance(0.1)) {
-      const dispute = disputeBody(rng, Number(order.totalPrice.amount), 'LOST', 0);
-      dispute.dispute[0]!.timestamp = placed + rng.int(30, 60) * DAY;
-      out.push({ type: 'dispute', orderId: order.providerOrderId, body: dispute });
+      const filed = placed + rng.int(30, 60) * DAY;
+      out.push({
+        type: 'dispute',
+        orderId: order.providerOrderId,
+        body: disputeBody(rng, Number(order.totalPrice.amount), 'LOST', filed),
+      });
     }
     if (rng.chance(0.2)) {
-      const { newValue: _value, ...update } = accountBody(shopper, 'ADDRESS_ADD', shopper.device);
-      out.push({ type: 'account', body: { ...update, timestamp: at(joined + DAY) } });
+      const { newValue: _value, ...update } = accountBody(
+        shopper,
+        'ADDRESS_ADD',
+        shopper.device,
+        joined + DAY,
+      );
+      out.push({ type: 'account', body: update });
     }
   }
   return out;

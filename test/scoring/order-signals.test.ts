@@ -173,10 +173,16 @@ describe('orderSignals, one row per signal', () => {
       undefined,
     ],
     [
-      'youngIdentity: e-mail first seen 4 s before the order (its signup) -> 1 - 4/600',
+      'scriptSpeedAfterPreviousEvent and youngIdentity: the order 4 s after its e-mail signed up',
       order({ email: { ...withOrders({}), firstSeenAt: AT - 4_000 } }),
-      { youngIdentity: 1 - 4 / 600 },
-      'e-mail first seen 4 seconds ago',
+      { scriptSpeedAfterPreviousEvent: 1, youngIdentity: 1 - 4 / 600 },
+      "order 4 seconds after this e-mail's previous event",
+    ],
+    [
+      'youngIdentity alone: a guest checkout 5 minutes after the signup -> 1 - 300/600',
+      order({ email: { ...withOrders({}), firstSeenAt: AT - 300_000 } }),
+      { youngIdentity: 0.5 },
+      'e-mail first seen 5 minutes ago',
     ],
     [
       'youngIdentity: an e-mail first seen 10 minutes or more before does not fire',

@@ -56,6 +56,7 @@ export function loginSignals(input: LoginScoringInput): Signals {
       eventWord: 'login',
       young: 'customer',
       counted: ['customersPerDevice'],
+      scriptSeconds: 2,
     }),
     accountFailuresLastHour:
       failures.h1 > 0
