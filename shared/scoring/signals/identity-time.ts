@@ -146,7 +146,7 @@ export function durationWords(seconds: number): string {
 /**
  * An event this soon after its main identity's previous one was sent by a script, not typed: an
  * order 4 s after its e-mail signed up, a payout change 10 s after the login. People who create an
- * account at checkout take minutes. Logins pass their own threshold: a retry after a typo is quick.
+ * account at checkout take minutes.
  */
 const SCRIPT_SPEED_SECONDS = 20;
 /** Honest guest-to-account checkouts order within minutes; under this an identity is young. */
@@ -165,7 +165,6 @@ export function identityTimeSignals(
     eventWord: string;
     young?: AgedKind;
     counted: readonly VelocityPair[];
-    scriptSeconds?: number;
   },
 ): Record<string, Signal | undefined> {
   const mainWord = KIND_WORDS[facts.mainKind] ?? 'identity';
@@ -179,7 +178,7 @@ export function identityTimeSignals(
   const [holder, counted] = burst.pair ? VELOCITY_PAIRS[burst.pair] : ['device', 'email'];
   return {
     scriptSpeedAfterPreviousEvent:
-      since >= 0 && since < (options.scriptSeconds ?? SCRIPT_SPEED_SECONDS)
+      since >= 0 && since < SCRIPT_SPEED_SECONDS
         ? {
             value: 1,
             evidence: `${options.eventWord} ${durationWords(since)} after this ${mainWord}'s previous event`,
@@ -204,7 +203,7 @@ export function identityTimeSignals(
 
 /** Meanings of the signals above, for the variable catalog. */
 export const IDENTITY_TIME_SIGNAL_MEANINGS: Readonly<Record<string, string>> = {
-  scriptSpeedAfterPreviousEvent: `1 when the event came less than ${SCRIPT_SPEED_SECONDS} s (logins: 2 s) after the previous event of its account (orders: its e-mail), else 0.`,
+  scriptSpeedAfterPreviousEvent: `1 when the event came less than ${SCRIPT_SPEED_SECONDS} s after the previous event of its account (orders: its e-mail), else 0.`,
   youngIdentity: `1 - age / ${YOUNG_SECONDS} s when the event's e-mail (orders) or account was first seen less than ${YOUNG_SECONDS / 60} minutes before it (not at this event), else 0.`,
   newIdentitiesAroundLastHour: `log2(n) when n >= ${VELOCITY_FLOOR} other e-mails, accounts or cards appeared on the event's device, card or address in the last hour (the most of the pairs the event type reads), else 0.`,
 };

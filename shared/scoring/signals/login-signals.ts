@@ -54,9 +54,8 @@ export function loginSignals(input: LoginScoringInput): Signals {
   return fired({
     ...identityTimeSignals(input.time, {
       eventWord: 'login',
-      young: 'customer',
+      // Sites log a new account in right after its signup: speed and youth say nothing on a login.
       counted: ['customersPerDevice'],
-      scriptSeconds: 2,
     }),
     accountFailuresLastHour:
       failures.h1 > 0
