@@ -8,7 +8,6 @@ import type { StoredOrder } from '../shared/store/orders.ts';
 import { getRecord } from '../shared/store/record-once.ts';
 import { decisionOf, loginBody, signupBody } from './support/account-fixtures.ts';
 import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
-import { merchantIdOf } from './support/commerce.ts';
 import { orderBody, uid } from './support/fixtures.ts';
 
 let api: TestApi;
@@ -17,8 +16,7 @@ let merchantId: string;
 
 beforeAll(async () => {
   api = await startTestApi();
-  apiKey = (await newMerchant()).apiKey;
-  merchantId = await merchantIdOf(apiKey);
+  ({ apiKey, merchantId } = await newMerchant());
 });
 afterAll(() => api.close());
 afterEach(() => vi.useRealTimers());
