@@ -29,8 +29,9 @@ const emailRef = (email: string) => identity('email', normalizeEmail(email));
 describe('history at the event time', () => {
   it('an out-of-order pair lands in the right windows and the late one does not change the earlier decision', async () => {
     const email = `${uid('late')}@example.com`;
-    const now = Date.now();
-    const recent = orderBody({ email, timestamp: now - 5 * MINUTE });
+    // Windows are bucket-aligned: read at 7 minutes into a past quarter-hour, 2 minutes after the recent order.
+    const now = Math.floor(Date.now() / (15 * MINUTE)) * 15 * MINUTE - 8 * MINUTE;
+    const recent = orderBody({ email, timestamp: now - 2 * MINUTE });
     const late = orderBody({ email, timestamp: now - 3 * DAY });
     expect((await api.post('/v1/order', recent, { apiKey })).status).toBe(200);
     const recentDecision = (await getRecord<StoredOrder>(keys.order(merchantId, recent.providerOrderId)))
@@ -46,7 +47,7 @@ describe('history at the event time', () => {
     const [asOfNow] = await loadSnapshots(merchantId, [emailRef(email)], now);
     expect(asOfNow!.count(METRIC.orders)).toMatchObject({ m15: 1, h1: 1, h24: 1, d30: 2, lifetime: 2 });
     expect(asOfNow!.firstSeenAt).toBe(now - 3 * DAY);
-    expect(asOfNow!.lastSeenAt).toBe(now - 5 * MINUTE);
+    expect(asOfNow!.lastSeenAt).toBe(now - 2 * MINUTE);
     const [asOfLate] = await loadSnapshots(merchantId, [emailRef(email)], now - 3 * DAY);
     expect(asOfLate!.count(METRIC.orders)).toMatchObject({ m15: 1, h1: 1, h24: 1, d30: 1 });
     // The earlier decision keeps the variables it was made with.
