@@ -75,6 +75,8 @@ describe('admin import', () => {
 
     const first = await admin('import', '--merchant', merchantId, '--file', file);
     expect(first.code, first.stderr).toBe(0);
+    // Not a terminal: no progress bar, and stdout is the summary alone.
+    expect(first.stderr).toBe('');
     expect(summaryOf(first.stdout)).toMatchObject({
       events: lines.length,
       imported: lines.length,

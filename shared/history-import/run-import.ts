@@ -67,6 +67,7 @@ export async function runImport(
   let barrier: Promise<void> = Promise.resolve();
   let sinceBarrier: Promise<void>[] = [];
   let done = 0;
+  let stopped: unknown;
   const all: Promise<void>[] = [];
 
   for (const event of events) {
@@ -74,14 +75,18 @@ export async function runImport(
     const before = alone ? sinceBarrier : event.touches.flatMap((t) => lastByTouch.get(t) ?? []);
     const run = Promise.all([barrier, ...before]).then(() =>
       slots.run(async () => {
-        const outcome = await importOne(event, options.merchant);
+        // After a store failure nothing more starts: the import stops, and a re-run resumes it.
+        if (stopped) throw stopped;
+        const outcome = await importOne(event, options.merchant).catch((error: unknown) => {
+          stopped ??= error;
+          throw error;
+        });
         if (outcome === 'rejected') counts.rejected++;
         else if (outcome === 'alreadyPresent') counts.alreadyPresent++;
         else counts.imported++;
         options.onProgress?.(++done, events.length);
       }),
     );
-    // A failure of the store (not of the event) stops the import; a re-run resumes it.
     all.push(run);
     if (alone) {
       barrier = run;
