@@ -15,16 +15,17 @@
  * the write that adds new ones. Pure functions, shared by the writer and the reader.
  */
 import type { IdentityKind } from '../identity/identities.ts';
+import { type BucketScheme, staleAttributes } from './history-windows.ts';
 
 const QUARTER_MS = 15 * 60_000;
 const THREE_HOURS_MS = 3 * 3_600_000;
 
 type VelocityGranularity = 'vq' | 'vh';
 
-const BUCKETS: Record<VelocityGranularity, { size: number; keep: number }> = {
+const BUCKETS = {
   vq: { size: QUARTER_MS, keep: 4 },
   vh: { size: THREE_HOURS_MS, keep: 8 },
-};
+} as const satisfies BucketScheme & Record<VelocityGranularity, unknown>;
 
 export const VELOCITY_WINDOWS = {
   m15: { granularity: 'vq', count: 1 },
@@ -64,17 +65,9 @@ export function fingerprintOf(digest: string): number {
   return Buffer.from(digest.slice(0, 4), 'base64url').readUIntBE(0, 3);
 }
 
-const VELOCITY_PATTERN = /^(v[qh])_(.+)_(\d+)$/;
-
 /** Velocity buckets of a stored item that have aged out of retention at `at`. */
-export function staleVelocityBuckets(item: Record<string, unknown>, at: number): string[] {
-  return Object.keys(item).filter((name) => {
-    const match = VELOCITY_PATTERN.exec(name);
-    if (!match) return false;
-    const granularity = match[1] as VelocityGranularity;
-    return Number(match[3]) <= bucketIndex(granularity, at) - BUCKETS[granularity].keep;
-  });
-}
+export const staleVelocityBuckets = (item: Record<string, unknown>, at: number): string[] =>
+  staleAttributes(item, BUCKETS, at);
 
 /** Members of a stored bucket (a DynamoDB number set reads as a Set of numbers). */
 export function bucketMembers(item: Record<string, unknown> | undefined, attribute: string): Set<number> {

@@ -43,17 +43,23 @@ export function attributesForEvent(metric: string, at: number): string[] {
   ];
 }
 
-const BUCKET_PATTERN = /^([qdw])_(.+)_(\d+)$/;
+/** A family of time buckets: per granularity (the attribute prefix), bucket size and buckets kept. */
+export type BucketScheme = Readonly<Record<string, { size: number; keep: number }>>;
 
-/** Bucket attributes of a stored item that have aged out of retention at `now`. */
-export function staleBuckets(item: Record<string, unknown>, now: number): string[] {
+const BUCKET_ATTRIBUTE = /^([a-z]+)_(.+)_(\d+)$/;
+
+/** Attributes `<granularity>_<name>_<index>` of a scheme that have aged out of retention at `at`. */
+export function staleAttributes(item: Record<string, unknown>, scheme: BucketScheme, at: number): string[] {
   return Object.keys(item).filter((name) => {
-    const match = BUCKET_PATTERN.exec(name);
-    if (!match) return false;
-    const granularity = match[1] as Granularity;
-    return Number(match[3]) <= bucketIndex(granularity, now) - BUCKETS[granularity].keep;
+    const match = BUCKET_ATTRIBUTE.exec(name);
+    const bucket = match ? scheme[match[1]!] : undefined;
+    return bucket !== undefined && Number(match![3]) <= Math.floor(at / bucket.size) - bucket.keep;
   });
 }
+
+/** Counter bucket attributes of a stored item that have aged out of retention at `now`. */
+export const staleBuckets = (item: Record<string, unknown>, now: number): string[] =>
+  staleAttributes(item, BUCKETS, now);
 
 /**
  * Counts of one metric over every window, from a stored item. Windows are summed on first read
