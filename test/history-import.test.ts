@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(() => {
   process.env.TABLE_NAME = `import-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
@@ -13,7 +13,8 @@ const { dynamoDbClient } = await import('../shared/store/client.ts');
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { listReviews } = await import('../shared/store/reviews.ts');
 const { admin, jsonFile } = await import('./support/admin.ts');
-const { newMerchant } = await import('./support/api.ts');
+const { newMerchant, startTestApi } = await import('./support/api.ts');
+const { parseImportFile } = await import('../shared/history-import/import-lines.ts');
 const { createOwnTable, tableSnapshot, copyTable } = await import('./support/table-snapshot.ts');
 
 const DAY = 86_400_000;
@@ -38,6 +39,36 @@ async function merchantItems(merchantId: string, table?: string) {
 }
 
 const summaryOf = (stdout: string) => JSON.parse(stdout) as Record<string, number>;
+
+afterEach(() => vi.useRealTimers());
+
+/** The endpoint path of an imported line, as a live call would have used. */
+const PATHS: Record<string, (ids: Record<string, string>) => string> = {
+  order: () => '/v1/order',
+  return: () => '/v1/return',
+  disposition: (ids) => `/v1/return/disposition/${ids['return-id']}`,
+  dispute: (ids) => `/v1/order/dispute/${ids['order-id']}`,
+  signup: () => '/v1/evaluate/signup',
+  login: () => '/v1/evaluate/login',
+  account: () => '/v1/evaluate/account',
+};
+
+/**
+ * Identity histories, and the decisions of the records keyed by merchant-side ids (logins and
+ * account updates have service ids only), with the merchant left out: what must come out the same
+ * however the events arrived.
+ */
+async function historyAndDecisions(merchantId: string) {
+  const out = new Map<string, string>();
+  for (const [key, text] of await merchantItems(merchantId)) {
+    const item = JSON.parse(text.replaceAll(merchantId, 'M')) as Record<string, unknown>;
+    const neutral = key.replaceAll(merchantId, 'M');
+    if (item.kind !== undefined && item.firstSeenAt !== undefined) out.set(neutral, JSON.stringify(item));
+    else if (/#(ORDER|RETURN|SIGNUP)#/.test(key) && (item.decision ?? item.decisions) !== undefined)
+      out.set(neutral, JSON.stringify(item.decision ?? item.decisions));
+  }
+  return out;
+}
 
 describe('admin import', () => {
   const lines = historyLines({ shoppers: 12, seed: 7, start: START });
@@ -132,6 +163,40 @@ describe('admin import', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(summaryOf(dry.stdout)).toMatchObject({ events: lines.length, imported: 0 });
     expect(await merchantItems(merchantId)).toEqual(before);
+  });
+
+  it("imports exactly what live delivery at the events' own times records, but the review items", async () => {
+    const file = toNdjson(lines);
+    const live = await newMerchant({ accountUpdatesEnabled: true });
+    const api = await startTestApi();
+    try {
+      for (const event of parseImportFile(file).events) {
+        vi.useFakeTimers({ toFake: ['Date'] });
+        vi.setSystemTime(event.at);
+        const response = await api.post(PATHS[event.type]!(event.pathParameters), event.body, {
+          apiKey: live.apiKey,
+        });
+        vi.useRealTimers();
+        expect(response.status, `line ${event.line}`).toBe(200);
+      }
+    } finally {
+      await api.close();
+    }
+    const imported = await newMerchant({ accountUpdatesEnabled: true });
+    const result = await admin(
+      'import',
+      '--merchant',
+      imported.merchantId,
+      '--file',
+      await historyFile('live.ndjson', file),
+    );
+    expect(result.code, result.stderr).toBe(0);
+
+    const expected = await historyAndDecisions(live.merchantId);
+    expect(expected.size).toBeGreaterThan(lines.length / 2);
+    expect([...expected.keys()].filter((k) => /#(ORDER|RETURN|SIGNUP)#/.test(k)).length).toBeGreaterThan(20);
+    const got = await historyAndDecisions(imported.merchantId);
+    expect(got).toEqual(expected);
   });
 
   it('killed halfway and run again, the table equals a clean import', async () => {
