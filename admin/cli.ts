@@ -1,4 +1,5 @@
 import { type AdminCommand, CommandError, parseFlags, UsageError } from './command.ts';
+import { importCommands } from './commands/import.ts';
 import { merchantCommands } from './commands/merchants.ts';
 import { modelCommands } from './commands/models.ts';
 import { reviewCommands } from './commands/reviews.ts';
@@ -10,6 +11,7 @@ export const COMMANDS: readonly AdminCommand[] = [
   ...workflowCommands,
   ...reviewCommands,
   ...modelCommands,
+  ...importCommands,
 ];
 
 export function usageText(): string {

@@ -14,21 +14,36 @@ import {
 } from './traffic.ts';
 
 /**
- * Synthetic labeled traffic. Positives are the events where the abuse is visible to a history-based
- * service: the pattern's events after its first act (a second account from one device, a return
- * after an empty box, an order on a card already behind a lost chargeback, ...). First acts with no
- * history behind them are played but not scored, since nothing could tell them apart.
+ * Synthetic labeled traffic on one timeline. Every pattern schedules its events at their own times
+ * (the past year up to `now`); the evaluation plays all of them in time order with the server's
+ * clock at each event's time, as live traffic would arrive. Feedback therefore reaches a later event
+ * only if it happened before it: a chargeback filed 40 days after an order is invisible to the
+ * ring's orders of the next week. Positives are the events where the abuse is visible to a
+ * history-based service: a pattern's events after its first act, except where the act itself shows
+ * (a bot's order seconds after its signup). First acts with no history are played but not scored.
  */
 export type EventType = 'order' | 'return' | 'signup' | 'login' | 'account';
 
+export interface Label {
+  pattern: string;
+  label: 0 | 1;
+  eventType: EventType;
+}
+
 export interface EvalContext {
   rng: SeededRandom;
-  post: (path: string, body: unknown) => Promise<unknown>;
-  record: (pattern: string, label: 0 | 1, eventType: EventType, response: unknown) => void;
+  /** The end of the timeline: every event happens before it. */
+  now: number;
+  /** Schedules a request at time `at`; a label records its decision under that pattern. */
+  send: (at: number, path: string, body: unknown, label?: Label) => void;
 }
 
 export const LEGITIMATE = 'good shoppers';
 const CATEGORIES = ['Apparel', 'Home', 'Electronics', 'Beauty', 'Books'];
+const SECOND = 1_000;
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
 
 function lines(
   rng: SeededRandom,
@@ -45,19 +60,21 @@ function lines(
   }));
 }
 
-async function placeOrder(ctx: EvalContext, order: OrderBody, pattern: string, label?: 0 | 1) {
-  const response = await ctx.post('/v1/order', order);
-  if (label !== undefined) ctx.record(pattern, label, 'order', response);
-  return order;
+const good = (eventType: EventType): Label => ({ pattern: LEGITIMATE, label: 0, eventType });
+const abuse = (pattern: string, eventType: EventType): Label => ({ pattern, label: 1, eventType });
+
+function sendOrder(ctx: EvalContext, order: OrderBody, label?: Label) {
+  ctx.send(Number(order.timestamp), '/v1/order', order, label);
 }
 
 /**
  * Good shoppers: accounts, logins, orders over the past year, returns and account changes, with the
  * untidy parts of real life: households sharing a device, typos before a login, a new phone, the
- * customer who returns a lot but honestly, the one who lost a chargeback once.
+ * customer who returns a lot but honestly, the one who lost a chargeback once, and the guest who
+ * creates an account at checkout and orders a few minutes later.
  */
-export async function goodShoppers(ctx: EvalContext, count: number): Promise<Shopper[]> {
-  const { rng } = ctx;
+export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
+  const { rng, now } = ctx;
   const shoppers: Shopper[] = [];
   for (let i = 0; i < count; i++) {
     const household = shoppers.length > 0 && rng.chance(0.1) ? rng.pick(shoppers) : undefined;
@@ -66,51 +83,57 @@ export async function goodShoppers(ctx: EvalContext, count: number): Promise<Sho
       household ? { device: household.device, address: household.address } : {},
     );
     shoppers.push(shopper);
-    ctx.record(
-      LEGITIMATE,
-      0,
-      'signup',
-      await ctx.post('/v1/evaluate/signup', signupBody(rng, shopper, shopper.device)),
-    );
+    const joined = now - rng.int(20, 400) * DAY + rng.int(0, DAY);
+    ctx.send(joined, '/v1/evaluate/signup', signupBody(rng, shopper, shopper.device, joined), good('signup'));
+    const span = now - DAY - joined;
     for (let l = rng.int(1, 3); l > 0; l--) {
       const device = rng.chance(0.05) ? rng.id('new-phone') : shopper.device;
-      for (let typos = rng.chance(0.15) ? rng.int(1, 3) : 0; typos > 0; typos--) {
-        await ctx.post('/v1/evaluate/login', loginBody(shopper, device, false));
+      const at = joined + rng.int(HOUR, span);
+      const typos = rng.chance(0.15) ? rng.int(1, 3) : 0;
+      for (let t = typos; t > 0; t--) {
+        ctx.send(
+          at - t * 20 * SECOND,
+          '/v1/evaluate/login',
+          loginBody(shopper, device, false, at - t * 20 * SECOND),
+        );
       }
-      ctx.record(
-        LEGITIMATE,
-        0,
-        'login',
-        await ctx.post('/v1/evaluate/login', loginBody(shopper, device, true)),
-      );
+      ctx.send(at, '/v1/evaluate/login', loginBody(shopper, device, true, at), good('login'));
     }
-    const orders: { order: OrderBody; daysAgo: number }[] = [];
+    // A guest-to-account checkout: the first order minutes (never seconds) after the signup.
+    const checkoutSignup = rng.chance(0.2);
+    const orders: OrderBody[] = [];
     for (let o = rng.int(1, 5); o > 0; o--) {
-      const daysAgo = rng.int(5, 300);
-      const order = orderBody(rng, shopper, lines(rng, rng.int(1, 3), 15, 250), daysAgo);
-      orders.push({ order: await placeOrder(ctx, order, LEGITIMATE, 0), daysAgo });
+      const at =
+        checkoutSignup && orders.length === 0
+          ? joined + rng.int(2 * MINUTE, 15 * MINUTE)
+          : joined + rng.int(HOUR, span);
+      const order = orderBody(rng, shopper, lines(rng, rng.int(1, 3), 15, 250), at);
+      sendOrder(ctx, order, good('order'));
+      orders.push(order);
     }
     if (rng.chance(0.03)) {
-      const { order, daysAgo } = rng.pick(orders);
-      await ctx.post(
-        `/v1/order/dispute/${order.providerOrderId}`,
-        disputeBody(rng, Number(order.totalPrice.amount), 'LOST', Math.max(0, daysAgo - 30)),
-      );
+      const order = rng.pick(orders);
+      const filed = Number(order.timestamp) + rng.int(30, 60) * DAY;
+      if (filed < now) {
+        ctx.send(
+          filed,
+          `/v1/order/dispute/${order.providerOrderId}`,
+          disputeBody(rng, Number(order.totalPrice.amount), 'LOST', filed),
+        );
+      }
     }
     const returns = rng.chance(0.3) ? (rng.chance(0.3) ? Math.min(2, orders.length) : 1) : 0;
-    for (const { order, daysAgo } of orders.slice(0, returns)) {
-      const returned = returnBody(rng, order, Math.max(0, daysAgo - rng.int(2, 20)), shopper.device);
-      ctx.record(LEGITIMATE, 0, 'return', await ctx.post('/v1/return', returned));
+    for (const order of orders.slice(0, returns)) {
+      const at = Math.min(now - HOUR, Number(order.timestamp) + rng.int(2, 20) * DAY);
+      const returned = returnBody(rng, order, at, shopper.device);
+      ctx.send(at, '/v1/return', returned, good('return'));
       const [condition, outcome] = rng.pick([
         ['NEW', 'RESTOCK'],
         ['OPEN_BOX', 'RESTOCK'],
         ['LIGHTLY_USED', 'REFURBISH'],
         ['DAMAGED_ITEM', 'RECYCLED'],
       ]);
-      await ctx.post(
-        `/v1/return/disposition/${returned.providerReturnId}`,
-        dispositionBody(returned, condition!, outcome!),
-      );
+      inspect(ctx, returned, condition!, outcome!);
     }
     if (rng.chance(0.2)) {
       const change = rng.pick([
@@ -120,144 +143,205 @@ export async function goodShoppers(ctx: EvalContext, count: number): Promise<Sho
         'PHONE_CHANGE',
         'PAYOUT_ADD',
       ]);
-      ctx.record(
-        LEGITIMATE,
-        0,
-        'account',
-        await ctx.post('/v1/evaluate/account', accountBody(shopper, change, shopper.device)),
-      );
+      const at = joined + rng.int(HOUR, span);
+      ctx.send(at, '/v1/evaluate/account', accountBody(shopper, change, shopper.device, at), good('account'));
     }
   }
   return shoppers;
 }
 
+/** The warehouse inspects a return days after it was requested (dispositions carry no time). */
+function inspect(
+  ctx: EvalContext,
+  returned: ReturnType<typeof returnBody>,
+  condition: string,
+  outcome: string,
+) {
+  const at = Math.min(ctx.now, Number(returned.timestamp) + ctx.rng.int(2, 7) * DAY);
+  ctx.send(
+    at,
+    `/v1/return/disposition/${returned.providerReturnId}`,
+    dispositionBody(returned, condition, outcome),
+  );
+}
+
 /** Wardrobing: expensive apparel bought and returned again and again, worn. */
-export async function serialReturners(ctx: EvalContext, count: number) {
-  const { rng } = ctx;
+export function serialReturners(ctx: EvalContext, count: number) {
+  const { rng, now } = ctx;
   for (let i = 0; i < count; i++) {
     const shopper = newShopper(rng);
+    const start = now - rng.int(70, 120) * DAY;
     for (let n = 0; n < 5; n++) {
-      const daysAgo = 60 - n * 10;
-      const order = await placeOrder(
-        ctx,
-        orderBody(rng, shopper, lines(rng, 2, 150, 600, 'Apparel'), daysAgo),
-        'wardrobing',
-      );
-      const returned = returnBody(rng, order, daysAgo - rng.int(3, 8), shopper.device, 'ORIGINAL_PAYMENT');
-      const response = await ctx.post('/v1/return', returned);
-      if (n >= 2) ctx.record('wardrobing', 1, 'return', response);
-      await ctx.post(
-        `/v1/return/disposition/${returned.providerReturnId}`,
-        dispositionBody(returned, rng.pick(['LIGHTLY_USED', 'HEAVILY_USED']), 'LIQUIDATE'),
-      );
+      const order = orderBody(rng, shopper, lines(rng, 2, 150, 600, 'Apparel'), start + n * 12 * DAY);
+      sendOrder(ctx, order);
+      const at = Number(order.timestamp) + rng.int(3, 6) * DAY;
+      const returned = returnBody(rng, order, at, shopper.device, 'ORIGINAL_PAYMENT');
+      ctx.send(at, '/v1/return', returned, n >= 2 ? abuse('wardrobing', 'return') : undefined);
+      inspect(ctx, returned, rng.pick(['LIGHTLY_USED', 'HEAVILY_USED']), 'LIQUIDATE');
     }
   }
 }
 
 /** Empty-box returns: the box comes back without the item; the warehouse says so. */
-export async function emptyBoxReturners(ctx: EvalContext, count: number) {
-  const { rng } = ctx;
+export function emptyBoxReturners(ctx: EvalContext, count: number) {
+  const { rng, now } = ctx;
   for (let i = 0; i < count; i++) {
     const shopper = newShopper(rng);
+    const start = now - rng.int(100, 150) * DAY;
     for (let n = 0; n < 3; n++) {
-      const daysAgo = 90 - n * 25;
-      const order = await placeOrder(
-        ctx,
-        orderBody(rng, shopper, lines(rng, 1, 200, 900, 'Electronics'), daysAgo),
-        'empty box',
-      );
-      const returned = returnBody(rng, order, daysAgo - 5, shopper.device);
-      const response = await ctx.post('/v1/return', returned);
-      if (n >= 1) ctx.record('empty box', 1, 'return', response);
-      await ctx.post(
-        `/v1/return/disposition/${returned.providerReturnId}`,
-        dispositionBody(returned, 'EMPTY_BOX', 'REMOVE_SUSPECT_ABUSE'),
-      );
+      const order = orderBody(rng, shopper, lines(rng, 1, 200, 900, 'Electronics'), start + n * 25 * DAY);
+      sendOrder(ctx, order);
+      const at = Number(order.timestamp) + 5 * DAY;
+      const returned = returnBody(rng, order, at, shopper.device);
+      ctx.send(at, '/v1/return', returned, n >= 1 ? abuse('empty box', 'return') : undefined);
+      inspect(ctx, returned, 'EMPTY_BOX', 'REMOVE_SUSPECT_ABUSE');
     }
   }
 }
 
-/** Chargeback fraud: a ring of e-mails sharing a few cards and devices; lost chargebacks follow. */
-export async function chargebackRings(ctx: EvalContext, rings: number) {
-  const { rng } = ctx;
+/**
+ * Chargeback fraud: a ring of e-mails sharing a few cards and devices. Its first two orders are
+ * charged back 10-20 days later; the ring keeps ordering after those chargebacks have landed.
+ */
+export function chargebackRings(ctx: EvalContext, rings: number) {
+  const { rng, now } = ctx;
   for (let r = 0; r < rings; r++) {
     const cards = Array.from({ length: 2 }, () => newShopper(rng).card);
     const devices = Array.from({ length: 2 }, () => rng.id('ring-device'));
+    const start = now - rng.int(120, 200) * DAY;
     for (let m = 0; m < 6; m++) {
       const member = newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! });
-      const daysAgo = 40 - m * 5;
-      const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), daysAgo);
-      await placeOrder(ctx, order, 'chargeback ring', m >= 2 ? 1 : undefined);
-      if (m < 2) {
-        await ctx.post(
-          `/v1/order/dispute/${order.providerOrderId}`,
-          disputeBody(rng, Number(order.totalPrice.amount), 'LOST', daysAgo - 20),
-        );
-      }
+      const at = start + (m < 2 ? m * 5 * DAY : 30 * DAY + m * 8 * DAY);
+      const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), at);
+      sendOrder(ctx, order, m >= 2 ? abuse('chargeback ring', 'order') : undefined);
+      if (m < 2) chargeBack(ctx, order, at + rng.int(10, 20) * DAY);
     }
   }
 }
 
-/** Multi-accounting: one device opening account after account. */
-export async function multiAccounting(ctx: EvalContext, devices: number) {
-  const { rng } = ctx;
+/**
+ * The same rings with late feedback, as chargebacks really arrive: a wave of orders within a week,
+ * every one charged back 30-60 days later, so none of the wave can see its siblings' chargebacks;
+ * then a second wave on the same cards and devices after the chargebacks have landed.
+ */
+export function lateFeedbackRings(ctx: EvalContext, rings: number) {
+  const { rng, now } = ctx;
+  const pattern = 'chargeback ring, late feedback';
+  for (let r = 0; r < rings; r++) {
+    const cards = Array.from({ length: 2 }, () => newShopper(rng).card);
+    const devices = Array.from({ length: 2 }, () => rng.id('ring-device'));
+    const start = now - rng.int(150, 250) * DAY;
+    for (let m = 0; m < 9; m++) {
+      const member = newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! });
+      const at = m < 6 ? start + rng.int(0, 7 * DAY) : start + rng.int(70, 90) * DAY;
+      const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), at);
+      sendOrder(ctx, order, m >= 2 ? abuse(pattern, 'order') : undefined);
+      if (m < 6) chargeBack(ctx, order, at + rng.int(30, 60) * DAY);
+    }
+  }
+}
+
+function chargeBack(ctx: EvalContext, order: OrderBody, at: number) {
+  ctx.send(
+    at,
+    `/v1/order/dispute/${order.providerOrderId}`,
+    disputeBody(ctx.rng, Number(order.totalPrice.amount), 'LOST', at),
+  );
+}
+
+/**
+ * New-account burst: a bot wave opens accounts within minutes on one or two shared devices, each
+ * with a fresh, ordinary-looking e-mail and its own card, and orders seconds after signing up. The
+ * first signup of a wave has nothing behind it; its order already shows the bot's speed.
+ */
+export function newAccountBursts(ctx: EvalContext, waves: number) {
+  const { rng, now } = ctx;
+  const pattern = 'new-account burst';
+  for (let w = 0; w < waves; w++) {
+    const devices = Array.from({ length: rng.int(1, 2) }, () => rng.id('bot-device'));
+    const address = rng.chance(0.5) ? newShopper(rng).address : undefined;
+    let at = now - rng.int(2, 300) * DAY;
+    const accounts = rng.int(5, 8);
+    for (let n = 0; n < accounts; n++) {
+      const device = rng.pick(devices);
+      const account = newShopper(rng, { device, ...(address ? { address } : {}) });
+      const body = signupBody(rng, account, device, at);
+      ctx.send(at, '/v1/evaluate/signup', body, n >= 1 ? abuse(pattern, 'signup') : undefined);
+      const ordered = at + rng.int(1, 20) * SECOND;
+      const order = orderBody(rng, account, lines(rng, 1, 80, 400, 'Electronics'), ordered, device);
+      sendOrder(ctx, order, abuse(pattern, 'order'));
+      at += rng.int(20, 240) * SECOND;
+    }
+  }
+}
+
+/** Multi-accounting: one device opening account after account, hours to days apart. */
+export function multiAccounting(ctx: EvalContext, devices: number) {
+  const { rng, now } = ctx;
   for (let d = 0; d < devices; d++) {
     const device = rng.id('farm-device');
+    let at = now - rng.int(15, 300) * DAY;
     for (let n = 0; n < 5; n++) {
-      const response = await ctx.post('/v1/evaluate/signup', signupBody(rng, newShopper(rng), device));
-      if (n >= 1) ctx.record('multi-accounting', 1, 'signup', response);
+      const body = signupBody(rng, newShopper(rng), device, at);
+      ctx.send(at, '/v1/evaluate/signup', body, n >= 1 ? abuse('multi-accounting', 'signup') : undefined);
+      at += rng.int(2, 48) * HOUR;
     }
   }
 }
 
 /** Self-referral: referees signing up from the referrer's own device to collect the bonus. */
-export async function selfReferral(ctx: EvalContext, referrers: number) {
-  const { rng } = ctx;
+export function selfReferral(ctx: EvalContext, referrers: number) {
+  const { rng, now } = ctx;
   for (let r = 0; r < referrers; r++) {
     const referrer = newShopper(rng);
-    await ctx.post('/v1/evaluate/signup', signupBody(rng, referrer, referrer.device));
+    const joined = now - rng.int(10, 300) * DAY;
+    ctx.send(joined, '/v1/evaluate/signup', signupBody(rng, referrer, referrer.device, joined));
     for (let n = 0; n < 2; n++) {
-      const response = await ctx.post(
-        '/v1/evaluate/signup',
-        signupBody(rng, newShopper(rng), referrer.device, referrer.customerId),
-      );
-      ctx.record('self-referral', 1, 'signup', response);
+      const at = joined + rng.int(1, 72) * HOUR;
+      const body = signupBody(rng, newShopper(rng), referrer.device, at, referrer.customerId);
+      ctx.send(at, '/v1/evaluate/signup', body, abuse('self-referral', 'signup'));
     }
   }
 }
 
-/** Credential stuffing: one device trying many accounts with leaked passwords. */
-export async function credentialStuffing(ctx: EvalContext, victims: readonly Shopper[], devices: number) {
-  const { rng } = ctx;
+/** Credential stuffing: one device trying many accounts with leaked passwords, within minutes. */
+export function credentialStuffing(ctx: EvalContext, victims: readonly Shopper[], devices: number) {
+  const { rng, now } = ctx;
   for (let d = 0; d < devices; d++) {
     const device = rng.id('stuffing-device');
+    let at = now - rng.int(1, 15) * DAY;
     for (let n = 0; n < 25; n++) {
       const victim = rng.pick(victims);
-      const response = await ctx.post('/v1/evaluate/login', loginBody(victim, device, rng.chance(0.08)));
-      if (n >= 3) ctx.record('credential stuffing', 1, 'login', response);
+      const body = loginBody(victim, device, rng.chance(0.08), at);
+      ctx.send(at, '/v1/evaluate/login', body, n >= 3 ? abuse('credential stuffing', 'login') : undefined);
+      at += rng.int(2, 20) * SECOND;
     }
   }
 }
 
 /** Account takeover: failures then a success from a new device, then the payout is redirected. */
-export async function accountTakeover(ctx: EvalContext, victims: readonly Shopper[]) {
-  const { rng } = ctx;
+export function accountTakeover(ctx: EvalContext, victims: readonly Shopper[]) {
+  const { rng, now } = ctx;
   for (const victim of victims) {
     const device = rng.id('ato-device');
-    for (let n = rng.int(4, 10); n > 0; n--)
-      await ctx.post('/v1/evaluate/login', loginBody(victim, device, false));
-    ctx.record(
-      'account takeover',
-      1,
-      'login',
-      await ctx.post('/v1/evaluate/login', loginBody(victim, device, true)),
+    let at = now - rng.int(1, 15) * DAY;
+    for (let n = rng.int(4, 10); n > 0; n--) {
+      ctx.send(at, '/v1/evaluate/login', loginBody(victim, device, false, at));
+      at += rng.int(10, 60) * SECOND;
+    }
+    ctx.send(
+      at,
+      '/v1/evaluate/login',
+      loginBody(victim, device, true, at),
+      abuse('account takeover', 'login'),
     );
+    at += rng.int(30, 600) * SECOND;
     const change = rng.pick(['PAYOUT_CHANGE', 'PAYOUT_ADD']);
-    ctx.record(
-      'account takeover',
-      1,
-      'account',
-      await ctx.post('/v1/evaluate/account', accountBody(victim, change, device)),
+    ctx.send(
+      at,
+      '/v1/evaluate/account',
+      accountBody(victim, change, device, at),
+      abuse('account takeover', 'account'),
     );
   }
 }

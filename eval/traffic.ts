@@ -1,6 +1,9 @@
 import type { SeededRandom } from './random.ts';
 
-/** Request bodies of the contract (2.2-2.8) for synthetic shoppers and attackers. */
+/**
+ * Request bodies of the contract (2.2-2.8) for synthetic shoppers and attackers. Every event takes
+ * its time `at` (epoch ms): the evaluation plays them in time order with the server's clock there.
+ */
 export interface Shopper {
   email: string;
   card: { BIN: string; last4: string; expiry: string };
@@ -8,8 +11,6 @@ export interface Shopper {
   address: { line1: string; postalCode: string; country: string };
   customerId: string;
 }
-
-const DAY = 86_400_000;
 
 export function newShopper(rng: SeededRandom, overrides: Partial<Shopper> = {}): Shopper {
   const name = rng.id('user');
@@ -42,7 +43,7 @@ export function orderBody(
   rng: SeededRandom,
   shopper: Shopper,
   lines: OrderLine[],
-  daysAgo: number,
+  at: number,
   device = shopper.device,
 ) {
   const total = lines.reduce((sum, l) => sum + l.price * l.quantity, 0);
@@ -69,7 +70,7 @@ export function orderBody(
     },
     paymentInfo: [{ instrument: 'CC-A', ...shopper.card, cvv_result_code: 'M', avs_result_code: 'Y' }],
     deviceFingerprints: [{ deviceIdentifier: device }],
-    timestamp: String(Date.now() - daysAgo * DAY),
+    timestamp: String(at),
   };
 }
 
@@ -78,7 +79,7 @@ export type OrderBody = ReturnType<typeof orderBody>;
 export function returnBody(
   rng: SeededRandom,
   order: OrderBody,
-  daysAgo: number,
+  at: number,
   device: string,
   refundMode = 'ORIGINAL_PAYMENT',
 ) {
@@ -95,7 +96,7 @@ export function returnBody(
       reason: 'Did not fit',
     })),
     deviceFingerprints: [{ deviceIdentifier: device }],
-    timestamp: String(Date.now() - daysAgo * DAY),
+    timestamp: String(at),
   };
 }
 
@@ -112,7 +113,7 @@ export function dispositionBody(returned: ReturnBody, condition: string, outcome
   };
 }
 
-export function disputeBody(rng: SeededRandom, amount: number, status: string, daysAgo: number) {
+export function disputeBody(rng: SeededRandom, amount: number, status: string, at: number) {
   return {
     dispute: [
       {
@@ -121,13 +122,19 @@ export function disputeBody(rng: SeededRandom, amount: number, status: string, d
         disputeReason: 'FRAUD',
         disputeStatus: status,
         disputeAmount: amount,
-        timestamp: Date.now() - daysAgo * DAY,
+        timestamp: at,
       },
     ],
   };
 }
 
-export function signupBody(rng: SeededRandom, shopper: Shopper, device: string, referrerID?: string) {
+export function signupBody(
+  rng: SeededRandom,
+  shopper: Shopper,
+  device: string,
+  at: number,
+  referrerID?: string,
+) {
   return {
     customerId: shopper.customerId,
     firstName: 'Eval',
@@ -136,10 +143,11 @@ export function signupBody(rng: SeededRandom, shopper: Shopper, device: string, 
     contactInformation: [{ contactType: 'EMail', address: shopper.email }],
     deviceFingerprints: [{ deviceIdentifier: device }],
     ...(referrerID ? { referrerID, referralCodeApplied: rng.id('ref') } : {}),
+    timestamp: String(at),
   };
 }
 
-export function loginBody(shopper: Shopper, device: string, success: boolean, mfaUsed = false) {
+export function loginBody(shopper: Shopper, device: string, success: boolean, at: number, mfaUsed = false) {
   return {
     providerCustomerId: shopper.customerId,
     loginStatus: success ? '$success' : '$failure',
@@ -152,16 +160,17 @@ export function loginBody(shopper: Shopper, device: string, success: boolean, mf
       ...(mfaUsed ? { mfaMethod: 'app_authenticator' } : {}),
       deviceFingerprints: [{ deviceIdentifier: device }],
     },
+    timestamp: String(at),
   };
 }
 
-export function accountBody(shopper: Shopper, changeType: string, device: string) {
+export function accountBody(shopper: Shopper, changeType: string, device: string, at: number) {
   return {
     providerCustomerId: shopper.customerId,
     changeType,
     newValue: 'redacted',
     siteDomain: 'shop.example',
     deviceFingerprints: [{ deviceIdentifier: device }],
-    timestamp: String(Date.now()),
+    timestamp: String(at),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * `npm run eval`: plays seeded, labeled synthetic traffic through the real HTTP API (local adapter,
  * in-memory DynamoDB Local) and prints, per abuse pattern, the ROC AUC of abuseScore, precision and
- * recall of non-APPROVE decisions under the default workflows, and the false-decline rate on good
- * customers.
+ * caught share (recall) of non-APPROVE decisions under the default workflows, and the false-decline
+ * rate on good customers. Events are played in time order with the server's clock at each event's
+ * time (see eval/patterns.ts).
  */
 import type { AddressInfo } from 'node:net';
 import { falseDeclineRate, reportByPattern, type ScoredEvent } from '../eval/metrics.ts';
@@ -29,25 +30,49 @@ const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 const events: ScoredEvent[] = [];
 let requests = 0;
+
+/**
+ * The server's clock during the run: each event is delivered at its own time, as live traffic would
+ * be, so what the service received "by then" is exactly the events before it (dispositions, which
+ * carry no time, are dated by this clock). Only ever moves forward: events are played in time order.
+ */
+const realNow = Date.now.bind(Date);
+let simulatedNow: number | undefined;
+Date.now = () => simulatedNow ?? realNow();
+
+interface Step {
+  at: number;
+  order: number;
+  path: string;
+  body: unknown;
+  label?: patterns.Label;
+}
+const steps: Step[] = [];
 const ctx: patterns.EvalContext = {
   rng: new SeededRandom(seed),
-  post: async (path, body) => {
-    requests++;
-    const response = await fetch(`${baseUrl}${path}`, {
-      method: 'POST',
-      headers: { Authorization: merchant.apiKey, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json()) as Record<string, unknown>;
-    if (response.status !== 200)
-      throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
-    return json;
-  },
-  record: (pattern, label, eventType, response) => {
-    const decision = mostSevereDecision(eventType, response as DecisionBearing);
-    events.push({ pattern, label, eventType, abuseScore: decision.abuseScore, decision: decision.decision });
+  now: realNow() - 60_000,
+  send: (at, path, body, label) => {
+    steps.push({ at, order: steps.length, path, body, ...(label ? { label } : {}) });
   },
 };
+
+async function post(path: string, body: unknown): Promise<unknown> {
+  requests++;
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { Authorization: merchant.apiKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as Record<string, unknown>;
+  if (response.status !== 200)
+    throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+function record({ pattern, label, eventType }: patterns.Label, response: unknown): void {
+  const decision = mostSevereDecision(eventType, response as DecisionBearing);
+  events.push({ pattern, label, eventType, abuseScore: decision.abuseScore, decision: decision.decision });
+}
 
 interface WireDecision {
   decision: string;
@@ -72,27 +97,38 @@ function mostSevereDecision(eventType: patterns.EventType, body: DecisionBearing
   return decisions.reduce((worst, d) => (d.abuseScore > worst.abuseScore ? d : worst));
 }
 
-const started = Date.now();
+const started = realNow();
 try {
-  const shoppers = await patterns.goodShoppers(ctx, 300);
-  await patterns.serialReturners(ctx, 30);
-  await patterns.emptyBoxReturners(ctx, 30);
-  await patterns.chargebackRings(ctx, 10);
-  await patterns.multiAccounting(ctx, 20);
-  await patterns.selfReferral(ctx, 20);
-  await patterns.credentialStuffing(ctx, shoppers.slice(0, 150), 8);
-  await patterns.accountTakeover(ctx, shoppers.slice(150, 190));
+  const shoppers = patterns.goodShoppers(ctx, 300);
+  patterns.serialReturners(ctx, 30);
+  patterns.emptyBoxReturners(ctx, 30);
+  patterns.chargebackRings(ctx, 10);
+  patterns.lateFeedbackRings(ctx, 10);
+  patterns.newAccountBursts(ctx, 12);
+  patterns.multiAccounting(ctx, 20);
+  patterns.selfReferral(ctx, 20);
+  patterns.credentialStuffing(ctx, shoppers.slice(0, 150), 8);
+  patterns.accountTakeover(ctx, shoppers.slice(150, 190));
+  steps.sort((a, b) => a.at - b.at || a.order - b.order);
+  for (const step of steps) {
+    simulatedNow = step.at;
+    const response = await post(step.path, step.body);
+    if (step.label) record(step.label, response);
+  }
 } finally {
+  simulatedNow = undefined;
   server.close();
   await dynamoDb.stop();
 }
 
 const percent = (x: number) => (Number.isNaN(x) ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
-console.log(`seed ${seed}: ${requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-console.log('pattern              events          positives  negatives   ROC AUC  precision  recall');
+console.log(`seed ${seed}: ${requests} requests in ${((realNow() - started) / 1000).toFixed(1)} s\n`);
+console.log(
+  `${'pattern'.padEnd(31)} ${'events'.padEnd(15)} positives  negatives   ROC AUC  precision  caught`,
+);
 for (const row of reportByPattern(events, patterns.LEGITIMATE)) {
   console.log(
-    `${row.pattern.padEnd(20)} ${row.eventTypes.padEnd(15)} ${String(row.positives).padStart(9)} ${String(row.negatives).padStart(10)}   ${row.auc.toFixed(3).padStart(7)}  ${percent(row.precision)}  ${percent(row.recall)}`,
+    `${row.pattern.padEnd(31)} ${row.eventTypes.padEnd(15)} ${String(row.positives).padStart(9)} ${String(row.negatives).padStart(10)}   ${row.auc.toFixed(3).padStart(7)}  ${percent(row.precision)}  ${percent(row.recall)}`,
   );
 }
 console.log(

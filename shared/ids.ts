@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { importedEvent } from './request-scope.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -15,5 +16,13 @@ export function randomBase62(length: number): string {
 
 export const newMerchantId = () => `mer_${randomBase62(16)}`;
 export const newKeyId = () => `key_${randomBase62(16)}`;
-/** Service-side ids for recorded events, e.g. `ord_...`; random so they reveal no volume. */
-export const newServiceId = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`;
+/**
+ * Service-side ids for recorded events, e.g. `ord_...`; random so they reveal no volume. An imported
+ * event draws them from its seed instead, so importing it again writes the same items.
+ */
+export function newServiceId(prefix: string): string {
+  const imported = importedEvent();
+  if (!imported) return `${prefix}_${randomUUID().replaceAll('-', '')}`;
+  const n = imported.idsDrawn++;
+  return `${prefix}_${createHash('sha256').update(`${imported.idSeed}:${prefix}:${n}`).digest('hex').slice(0, 32)}`;
+}

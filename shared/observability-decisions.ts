@@ -1,9 +1,12 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { metrics } from './observability.ts';
+import { importedEvent } from './request-scope.ts';
 import type { EventType } from './scoring/workflow.ts';
 
 /** One metric per decision, by event type and outcome, for the dashboard. */
 export function recordDecisionMetric(eventType: EventType, outcome: string): void {
+  // Imported history is not live traffic: the dashboard counts what the API decides now.
+  if (importedEvent()) return;
   const metric = metrics.singleMetric();
   metric.addDimensions({ eventType, outcome });
   metric.addMetric('Decisions', MetricUnit.Count, 1);

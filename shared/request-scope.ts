@@ -9,6 +9,20 @@ export interface RequestScope {
   /** Epoch ms after which no store call is retried: the request answers 503 instead. */
   deadline: number;
   gate?: WriteGate;
+  /** Set when the request replays a historical event (admin import) rather than a live call. */
+  imported?: ImportedEvent;
+}
+
+/**
+ * A historical event run through the live use cases: it is received "at its own time", so records
+ * and history come out as if it had arrived then; its service ids derive from `idSeed`, so running
+ * it again writes the same items (import is idempotent and resumable); it opens no review item.
+ */
+export interface ImportedEvent {
+  receivedAt: number;
+  idSeed: string;
+  /** How many ids the event has drawn so far (a return draws one per line). */
+  idsDrawn: number;
 }
 
 /**
@@ -52,4 +66,14 @@ export function outsideRequestScope<T>(run: () => T): T {
 /** Outside a request (admin CLI, scripts) retries are bounded by their attempt count alone. */
 export function requestDeadline(): number {
   return storage.getStore()?.deadline ?? Number.POSITIVE_INFINITY;
+}
+
+/** When the service received the request: the clock, or an imported event's original time. */
+export function receivedAt(): number {
+  return storage.getStore()?.imported?.receivedAt ?? Date.now();
+}
+
+/** The imported event the current request replays, if it replays one. */
+export function importedEvent(): ImportedEvent | undefined {
+  return storage.getStore()?.imported;
 }

@@ -149,7 +149,7 @@ export const ENDPOINT_DEFINITIONS = {
     response: signupResponseSchema,
     idempotency: { kind: 'natural-key', field: 'customerId' },
     eventType: 'signup',
-    errors: ['duplicate_customer'],
+    errors: ['invalid_timestamp', 'duplicate_customer'],
     exampleFile: 'signup.json',
   }),
   login: define({
@@ -161,7 +161,7 @@ export const ENDPOINT_DEFINITIONS = {
     response: loginResponseSchema,
     idempotency: { kind: 'idempotency-key-header' },
     eventType: 'login',
-    errors: ['idempotency_key_reused'],
+    errors: ['invalid_timestamp', 'idempotency_key_reused'],
     exampleFile: 'login.json',
   }),
   account: define({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { apiEnum, deviceFingerprints, idText, phoneNumber, text } from './fields.ts';
+import { apiEnum, deviceFingerprints, idText, phoneNumber, text, timestampString } from './fields.ts';
 
 /** POST /v1/evaluate/login request body (contract 2.7). */
 export const LOGIN_STATUSES = ['$success', '$failure'] as const;
@@ -22,6 +22,8 @@ export const loginRequestSchema = z.strictObject({
     deviceFingerprints: deviceFingerprints().optional(),
   }),
   deviceFingerprints: deviceFingerprints().optional(),
+  /** When the attempt happened (epoch ms as a string); the time of receipt when absent. */
+  timestamp: timestampString().optional(),
 });
 
 export type LoginRequest = z.infer<typeof loginRequestSchema>;

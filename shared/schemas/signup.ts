@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { contactInformation, deviceFingerprints, idText, text } from './fields.ts';
+import { contactInformation, deviceFingerprints, idText, text, timestampString } from './fields.ts';
 
 /** POST /v1/evaluate/signup request body (contract 2.6). */
 export const signupRequestSchema = z.strictObject({
@@ -18,6 +18,8 @@ export const signupRequestSchema = z.strictObject({
     },
   ),
   deviceFingerprints: deviceFingerprints().optional(),
+  /** When the account was created (epoch ms as a string); the time of receipt when absent. */
+  timestamp: timestampString().optional(),
 });
 
 export type SignupRequest = z.infer<typeof signupRequestSchema>;

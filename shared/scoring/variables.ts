@@ -1,4 +1,5 @@
 import { MODELS } from './models.ts';
+import { IDENTITY_TIME_SIGNAL_MEANINGS, identityTimeFieldDeclarations } from './signals/identity-time.ts';
 import type { EventType } from './workflow.ts';
 
 /**
@@ -17,6 +18,9 @@ export interface WorkflowVariable {
 }
 
 type FieldDeclaration = Omit<WorkflowVariable, 'source'>;
+
+/** Ages, time since the previous event and distinct-identity velocity, at the event's own time. */
+const IDENTITY_TIME_FIELDS: readonly FieldDeclaration[] = identityTimeFieldDeclarations();
 
 const SCORE: WorkflowVariable = {
   name: 'abuseScore',
@@ -45,6 +49,7 @@ export const EVENT_FIELDS: Record<EventType, readonly FieldDeclaration[]> = {
       type: 'bool',
       meaning: 'Whether the order carried at least one device fingerprint.',
     },
+    ...IDENTITY_TIME_FIELDS,
   ],
   return: [
     {
@@ -76,6 +81,7 @@ export const EVENT_FIELDS: Record<EventType, readonly FieldDeclaration[]> = {
     { name: 'referralCodeApplied', type: 'bool', meaning: 'Whether a referral code was applied.' },
     { name: 'hasPhone', type: 'bool', meaning: 'Whether a phone number was given.' },
     { name: 'hasAddress', type: 'bool', meaning: 'Whether an address was given.' },
+    ...IDENTITY_TIME_FIELDS,
   ],
   login: [
     { name: 'loginStatus', type: 'string', meaning: 'loginStatus: "$success" or "$failure".' },
@@ -86,10 +92,12 @@ export const EVENT_FIELDS: Record<EventType, readonly FieldDeclaration[]> = {
     },
     { name: 'mfaUsed', type: 'bool', meaning: 'authMethod.mfaUsed (false when not sent).' },
     { name: 'mfaMethod', type: 'string', meaning: 'authMethod.mfaMethod ("" when not sent).' },
+    ...IDENTITY_TIME_FIELDS,
   ],
   account: [
     { name: 'changeType', type: 'string', meaning: 'changeType, e.g. "PAYOUT_CHANGE" or "MFA_DISABLE".' },
     { name: 'siteDomain', type: 'string', meaning: 'siteDomain of the account update.' },
+    ...IDENTITY_TIME_FIELDS,
   ],
 };
 
@@ -116,6 +124,7 @@ export const SIGNAL_MEANINGS: Readonly<Record<string, string>> = {
     'min(3, log2(r)) when the order is r > 2 times the average order value of the e-mail; else 0.',
   legitimateReviewsOnIdentities:
     'log2(1 + n), n = most reviews resolved "legitimate" in 365 days on the e-mail, card or device (lowers the score).',
+  ...IDENTITY_TIME_SIGNAL_MEANINGS,
 };
 
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

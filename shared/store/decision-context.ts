@@ -30,6 +30,7 @@ export async function loadDecisionContext(input: {
   eventType: EventType;
   identities: readonly IdentityRef[];
   records: readonly TableKey[];
+  /** The event's own time: windows, ages and first/last seen are read as of it. */
   now: number;
   /** Identities named by the records just read; an empty answer saves the second read. */
   identitiesFromRecords?: (item: <T>(key: TableKey) => T | undefined) => readonly IdentityRef[];

@@ -46,17 +46,23 @@ export function attributesForEvent(metric: string, at: number): string[] {
   ];
 }
 
-const BUCKET_PATTERN = /^([qdw])_(.+)_(\d+)$/;
+/** A family of time buckets: per granularity (the attribute prefix), bucket size and buckets kept. */
+export type BucketScheme = Readonly<Record<string, { size: number; keep: number }>>;
 
-/** Bucket attributes of a stored item that have aged out of retention at `now`. */
-export function staleBuckets(item: Record<string, unknown>, now: number): string[] {
+const BUCKET_ATTRIBUTE = /^([a-z]+)_(.+)_(\d+)$/;
+
+/** Attributes `<granularity>_<name>_<index>` of a scheme that have aged out of retention at `at`. */
+export function staleAttributes(item: Record<string, unknown>, scheme: BucketScheme, at: number): string[] {
   return Object.keys(item).filter((name) => {
-    const match = BUCKET_PATTERN.exec(name);
-    if (!match) return false;
-    const granularity = match[1] as Granularity;
-    return Number(match[3]) <= bucketIndex(granularity, now) - BUCKETS[granularity].keep;
+    const match = BUCKET_ATTRIBUTE.exec(name);
+    const bucket = match ? scheme[match[1]!] : undefined;
+    return bucket !== undefined && Number(match![3]) <= Math.floor(at / bucket.size) - bucket.keep;
   });
 }
+
+/** Counter bucket attributes of a stored item that have aged out of retention at `now`. */
+export const staleBuckets = (item: Record<string, unknown>, now: number): string[] =>
+  staleAttributes(item, BUCKETS, now);
 
 /**
  * Counts of one metric over every window, from a stored item. Windows are summed on first read
@@ -83,7 +89,7 @@ export function windowedCount(
     return total;
   };
   return {
-    lifetime: numberOf(item[lifetimeAttribute(metric)]),
+    lifetime: numberOf(item[lifetimeAttribute(metric)]) - countedAfter(item, metric, now),
     get m15() {
       return sum('m15');
     },
@@ -100,6 +106,28 @@ export function windowedCount(
       return sum('d365');
     },
   };
+}
+
+/**
+ * What the lifetime total holds from events after `at`, so a late event reads the total as of its
+ * own time: weeks after its week, days after its day within its week, quarters after its quarter
+ * within its day (each event is in all three, so nothing counts twice). Exact while those buckets
+ * are kept (a day of quarters, a month of days, a year of weeks); nothing to do for an event later
+ * than everything the identity has seen, which is every live event.
+ */
+function countedAfter(item: Record<string, unknown>, metric: string, at: number): number {
+  if (!(typeof item.lastSeenAt === 'number' && item.lastSeenAt > at)) return 0;
+  const week = bucketIndex('w', at);
+  const day = bucketIndex('d', at);
+  let later = 0;
+  const sum = (granularity: Granularity, from: number, to: number) => {
+    for (let index = from; index <= to; index++)
+      later += numberOf(item[bucketAttribute(metric, granularity, index)]);
+  };
+  sum('w', week + 1, week + BUCKETS.w.keep);
+  sum('d', day + 1, Math.floor(((week + 1) * WEEK_MS - 1) / DAY_MS));
+  sum('q', bucketIndex('q', at) + 1, Math.floor(((day + 1) * DAY_MS - 1) / QUARTER_MS));
+  return later;
 }
 
 function numberOf(value: unknown): number {

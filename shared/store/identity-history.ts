@@ -2,6 +2,15 @@ import type { IdentityRef } from '../identity/identities.ts';
 import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
+import {
+  bucketMembers,
+  distinctCount,
+  fingerprintOf,
+  MAX_DISTINCT_PER_BUCKET,
+  staleVelocityBuckets,
+  tracksVelocity,
+  velocityAttributesForEvent,
+} from './distinct-windows.ts';
 import { attributesForEvent, staleBuckets, windowedCount } from './history-windows.ts';
 import { keys, type TableKey } from './keys.ts';
 
@@ -9,7 +18,8 @@ import { keys, type TableKey } from './keys.ts';
  * Per-identity history: counters in time windows and the distinct identities linked to it
  * (e-mails per device, accounts per card, ...). One item per identity, read in the request's single
  * BatchGetItem and moved by commutative ADDs inside the request's one transaction; read back as the
- * IdentitySnapshot scoring defines.
+ * IdentitySnapshot scoring defines, as of the event's own time `at`: windows end there and ages are
+ * measured to it.
  */
 export type { IdentitySnapshot };
 
@@ -22,7 +32,7 @@ export const identityKey = (merchantId: string, ref: IdentityRef): TableKey =>
 export function toSnapshot(
   ref: IdentityRef,
   item: Record<string, unknown> | undefined,
-  now: number,
+  at: number,
 ): IdentitySnapshot {
   const linkSet = (kind: string) => {
     const value = item?.[`l_${kind}`];
@@ -32,7 +42,15 @@ export function toSnapshot(
     ref,
     known: item !== undefined,
     firstSeenAt: typeof item?.firstSeenAt === 'number' ? item.firstSeenAt : undefined,
-    count: (metric) => windowedCount(item, metric, now),
+    lastSeenAt: typeof item?.lastSeenAt === 'number' ? item.lastSeenAt : undefined,
+    count: (metric) => windowedCount(item, metric, at),
+    distinct: (kind, own = []) =>
+      distinctCount(
+        item,
+        kind,
+        at,
+        own.map((ref) => fingerprintOf(ref.digest)),
+      ),
     linkedCount: (kind) => linkSet(kind)?.size ?? 0,
     isLinked: (kind, digest) => linkSet(kind)?.has(digest) ?? false,
   };
@@ -42,9 +60,9 @@ export function snapshotsFrom(
   merchantId: string,
   refs: readonly IdentityRef[],
   items: Map<string, Record<string, unknown>>,
-  now: number,
+  at: number,
 ): IdentitySnapshot[] {
-  return refs.map((ref) => toSnapshot(ref, items.get(keyString(identityKey(merchantId, ref))), now));
+  return refs.map((ref) => toSnapshot(ref, items.get(keyString(identityKey(merchantId, ref))), at));
 }
 
 /** Snapshots read on their own, for a request that scores nothing but needs a count (dispositions). */
@@ -62,6 +80,10 @@ interface PendingIdentityChange {
   ref: IdentityRef;
   adds: Map<string, number>;
   links: Map<string, Set<string>>;
+  /** Velocity bucket attribute -> fingerprints of linked identities seen in it. */
+  sightings: Map<string, Set<number>>;
+  /** Earliest and latest event time among the moves (first/last seen are their min/max). */
+  earliestAt: number | undefined;
   touchedAt: number | undefined;
 }
 
@@ -76,7 +98,14 @@ export class HistoryChanges {
     const id = `${ref.kind}#${ref.digest}`;
     let change = this.changes.get(id);
     if (!change) {
-      change = { ref, adds: new Map(), links: new Map(), touchedAt: undefined };
+      change = {
+        ref,
+        adds: new Map(),
+        links: new Map(),
+        sightings: new Map(),
+        earliestAt: undefined,
+        touchedAt: undefined,
+      };
       this.changes.set(id, change);
     }
     return change;
@@ -89,7 +118,7 @@ export class HistoryChanges {
     for (const attribute of attributesForEvent(metric, at)) {
       change.adds.set(attribute, (change.adds.get(attribute) ?? 0) + amount);
     }
-    change.touchedAt = Math.max(change.touchedAt ?? 0, at);
+    touch(change, at);
     return this;
   }
 
@@ -104,7 +133,13 @@ export class HistoryChanges {
         for (const digest of digests) set.add(digest);
         mine.links.set(kind, set);
       }
-      if (change.touchedAt !== undefined) mine.touchedAt = Math.max(mine.touchedAt ?? 0, change.touchedAt);
+      for (const [attribute, members] of change.sightings) {
+        const set = mine.sightings.get(attribute) ?? new Set<number>();
+        for (const member of members) set.add(member);
+        mine.sightings.set(attribute, set);
+      }
+      if (change.earliestAt !== undefined) touch(mine, change.earliestAt);
+      if (change.touchedAt !== undefined) touch(mine, change.touchedAt);
     }
     return this;
   }
@@ -127,8 +162,15 @@ export class HistoryChanges {
       const set = change.links.get(other.kind) ?? new Set<string>();
       set.add(other.digest);
       change.links.set(other.kind, set);
+      if (tracksVelocity(ref.kind, other.kind)) {
+        for (const attribute of velocityAttributesForEvent(other.kind, at)) {
+          const members = change.sightings.get(attribute) ?? new Set<number>();
+          members.add(fingerprintOf(other.digest));
+          change.sightings.set(attribute, members);
+        }
+      }
     }
-    change.touchedAt = Math.max(change.touchedAt ?? 0, at);
+    touch(change, at);
     return this;
   }
 
@@ -142,7 +184,12 @@ export class HistoryChanges {
     return this.changes.size === 0;
   }
 
-  /** One Update per identity; stale buckets seen in `existing` are removed in the same write. */
+  /**
+   * One Update per identity. Buckets stale as of the event's time are removed in the same write;
+   * first and last seen move only outward (min and max of what was read and the event's times), so
+   * an out-of-order event never moves them back. Two racing writers that both read before either
+   * wrote may leave the later of two first-seen times: the read-then-set is not atomic.
+   */
   toTransactItems(merchantId: string, existing: Map<string, Record<string, unknown>>, now: number) {
     return [...this.changes.values()].map((change) => {
       const key = identityKey(merchantId, change.ref);
@@ -169,20 +216,46 @@ export class HistoryChanges {
         addClauses.push(`#l${n} :l${n}`);
         n++;
       }
-      const adding = new Set(change.adds.keys());
-      const removeClauses = (stored ? staleBuckets(stored, now) : [])
+      for (const [attribute, members] of change.sightings) {
+        const current = bucketMembers(stored, attribute);
+        const fresh = [...members].filter((m) => !current.has(m));
+        const room = Math.max(0, MAX_DISTINCT_PER_BUCKET - current.size);
+        if (fresh.length === 0 || room === 0) continue;
+        names[`#v${n}`] = attribute;
+        values[`:v${n}`] = new Set(fresh.slice(0, room));
+        addClauses.push(`#v${n} :v${n}`);
+        n++;
+      }
+      const latest = change.touchedAt ?? now;
+      const earliest = change.earliestAt ?? latest;
+      const adding = new Set([...change.adds.keys(), ...change.sightings.keys()]);
+      const removeClauses = (
+        stored ? [...staleBuckets(stored, latest), ...staleVelocityBuckets(stored, latest)] : []
+      )
         .filter((attribute) => !adding.has(attribute))
         .map((attribute, i) => {
           names[`#r${i}`] = attribute;
           return `#r${i}`;
         });
-      names['#first'] = 'firstSeenAt';
-      names['#last'] = 'lastSeenAt';
+      const storedFirst = typeof stored?.firstSeenAt === 'number' ? stored.firstSeenAt : undefined;
+      const storedLast = typeof stored?.lastSeenAt === 'number' ? stored.lastSeenAt : undefined;
+      const setClauses = ['#kind = :kind'];
       names['#kind'] = 'kind';
-      values[':seen'] = change.touchedAt ?? now;
       values[':kind'] = change.ref.kind;
+      if (storedFirst === undefined || earliest < storedFirst) {
+        names['#first'] = 'firstSeenAt';
+        values[':first'] = earliest;
+        setClauses.push(
+          storedFirst === undefined ? '#first = if_not_exists(#first, :first)' : '#first = :first',
+        );
+      }
+      if (storedLast === undefined || latest > storedLast) {
+        names['#last'] = 'lastSeenAt';
+        values[':last'] = latest;
+        setClauses.push('#last = :last');
+      }
       const expression = [
-        'SET #first = if_not_exists(#first, :seen), #last = :seen, #kind = :kind',
+        `SET ${setClauses.join(', ')}`,
         addClauses.length ? `ADD ${addClauses.join(', ')}` : '',
         removeClauses.length ? `REMOVE ${removeClauses.join(', ')}` : '',
       ]
@@ -199,4 +272,9 @@ export class HistoryChanges {
       };
     });
   }
+}
+
+function touch(change: PendingIdentityChange, at: number): void {
+  change.earliestAt = Math.min(change.earliestAt ?? at, at);
+  change.touchedAt = Math.max(change.touchedAt ?? at, at);
 }

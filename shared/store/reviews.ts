@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
 import { identityId, parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
+import { importedEvent } from '../request-scope.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { Decision } from '../scoring/decide.ts';
 import type { EventType } from '../scoring/workflow.ts';
@@ -75,7 +76,8 @@ export function reviewItemsFor(
       ...(itemRef !== undefined ? { itemRef } : {}),
       ...summary(decision),
     }));
-  if (reviewed.length === 0) return [];
+  // Imported history is already decided: a review item for it would flood the queue with the past.
+  if (reviewed.length === 0 || importedEvent()) return [];
   const reviewId = reviewIdFor(eventType, eventKey);
   const createdAt = new Date(now).toISOString();
   const review: Review = {

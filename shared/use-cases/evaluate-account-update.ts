@@ -5,16 +5,19 @@ import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
 import { logger } from '../observability.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
+import { receivedAt } from '../request-scope.ts';
 import { type AccountRequest, RISKY_CHANGE_TYPES } from '../schemas/account.ts';
 import { decide } from '../scoring/decide.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
 import { accountSignals } from '../scoring/signals/account-signals.ts';
+import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { recordAccountEvent, type StoredAccountEvent } from '../store/account-events.ts';
 import { sha256Hex } from '../store/canonical.ts';
 import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
 import { decisionsPart } from './evaluation-response.ts';
+import { eventTime } from './event-time.ts';
 import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 import { type Answer, type EndpointCall, fresh } from './use-case.ts';
 
@@ -37,9 +40,8 @@ async function evaluateOnce(
   { body, merchantId }: EndpointCall<AccountRequest>,
   claim: IdempotencyClaim<AccountResponse> | undefined,
 ): Promise<Answer<AccountResponse>> {
-  const now = Date.now();
-  // Event time for the counters, but never ahead of the clock the windows are read with.
-  const at = Math.min(Number(body.timestamp), now);
+  const now = receivedAt();
+  const at = eventTime(body.timestamp, now);
   const identities = identitiesOfAccountUpdate(body);
   const { customer } = identities;
   const context = await loadDecisionContext({
@@ -47,18 +49,25 @@ async function evaluateOnce(
     eventType: 'account',
     identities: identities.all,
     records: claim ? [claim.key] : [],
-    now,
+    now: at,
   });
   const prior = claim?.priorAnswer(context.items, now);
   if (prior) return prior;
   const account = context.snapshotsOf([customer])[0]!;
   const devices = context.snapshotsOf(identities.devices);
   const risky = RISKY_CHANGE_TYPES.has(body.changeType);
+  const time = identityTimeFacts(context.snapshots, customer, at);
   const decision = decide(
     context.models,
     context.workflow,
-    accountSignals({ changeType: body.changeType, risky, customer, history: { customer: account, devices } }),
-    { changeType: body.changeType, siteDomain: body.siteDomain },
+    accountSignals({
+      changeType: body.changeType,
+      risky,
+      customer,
+      history: { customer: account, devices },
+      time,
+    }),
+    { changeType: body.changeType, siteDomain: body.siteDomain, ...identityTimeFields(time) },
   );
 
   const serviceAccountEventId = newServiceId('acct');

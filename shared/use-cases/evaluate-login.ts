@@ -4,15 +4,18 @@ import { identityId } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
+import { receivedAt } from '../request-scope.ts';
 import type { LoginRequest } from '../schemas/login.ts';
 import { decide } from '../scoring/decide.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
+import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { loginSignals } from '../scoring/signals/login-signals.ts';
 import { recordLogin } from '../store/account-events.ts';
 import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
 import { decisionsPart } from './evaluation-response.ts';
+import { eventTime } from './event-time.ts';
 import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
 import { type Answer, type EndpointCall, fresh } from './use-case.ts';
 
@@ -32,7 +35,8 @@ async function evaluateOnce(
   { body, merchantId }: EndpointCall<LoginRequest>,
   claim: IdempotencyClaim<LoginResponse> | undefined,
 ): Promise<Answer<LoginResponse>> {
-  const now = Date.now();
+  const now = receivedAt();
+  const at = eventTime(body.timestamp, now);
   const identities = identitiesOfLogin(body);
   const { customer } = identities;
   const context = await loadDecisionContext({
@@ -40,7 +44,7 @@ async function evaluateOnce(
     eventType: 'login',
     identities: identities.all,
     records: claim ? [claim.key] : [],
-    now,
+    now: at,
   });
   const prior = claim?.priorAnswer(context.items, now);
   if (prior) return prior;
@@ -49,15 +53,17 @@ async function evaluateOnce(
   const success = body.loginStatus === '$success';
   const mfaUsed = body.authMethod.mfaUsed === true;
   const facts = accountDeviceFacts(customer, account, devices);
+  const time = identityTimeFacts(context.snapshots, customer, at);
   const decision = decide(
     context.models,
     context.workflow,
-    loginSignals({ success, mfaUsed, customer, history: { customer: account, devices } }),
+    loginSignals({ success, mfaUsed, customer, history: { customer: account, devices }, time }),
     {
       loginStatus: body.loginStatus,
       authMethod: body.authMethod.type,
       mfaUsed,
       mfaMethod: body.authMethod.mfaMethod ?? '',
+      ...identityTimeFields(time),
     },
   );
 
@@ -71,18 +77,18 @@ async function evaluateOnce(
     identities.all,
     success ? METRIC.loginSuccesses : METRIC.loginFailures,
     1,
-    now,
+    at,
   );
-  recordDevicesOnAccount(changes, customer, devices, facts.devicesNewToAccount, now);
+  recordDevicesOnAccount(changes, customer, devices, facts.devicesNewToAccount, at);
   if (success) {
     // Only a device that got in becomes one the account trusts; failed tries would let an attacker
     // make his own device look familiar.
-    changes.link(customer, identities.devices, now);
-    if (mfaUsed) changes.add(customer, METRIC.mfaLogins, 1, now);
+    changes.link(customer, identities.devices, at);
+    if (mfaUsed) changes.add(customer, METRIC.mfaLogins, 1, at);
     // Read by account updates: a risky change soon after a new-device login is the takeover pattern.
-    if (facts.newDevice) changes.add(customer, METRIC.newDeviceLogins, 1, now);
+    if (facts.newDevice) changes.add(customer, METRIC.newDeviceLogins, 1, at);
   }
-  recordDecline(changes, decision, identities.all, now);
+  recordDecline(changes, decision, identities.all, at);
 
   await recordLogin(
     {

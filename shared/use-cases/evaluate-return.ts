@@ -6,6 +6,7 @@ import { identityId, parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
+import { receivedAt } from '../request-scope.ts';
 import type { ReturnedLineItem, ReturnRequest } from '../schemas/return.ts';
 import { type Decision, decide } from '../scoring/decide.ts';
 import { returnSignals } from '../scoring/signals/return-signals.ts';
@@ -22,6 +23,7 @@ import {
   type StoredReturnItem,
   updateReturn,
 } from '../store/returns.ts';
+import { eventTime } from './event-time.ts';
 import { classifyRepeat, eventFingerprint, replayOf } from './idempotency.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 import { type Answer, type EndpointCall, fresh, storedAnswer } from './use-case.ts';
@@ -42,7 +44,8 @@ export async function evaluateReturn({
   body,
   merchantId,
 }: EndpointCall<ReturnRequest>): Promise<Answer<ReturnResponse>> {
-  const now = Date.now();
+  const now = receivedAt();
+  const at = eventTime(body.timestamp, now);
   const fingerprint = eventFingerprint(body, STATUS_FIELDS);
   const returnKey = keys.return(merchantId, body.providerReturnId);
   const orderKey = keys.order(merchantId, body.providerOrderId);
@@ -53,7 +56,7 @@ export async function evaluateReturn({
     eventType: 'return',
     identities: returnDevices,
     records: [returnKey, orderKey, unitsKey],
-    now,
+    now: at,
     // A recorded return is answered from its record; only a new one needs the order's history.
     identitiesFromRecords: (item) =>
       item(returnKey) ? [] : parseIdentityIds(item<StoredOrder>(orderKey)?.identities ?? []),
@@ -128,7 +131,7 @@ export async function evaluateReturn({
   };
   record.applied = countsWhile(body.status) ? effectsOf(record) : undefined;
   // Links are history of who was seen together; they stay even if the return is later cancelled.
-  const changes = new HistoryChanges().linkAll(identities, timestamp);
+  const changes = new HistoryChanges().linkAll(identities, at);
   if (record.applied) moveReturnCounters(changes, record.applied, 1);
 
   const outcome = await recordReturn(record, changes, context.items, now);
@@ -269,7 +272,7 @@ async function recordStatusUpdate(first: StoredReturn, status: string, timestamp
     const read = current;
     current = undefined; // a retry re-reads
     if (!read) return;
-    const next = withStatus(read, status, timestamp, Date.now());
+    const next = withStatus(read, status, timestamp, receivedAt());
     if (!next) return;
     const changes = new HistoryChanges();
     let units: { moved: Record<string, number> | undefined; sign: 1 | -1 } = { moved: undefined, sign: 1 };
@@ -280,7 +283,7 @@ async function recordStatusUpdate(first: StoredReturn, status: string, timestamp
       moveReturnCounters(changes, next.applied, 1);
       units = { moved: next.applied.units, sign: 1 };
     }
-    await updateReturn(next, read.version, units, changes, Date.now());
+    await updateReturn(next, read.version, units, changes, receivedAt());
   });
 }
 

@@ -7,9 +7,11 @@ import { identityId } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
+import { receivedAt } from '../request-scope.ts';
 import type { SignupRequest } from '../schemas/signup.ts';
 import { decide } from '../scoring/decide.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
+import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { signupSignals } from '../scoring/signals/signup-signals.ts';
 import { recordSignup, type StoredSignup } from '../store/account-events.ts';
 import { requestFingerprint } from '../store/canonical.ts';
@@ -18,6 +20,7 @@ import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
 import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
 import { decisionsPart } from './evaluation-response.ts';
+import { eventTime } from './event-time.ts';
 import { replayOf } from './idempotency.ts';
 import { type Answer, type EndpointCall, fresh } from './use-case.ts';
 
@@ -28,7 +31,8 @@ export async function evaluateSignup({
   body,
   merchantId,
 }: EndpointCall<SignupRequest>): Promise<Answer<SignupResponse>> {
-  const now = Date.now();
+  const now = receivedAt();
+  const at = eventTime(body.timestamp, now);
   const requestHash = requestFingerprint(body);
   const identities = identitiesOfSignup(body);
   const signupKey = keys.signup(merchantId, body.customerId);
@@ -37,7 +41,7 @@ export async function evaluateSignup({
     eventType: 'signup',
     identities: identities.all,
     records: [signupKey],
-    now,
+    now: at,
   });
   const existing = context.item<StoredSignup>(signupKey);
   if (existing) return answerRepeat(existing, requestHash);
@@ -48,6 +52,7 @@ export async function evaluateSignup({
   const referrer = identities.referrer && !referrerIsSelf ? identities.referrer : undefined;
   const account = context.snapshotsOf([identities.customer])[0]!;
   const devices = context.snapshotsOf(identities.devices);
+  const time = identityTimeFacts(context.snapshots, identities.customer, at);
   const decision = decide(
     context.models,
     context.workflow,
@@ -64,12 +69,14 @@ export async function evaluateSignup({
         emailDomains: context.snapshotsOf(identities.emailDomains),
         referrer: referrer ? context.snapshotsOf([referrer])[0] : undefined,
       },
+      time,
     }),
     {
       emailDomain: emails[0] ? emailDomain(emails[0]) : '',
       referralCodeApplied: Boolean(body.referralCodeApplied),
       hasPhone: identities.phones.length > 0,
       hasAddress: identities.addresses.length > 0,
+      ...identityTimeFields(time),
     },
   );
 
@@ -101,18 +108,18 @@ export async function evaluateSignup({
       ],
       METRIC.signups,
       1,
-      now,
+      at,
     )
-    .linkAll(identities.linked, now);
+    .linkAll(identities.linked, at);
   const { devicesNewToAccount } = accountDeviceFacts(identities.customer, account, devices);
-  recordDevicesOnAccount(changes, identities.customer, devices, devicesNewToAccount, now);
+  recordDevicesOnAccount(changes, identities.customer, devices, devicesNewToAccount, at);
   if (referrer) {
     changes
-      .add(referrer, METRIC.referrals, 1, now)
-      .link(referrer, [identities.customer], now)
-      .link(identities.customer, [referrer], now);
+      .add(referrer, METRIC.referrals, 1, at)
+      .link(referrer, [identities.customer], at)
+      .link(identities.customer, [referrer], at);
   }
-  recordDecline(changes, decision, [identities.customer, ...identities.devices], now);
+  recordDecline(changes, decision, [identities.customer, ...identities.devices], at);
 
   const outcome = await recordSignup(signup, changes, context.items, now);
   if (!outcome.recorded) return answerRepeat(outcome.existing, requestHash);

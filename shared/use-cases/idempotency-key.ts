@@ -1,5 +1,6 @@
 import { IDEMPOTENCY_KEY_HEADER } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
+import { receivedAt } from '../request-scope.ts';
 import { keyString } from '../store/batch-get.ts';
 import { canonicalJson, sha256Hex } from '../store/canonical.ts';
 import {
@@ -106,7 +107,7 @@ export async function answerOnce<TResponse>(
     return await run();
   } catch (error) {
     if (!claim?.lostRace(error)) throw error;
-    const now = Date.now();
+    const now = receivedAt();
     const answer = claim.answerFromRecord(error.existingItem ?? (await getIdempotencyRecord(claim.key)), now);
     if (!answer) throw error;
     return answer;

@@ -4,8 +4,10 @@ import { METRIC } from '../identity/metrics.ts';
 import { identitiesOfOrder } from '../identity/order-identities.ts';
 import { newServiceId } from '../ids.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
+import { receivedAt } from '../request-scope.ts';
 import type { OrderRequest } from '../schemas/order.ts';
 import { decide, toWireDecision } from '../scoring/decide.ts';
+import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { orderSignals } from '../scoring/signals/order-signals.ts';
 import { orderFields } from '../scoring/variables.ts';
 import { requestFingerprint } from '../store/canonical.ts';
@@ -13,6 +15,7 @@ import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
 import { recordOrder, type StoredOrder, updateOrderState } from '../store/orders.ts';
+import { eventTime } from './event-time.ts';
 import { classifyRepeat, replayOf } from './idempotency.ts';
 import { type Answer, type EndpointCall, fresh, storedAnswer } from './use-case.ts';
 
@@ -26,7 +29,8 @@ export async function placeOrder({
   body,
   merchantId,
 }: EndpointCall<OrderRequest>): Promise<Answer<OrderResponse>> {
-  const now = Date.now();
+  const now = receivedAt();
+  const at = eventTime(body.timestamp, now);
   const fingerprint = {
     requestHash: requestFingerprint(body),
     stableHash: requestFingerprint(body, STATUS_FIELDS),
@@ -38,11 +42,12 @@ export async function placeOrder({
     eventType: 'order',
     identities: identities.all,
     records: [orderKey],
-    now,
+    now: at,
   });
   const existing = context.item<StoredOrder>(orderKey);
   if (existing) return answerRepeat(existing, body, fingerprint);
   const orderValue = Number(body.totalPrice.amount);
+  const time = identityTimeFacts(context.snapshots, identities.emails[0], at);
   const decision = decide(
     context.models,
     context.workflow,
@@ -63,8 +68,9 @@ export async function placeOrder({
         devices: context.snapshotsOf(identities.devices),
         all: context.snapshots,
       },
+      time,
     }),
-    orderFields(body),
+    { ...orderFields(body), ...identityTimeFields(time) },
   );
 
   const serviceOrderId = newServiceId('ord');
@@ -101,9 +107,9 @@ export async function placeOrder({
     createdAt: new Date(now).toISOString(),
   };
   const changes = new HistoryChanges()
-    .addEach(identities.all, METRIC.orders, 1, timestamp)
-    .addEach(identities.all, METRIC.orderValue, orderValue, timestamp)
-    .linkAll(identities.all, timestamp);
+    .addEach(identities.all, METRIC.orders, 1, at)
+    .addEach(identities.all, METRIC.orderValue, orderValue, at)
+    .linkAll(identities.all, at);
 
   const outcome = await recordOrder(order, changes, context.items, now);
   if (!outcome.recorded) return answerRepeat(outcome.existing, body, fingerprint);

@@ -3,6 +3,7 @@ import { ApiError, returnNotFound } from '../errors.ts';
 import type { IdentityRef } from '../identity/identities.ts';
 import { parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
+import { receivedAt } from '../request-scope.ts';
 import type { DispositionRequest, ItemDisposition, ReturnedItemCondition } from '../schemas/disposition.ts';
 import { canonicalJson } from '../store/canonical.ts';
 import {
@@ -46,7 +47,7 @@ async function recordOnce(
   const providerReturnId = pathParameters['return-id'];
   if (!providerReturnId) throw returnNotFound();
   return retryOnStaleRecord(async () => {
-    const now = Date.now();
+    const now = receivedAt();
     const { stored, dispositions, items } = await loadReturnDispositions(
       merchantId,
       providerReturnId,

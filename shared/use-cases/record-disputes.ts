@@ -2,6 +2,7 @@ import type { ResponseOf } from '../contract/endpoints.ts';
 import { ApiError, orderNotFound } from '../errors.ts';
 import { parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
+import { receivedAt } from '../request-scope.ts';
 import type { DisputeRequest } from '../schemas/dispute.ts';
 import {
   type DisputeEffects,
@@ -43,7 +44,7 @@ async function recordOnce(
   });
 
   return retryOnStaleRecord(async () => {
-    const now = Date.now();
+    const now = receivedAt();
     const { order, disputes, items } = await loadOrderDisputes(
       merchantId,
       providerOrderId,

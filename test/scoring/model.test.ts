@@ -4,6 +4,7 @@ import { METRIC } from '../../shared/identity/metrics.ts';
 import { decide } from '../../shared/scoring/decide.ts';
 import { type ScoringModel, scoreWithModel, toAbuseScore } from '../../shared/scoring/model.ts';
 import { modelFor } from '../../shared/scoring/models.ts';
+import { identityTimeFacts } from '../../shared/scoring/signals/identity-time.ts';
 import { orderSignals } from '../../shared/scoring/signals/order-signals.ts';
 import type { Signals } from '../../shared/scoring/signals/signal.ts';
 import { DEFAULT_WORKFLOWS, type Workflow } from '../../shared/scoring/workflow.ts';
@@ -220,6 +221,7 @@ describe('score properties (fast-check)', () => {
       giftCardUsed: false,
       billingShippingMismatch: false,
       history: { emails: [email], cards: [card], devices: [device], all: [email, card, device, address] },
+      time: identityTimeFacts([email, card, device, address], email.ref, Date.now()),
     });
     return decide(order, DEFAULT_WORKFLOWS.order, signals).abuseScore;
   }

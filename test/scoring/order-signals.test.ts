@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { METRIC } from '../../shared/identity/metrics.ts';
+import { identityTimeFacts } from '../../shared/scoring/signals/identity-time.ts';
 import { type OrderScoringInput, orderSignals } from '../../shared/scoring/signals/order-signals.ts';
 import { countIn, type FakeHistory, fakeSnapshot } from './snapshots.ts';
 
@@ -8,6 +9,8 @@ import { countIn, type FakeHistory, fakeSnapshot } from './snapshots.ts';
  * nothing), changed in one way, must fire exactly the expected signals with the expected values.
  */
 const EMAIL = 'email-1';
+/** The order's own time: ages and velocity windows are read as of it. */
+const AT = Date.UTC(2026, 5, 15, 12);
 
 function order(
   change: {
@@ -33,6 +36,7 @@ function order(
     billingShippingMismatch: false,
     ...change.input,
     history: { emails: [email], cards: [card], devices: [device], all: [email, card, device, address] },
+    time: change.input?.time ?? identityTimeFacts([email, card, device, address], email.ref, AT),
   };
 }
 
@@ -166,6 +170,48 @@ describe('orderSignals, one row per signal', () => {
       'legitimateReviewsOnIdentities: a vouched-for address is not the customer',
       order({ address: { counts: { [METRIC.legitimateReviews]: countIn('d30', 3) } } }),
       {},
+      undefined,
+    ],
+    [
+      'scriptSpeedAfterPreviousEvent and youngIdentity: the order 4 s after its e-mail signed up',
+      order({ email: { ...withOrders({}), firstSeenAt: AT - 4_000 } }),
+      { scriptSpeedAfterPreviousEvent: 1, youngIdentity: 1 - 4 / 600 },
+      "order 4 seconds after this e-mail's previous event",
+    ],
+    [
+      'youngIdentity alone: a guest checkout 5 minutes after the signup -> 1 - 300/600',
+      order({ email: { ...withOrders({}), firstSeenAt: AT - 300_000 } }),
+      { youngIdentity: 0.5 },
+      'e-mail first seen 5 minutes ago',
+    ],
+    [
+      'youngIdentity: an e-mail first seen 10 minutes or more before does not fire',
+      order({ email: { ...withOrders({}), firstSeenAt: AT - 600_000 } }),
+      {},
+      undefined,
+    ],
+    [
+      "scriptSpeedAfterPreviousEvent: the e-mail's previous event 1 s before (and young)",
+      order({ email: { ...withOrders({}), firstSeenAt: AT - 5 * 86_400_000, lastSeenAt: AT - 1_000 } }),
+      { scriptSpeedAfterPreviousEvent: 1 },
+      "order 1 second after this e-mail's previous event",
+    ],
+    [
+      'scriptSpeedAfterPreviousEvent: a previous event after the order (late delivery) does not fire',
+      order({ email: { ...withOrders({}), firstSeenAt: AT - 86_400_000, lastSeenAt: AT + 1_000 } }),
+      {},
+      undefined,
+    ],
+    [
+      'newIdentitiesAroundLastHour: 3 other e-mails on the device in the hour -> log2(3)',
+      order({ device: { links: { email: [EMAIL] }, distinct: { email: { m15: 2, h1: 3, h24: 3 } } } }),
+      { newIdentitiesAroundLastHour: Math.log2(3) },
+      'device seen with 3 other e-mails in the last hour',
+    ],
+    [
+      'newIdentitiesAroundLastHour: one other e-mail (a household) does not fire',
+      order({ device: { links: { email: [EMAIL, 'e2'] }, distinct: { email: { m15: 1, h1: 1, h24: 1 } } } }),
+      { deviceSharedAcrossEmails: 1 },
       undefined,
     ],
   ];

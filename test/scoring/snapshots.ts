@@ -1,4 +1,5 @@
 import type { IdentityKind, IdentityRef } from '../../shared/identity/identities.ts';
+import type { DistinctCount } from '../../shared/scoring/identity-snapshot.ts';
 import type { WindowedCount, WindowName } from '../../shared/store/history-windows.ts';
 import type { IdentitySnapshot } from '../../shared/store/identity-history.ts';
 
@@ -7,6 +8,10 @@ export interface FakeHistory {
   counts?: Record<string, Partial<WindowedCount>>;
   /** Linked identities by kind, as digests. */
   links?: Record<string, readonly string[]>;
+  /** Distinct linked identities by kind in the velocity windows (the event's own already left out). */
+  distinct?: Record<string, Partial<DistinctCount>>;
+  firstSeenAt?: number;
+  lastSeenAt?: number;
 }
 
 const ZERO: WindowedCount = { m15: 0, h1: 0, h24: 0, d30: 0, d365: 0, lifetime: 0 };
@@ -19,8 +24,10 @@ export function fakeSnapshot(
   const ref: IdentityRef = { kind, digest };
   return {
     ref,
-    known: history.counts !== undefined || history.links !== undefined,
-    firstSeenAt: undefined,
+    known: history.counts !== undefined || history.links !== undefined || history.firstSeenAt !== undefined,
+    firstSeenAt: history.firstSeenAt,
+    lastSeenAt: history.lastSeenAt ?? history.firstSeenAt,
+    distinct: (linkKind) => ({ m15: 0, h1: 0, h24: 0, ...history.distinct?.[linkKind] }),
     count: (metric) => ({ ...ZERO, ...history.counts?.[metric] }),
     linkedCount: (linkKind) => history.links?.[linkKind]?.length ?? 0,
     isLinked: (linkKind, linked) => history.links?.[linkKind]?.includes(linked) ?? false,

@@ -270,6 +270,27 @@ describe('matchWorkflow: the first rule that holds decides', () => {
 });
 
 describe('variable catalog', () => {
+  it('takes the identity-time variables in conditions of every scored event type but returns', () => {
+    const rules = [
+      {
+        name: 'bot_speed',
+        decision: 'DECLINE',
+        condition: 'emailAgeSeconds >= 0 && emailAgeSeconds < 30 && distinctEmailsOnDevice1h >= 3',
+      },
+    ];
+    for (const eventType of ['order', 'signup', 'login', 'account'] as const) {
+      const result = validateWorkflow(
+        eventType,
+        { rules, defaultBranch: { name: 'ok', decision: 'APPROVE' } },
+        'wf',
+      );
+      expect(result.valid, eventType).toBe(true);
+    }
+    expect(
+      validateWorkflow('return', { rules, defaultBranch: { name: 'ok', decision: 'APPROVE' } }, 'wf').valid,
+    ).toBe(false);
+  });
+
   it('has the score, every model signal as a double and the fields, with no name twice', () => {
     const catalog = workflowVariables('order');
     expect(catalog[0]).toMatchObject({ name: 'abuseScore', type: 'int', source: 'score' });
@@ -283,6 +304,15 @@ describe('variable catalog', () => {
       ['unitCount', 'int'],
       ['orderState', 'string'],
       ['hasDeviceFingerprint', 'bool'],
+      ['emailAgeSeconds', 'int'],
+      ['accountAgeSeconds', 'int'],
+      ['deviceAgeSeconds', 'int'],
+      ['cardAgeSeconds', 'int'],
+      ['addressAgeSeconds', 'int'],
+      ['secondsSincePreviousEvent', 'int'],
+      ...['EmailsOnDevice', 'AccountsOnDevice', 'CardsOnDevice', 'EmailsOnCard', 'AccountsOnAddress'].flatMap(
+        (pair) => ['15m', '1h', '24h'].map((window) => [`distinct${pair}${window}`, 'int']),
+      ),
     ]);
     for (const eventType of EVENT_TYPES) {
       const names = workflowVariables(eventType).map((v) => v.name);

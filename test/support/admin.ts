@@ -12,14 +12,21 @@ export interface AdminResult {
   stderr: string;
 }
 
-/** Runs `npm run admin -- ...` as a separate process against the test run's DynamoDB Local. */
-export async function admin(...args: string[]): Promise<AdminResult> {
+/**
+ * Runs `npm run admin -- ...` as a separate process against the test run's DynamoDB Local; a last
+ * argument that is an object overrides environment variables (another TABLE_NAME).
+ */
+export async function admin(...args: (string | Record<string, string>)[]): Promise<AdminResult> {
+  const last = args.at(-1);
+  const env = typeof last === 'object' ? last : {};
+  const words = args.filter((a): a is string => typeof a === 'string');
   try {
-    const { stdout, stderr } = await run(process.execPath, ['scripts/admin.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['scripts/admin.ts', ...words], {
       env: {
         ...process.env,
         DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
         TABLE_NAME: process.env.TABLE_NAME,
+        ...env,
       },
     });
     return { code: 0, stdout, stderr };

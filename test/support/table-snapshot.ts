@@ -1,4 +1,4 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, dynamoDbClient, tableName } from '../../shared/store/client.ts';
 import { ensureTable } from '../../shared/store/ensure-table.ts';
 
@@ -19,20 +19,34 @@ export function createOwnTable(): Promise<void> {
  * Every item by key, as canonical text. The rate-limit buckets are left out: every request takes a
  * token by design (that is the limiter doing its job, not the request's effect).
  */
-export async function tableSnapshot(): Promise<Map<string, string>> {
+export async function tableSnapshot(table = tableName): Promise<Map<string, string>> {
   const items = new Map<string, string>();
+  for await (const item of scan(table)) {
+    if (String(item.PK).endsWith('#RATELIMIT')) continue;
+    items.set(`${item.PK}|${item.SK}`, stableText(item));
+  }
+  return items;
+}
+
+/** Copies this suite's items whose `PK|SK` passes `keep` into another (existing) table. */
+export async function copyTable(target: string, keep: (key: string) => boolean): Promise<void> {
+  const items: Record<string, unknown>[] = [];
+  for await (const item of scan(tableName)) if (keep(`${item.PK}|${item.SK}`)) items.push(item);
+  for (let i = 0; i < items.length; i += 25) {
+    const batch = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    await documentClient.send(new BatchWriteCommand({ RequestItems: { [target]: batch } }));
+  }
+}
+
+async function* scan(table: string): AsyncGenerator<Record<string, unknown>> {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
-      new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: start }),
+      new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }),
     );
-    for (const item of page.Items ?? []) {
-      if (String(item.PK).endsWith('#RATELIMIT')) continue;
-      items.set(`${item.PK}|${item.SK}`, stableText(item));
-    }
+    yield* page.Items ?? [];
     start = page.LastEvaluatedKey;
   } while (start);
-  return items;
 }
 
 /** Keys whose items differ between two snapshots (added, removed or changed). */

@@ -2,12 +2,15 @@ import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { accountDeviceFacts, otherAccountsOf } from './account-devices.ts';
+import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
 import { fired, plural, type Signals, saturating } from './signal.ts';
 
 /** What scoring needs to know about an account update: the change and the account's recent logins. */
 export interface AccountScoringInput {
   changeType: string;
   risky: boolean;
+  /** Ages, time since the previous event and velocity, at the event's own time. */
+  time: IdentityTimeFacts;
   customer: IdentityRef;
   history: {
     customer: IdentitySnapshot;
@@ -34,6 +37,11 @@ export function accountSignals(input: AccountScoringInput): Signals {
   );
 
   return fired({
+    ...identityTimeSignals(input.time, {
+      eventWord: 'account update',
+      young: 'customer',
+      counted: ['customersPerDevice'],
+    }),
     riskyChange: risky ? { value: 1, evidence: `${input.changeType} is a high-risk change` } : undefined,
     riskyChangeAfterNewDeviceLogin:
       risky && newDeviceLogins.h24 > 0

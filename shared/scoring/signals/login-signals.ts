@@ -2,12 +2,15 @@ import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { accountDeviceFacts } from './account-devices.ts';
+import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
 import { fired, maxCount, plural, type Signals, saturating } from './signal.ts';
 
 /** What scoring needs to know about a login attempt: the attempt and the history it touches. */
 export interface LoginScoringInput {
   success: boolean;
   mfaUsed: boolean;
+  /** Ages, time since the previous event and velocity, at the event's own time. */
+  time: IdentityTimeFacts;
   customer: IdentityRef;
   history: {
     customer: IdentitySnapshot;
@@ -49,6 +52,11 @@ export function loginSignals(input: LoginScoringInput): Signals {
   const mfaShare = successes > 0 ? history.customer.count(METRIC.mfaLogins).lifetime / successes : 0;
 
   return fired({
+    ...identityTimeSignals(input.time, {
+      eventWord: 'login',
+      // Sites log a new account in right after its signup: speed and youth say nothing on a login.
+      counted: ['customersPerDevice'],
+    }),
     accountFailuresLastHour:
       failures.h1 > 0
         ? {

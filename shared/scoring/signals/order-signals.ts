@@ -1,5 +1,6 @@
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
+import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
 import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
 
 /** What scoring needs to know about an order: facts from the request and its identities' history. */
@@ -9,6 +10,8 @@ export interface OrderScoringInput {
   avsResultCodes: readonly string[];
   giftCardUsed: boolean;
   billingShippingMismatch: boolean;
+  /** Ages, time since the previous event and velocity, at the event's own time. */
+  time: IdentityTimeFacts;
   history: {
     emails: readonly IdentitySnapshot[];
     cards: readonly IdentitySnapshot[];
@@ -42,6 +45,11 @@ export function orderSignals(input: OrderScoringInput): Signals {
   const valueRatio = averageValue > 0 ? input.orderValue / averageValue : 0;
 
   return fired({
+    ...identityTimeSignals(input.time, {
+      eventWord: 'order',
+      young: 'email',
+      counted: ['emailsPerDevice', 'cardsPerDevice', 'emailsPerCard'],
+    }),
     lostChargebacksOnIdentities:
       chargebacks.count > 0
         ? {

@@ -1,6 +1,7 @@
 import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
+import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
 import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
 
 /** What scoring needs to know about a signup: facts from the request and its identities' history. */
@@ -11,6 +12,8 @@ export interface SignupScoringInput {
   disposableEmail: boolean;
   /** 0..1, from machineGeneratedScore. */
   machineGeneratedEmail: number;
+  /** Ages, time since the previous event and velocity, at the event's own time. */
+  time: IdentityTimeFacts;
   history: {
     devices: readonly IdentitySnapshot[];
     phones: readonly IdentitySnapshot[];
@@ -49,6 +52,10 @@ export function signupSignals(input: SignupScoringInput): Signals {
   const referrals = history.referrer?.count(METRIC.referrals).h24 ?? 0;
 
   return fired({
+    ...identityTimeSignals(input.time, {
+      eventWord: 'signup',
+      counted: ['customersPerDevice', 'emailsPerDevice', 'customersPerAddress'],
+    }),
     deviceSharedWithOtherAccounts:
       deviceAccounts > 0
         ? {

@@ -1,0 +1,208 @@
+import type { IdentityKind, IdentityRef } from '../../identity/identities.ts';
+import type { DistinctCount, IdentitySnapshot, VelocityWindow } from '../identity-snapshot.ts';
+import { KIND_WORDS, plural, type Signal, saturating } from './signal.ts';
+
+/**
+ * Time facts of an event's identities, as of the event's own time: how old each identity is, how
+ * long since the event's main identity was last seen, and how many distinct other identities
+ * appeared around its device, card and address in the last minutes. New-account fraud cannot hide
+ * these: its identities are young and appear in bursts around the few expensive ones it reuses.
+ */
+export interface IdentityTimeFacts {
+  /** Seconds since first seen, the oldest identity of each kind; 0 = first seen now, -1 = none. */
+  ages: Record<AgedKind, number>;
+  /** Seconds since the main identity's previous event; -1 when it has none before this one. */
+  secondsSincePreviousEvent: number;
+  /** The main identity the previous fact is about. */
+  mainKind: IdentityKind;
+  velocity: Record<VelocityPair, DistinctCount>;
+}
+
+const AGED_KINDS = ['email', 'customer', 'device', 'card', 'address'] as const;
+type AgedKind = (typeof AGED_KINDS)[number];
+
+/** Counted pairs: the identity whose bucket holds the count, and the kind counted. */
+const VELOCITY_PAIRS = {
+  emailsPerDevice: ['device', 'email'],
+  customersPerDevice: ['device', 'customer'],
+  cardsPerDevice: ['device', 'card'],
+  emailsPerCard: ['card', 'email'],
+  customersPerAddress: ['address', 'customer'],
+} as const satisfies Record<string, readonly [IdentityKind, IdentityKind]>;
+type VelocityPair = keyof typeof VELOCITY_PAIRS;
+
+const AGE_FIELD: Record<AgedKind, string> = {
+  email: 'emailAgeSeconds',
+  customer: 'accountAgeSeconds',
+  device: 'deviceAgeSeconds',
+  card: 'cardAgeSeconds',
+  address: 'addressAgeSeconds',
+};
+
+const WINDOW_SUFFIX: Record<VelocityWindow, string> = { m15: '15m', h1: '1h', h24: '24h' };
+const PAIR_FIELD: Record<VelocityPair, string> = {
+  emailsPerDevice: 'distinctEmailsOnDevice',
+  customersPerDevice: 'distinctAccountsOnDevice',
+  cardsPerDevice: 'distinctCardsOnDevice',
+  emailsPerCard: 'distinctEmailsOnCard',
+  customersPerAddress: 'distinctAccountsOnAddress',
+};
+
+/**
+ * `snapshots`: every identity of the event, read as of `at`. `main`: the identity whose previous
+ * event counts (the account for account events, the e-mail for orders).
+ */
+export function identityTimeFacts(
+  snapshots: readonly IdentitySnapshot[],
+  main: IdentityRef | undefined,
+  at: number,
+): IdentityTimeFacts {
+  const own = snapshots.map((s) => s.ref);
+  const ages = Object.fromEntries(
+    AGED_KINDS.map((kind) => {
+      const ofKind = snapshots.filter((s) => s.ref.kind === kind);
+      if (ofKind.length === 0) return [kind, -1];
+      return [kind, Math.max(...ofKind.map((s) => ageSeconds(s, at)))];
+    }),
+  ) as Record<AgedKind, number>;
+  const mainSnapshot = main
+    ? snapshots.find((s) => s.ref.kind === main.kind && s.ref.digest === main.digest)
+    : undefined;
+  const last = mainSnapshot?.lastSeenAt;
+  const velocity = Object.fromEntries(
+    Object.entries(VELOCITY_PAIRS).map(([pair, [holder, counted]]) => {
+      const ownCounted = own.filter((ref) => ref.kind === counted);
+      const best: DistinctCount = { m15: 0, h1: 0, h24: 0 };
+      for (const snapshot of snapshots) {
+        if (snapshot.ref.kind !== holder) continue;
+        const count = snapshot.distinct(counted, ownCounted);
+        for (const w of ['m15', 'h1', 'h24'] as const) best[w] = Math.max(best[w], count[w]);
+      }
+      return [pair, best];
+    }),
+  ) as Record<VelocityPair, DistinctCount>;
+  return {
+    ages,
+    // A late event may find its identity last seen after it: its own predecessor is then unknown.
+    secondsSincePreviousEvent: last !== undefined && last <= at ? Math.floor((at - last) / 1000) : -1,
+    mainKind: main?.kind ?? 'email',
+    velocity,
+  };
+}
+
+function ageSeconds(snapshot: IdentitySnapshot, at: number): number {
+  const first = snapshot.firstSeenAt;
+  return first !== undefined && first < at ? Math.floor((at - first) / 1000) : 0;
+}
+
+/** The facts as workflow variables (declared in variables.ts IDENTITY_TIME_FIELDS). */
+export function identityTimeFields(facts: IdentityTimeFacts): Record<string, number> {
+  const fields: Record<string, number> = {};
+  for (const kind of AGED_KINDS) fields[AGE_FIELD[kind]] = facts.ages[kind];
+  fields.secondsSincePreviousEvent = facts.secondsSincePreviousEvent;
+  for (const pair of Object.keys(VELOCITY_PAIRS) as VelocityPair[]) {
+    for (const window of ['m15', 'h1', 'h24'] as const) {
+      fields[`${PAIR_FIELD[pair]}${WINDOW_SUFFIX[window]}`] = facts.velocity[pair][window];
+    }
+  }
+  return fields;
+}
+
+/** Names and meanings of the fields above, for the variable catalog. */
+export function identityTimeFieldDeclarations(): { name: string; type: 'int'; meaning: string }[] {
+  const ages = AGED_KINDS.map((kind) => ({
+    name: AGE_FIELD[kind],
+    type: 'int' as const,
+    meaning: `Seconds between the first sighting of the event's ${KIND_WORDS[kind]} (the oldest, if several) and the event's time; 0 when this event is its first sighting, -1 when the event names none.`,
+  }));
+  const previous = {
+    name: 'secondsSincePreviousEvent',
+    type: 'int' as const,
+    meaning:
+      "Seconds since the previous event of the event's account (orders: its e-mail); -1 when there is none before it.",
+  };
+  const velocity = (Object.keys(VELOCITY_PAIRS) as VelocityPair[]).flatMap((pair) => {
+    const [holder, counted] = VELOCITY_PAIRS[pair];
+    return (['m15', 'h1', 'h24'] as const).map((window) => ({
+      name: `${PAIR_FIELD[pair]}${WINDOW_SUFFIX[window]}`,
+      type: 'int' as const,
+      meaning: `Distinct other ${KIND_WORDS[counted]}s seen with the event's ${KIND_WORDS[holder]} in the last ${WINDOW_WORDS[window]} (most over its ${KIND_WORDS[holder]}s; approximate: bucket-aligned, saturates at 16 per bucket).`,
+    }));
+  });
+  return [...ages, previous, ...velocity];
+}
+
+const WINDOW_WORDS: Record<VelocityWindow, string> = { m15: '15 minutes', h1: 'hour', h24: '24 hours' };
+
+/** "4 seconds", "3 minutes", "2 hours", "5 days". */
+export function durationWords(seconds: number): string {
+  if (seconds < 120) return plural(seconds, 'second');
+  if (seconds < 7_200) return plural(Math.floor(seconds / 60), 'minute');
+  if (seconds < 172_800) return plural(Math.floor(seconds / 3_600), 'hour');
+  return plural(Math.floor(seconds / 86_400), 'day');
+}
+
+/**
+ * An event this soon after its main identity's previous one was sent by a script, not typed: an
+ * order 4 s after its e-mail signed up, a payout change 10 s after the login. People who create an
+ * account at checkout take minutes.
+ */
+const SCRIPT_SPEED_SECONDS = 20;
+/** Honest guest-to-account checkouts order within minutes; under this an identity is young. */
+const YOUNG_SECONDS = 600;
+/** Other identities around a device, card or address in one hour before velocity counts. */
+const VELOCITY_FLOOR = 2;
+
+/**
+ * The model signals of the facts, shared by every scored event type. `young` names the identity
+ * whose youth counts (orders: the e-mail; logins and account updates: the account); `counted`,
+ * which velocity pairs the event type reads.
+ */
+export function identityTimeSignals(
+  facts: IdentityTimeFacts,
+  options: {
+    eventWord: string;
+    young?: AgedKind;
+    counted: readonly VelocityPair[];
+  },
+): Record<string, Signal | undefined> {
+  const mainWord = KIND_WORDS[facts.mainKind] ?? 'identity';
+  const since = facts.secondsSincePreviousEvent;
+  const age = options.young ? facts.ages[options.young] : -1;
+  let burst = { count: 0, pair: undefined as VelocityPair | undefined };
+  for (const pair of options.counted) {
+    const count = facts.velocity[pair].h1;
+    if (count > burst.count) burst = { count, pair };
+  }
+  const [holder, counted] = burst.pair ? VELOCITY_PAIRS[burst.pair] : ['device', 'email'];
+  return {
+    scriptSpeedAfterPreviousEvent:
+      since >= 0 && since < SCRIPT_SPEED_SECONDS
+        ? {
+            value: 1,
+            evidence: `${options.eventWord} ${durationWords(since)} after this ${mainWord}'s previous event`,
+          }
+        : undefined,
+    youngIdentity:
+      options.young && age > 0 && age < YOUNG_SECONDS
+        ? {
+            value: 1 - age / YOUNG_SECONDS,
+            evidence: `${KIND_WORDS[options.young]} first seen ${durationWords(age)} ago`,
+          }
+        : undefined,
+    newIdentitiesAroundLastHour:
+      burst.count >= VELOCITY_FLOOR
+        ? {
+            value: saturating(burst.count - 1),
+            evidence: `${KIND_WORDS[holder]} seen with ${plural(burst.count, `other ${KIND_WORDS[counted]}`)} in the last hour`,
+          }
+        : undefined,
+  };
+}
+
+/** Meanings of the signals above, for the variable catalog. */
+export const IDENTITY_TIME_SIGNAL_MEANINGS: Readonly<Record<string, string>> = {
+  scriptSpeedAfterPreviousEvent: `1 when the event came less than ${SCRIPT_SPEED_SECONDS} s after the previous event of its account (orders: its e-mail), else 0.`,
+  youngIdentity: `1 - age / ${YOUNG_SECONDS} s when the event's e-mail (orders) or account was first seen less than ${YOUNG_SECONDS / 60} minutes before it (not at this event), else 0.`,
+  newIdentitiesAroundLastHour: `log2(n) when n >= ${VELOCITY_FLOOR} other e-mails, accounts or cards appeared on the event's device, card or address in the last hour (the most of the pairs the event type reads), else 0.`,
+};
