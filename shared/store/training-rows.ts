@@ -86,8 +86,9 @@ function toEventRow(item: Record<string, unknown>, eventType: EventType): Decide
   const separator = sortKey.indexOf('#');
   const decisions = decisionsOfItem(item);
   if (separator < 0 || decisions.length === 0) return undefined;
-  // Event time where the event carries one (orders, returns, account updates), else when it arrived.
-  const at = typeof item.timestamp === 'number' ? item.timestamp : Date.parse(sortKey.slice(0, separator));
+  // The event's own time as scored (`eventAt`, never moved by status updates); records written before
+  // it existed fall back to their arrival time, the listing time.
+  const at = typeof item.eventAt === 'number' ? item.eventAt : Date.parse(sortKey.slice(0, separator));
   return {
     eventType,
     eventKey: String(item[PARTITION_KEY]),
