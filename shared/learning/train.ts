@@ -73,6 +73,11 @@ export const MAX_FALSE_DECLINE_RATE = 0.005;
 const AUC_TOLERANCE = 0.01;
 /** Calibration error (score points) always acceptable. */
 const CALIBRATION_TOLERANCE = 10;
+/**
+ * Fewer abusive events than this in the holdout cannot show a candidate is not worse: one or two
+ * positives make AUC a coin toss, and a promoted guess would replace a default that stands on its own.
+ */
+export const MIN_HOLDOUT_POSITIVES = 10;
 
 export function trainModelVersion(rows: readonly LabeledRow[], options: TrainingOptions): ModelVersion {
   const { eventType, defaultModel } = options;
@@ -191,7 +196,7 @@ export function scoreThresholds(workflow: Workflow): ScoreThreshold[] {
  * The promotion rule. The merchant's objective is catching abuse (PR AUC, the area that rewards
  * catching positives near the top of the ranking) while declining at most 0.5 % of good customers.
  * A candidate is promotable when, on the same holdout as the active model:
- * - the holdout holds abusive and good events (otherwise nothing can be judged);
+ * - the holdout holds good events and at least 10 abusive ones (otherwise nothing can be judged);
  * - PR AUC and ROC AUC are each no more than 0.01 below the active model's;
  * - at every DECLINE threshold, good customers declined ≤ max(0.5 %, the active model's share);
  * - calibration error ≤ max(10 points, the active model's).
@@ -200,6 +205,14 @@ export function promotionVerdict(candidate: ModelFigures, active: ModelFigures):
   const reasons: string[] = [];
   if (candidate.positives === 0 || candidate.positives === candidate.events) {
     return { promotable: false, reasons: ['the holdout needs both abusive and good events to judge'] };
+  }
+  if (candidate.positives < MIN_HOLDOUT_POSITIVES) {
+    return {
+      promotable: false,
+      reasons: [
+        `the holdout has ${candidate.positives} abusive events; at least ${MIN_HOLDOUT_POSITIVES} are needed to judge`,
+      ],
+    };
   }
   const notWorse = (name: string, mine: number | null, theirs: number | null) => {
     if (mine !== null && theirs !== null && mine < theirs - AUC_TOLERANCE)

@@ -133,6 +133,17 @@ describe('training', () => {
     expect(verdict.reasons.join('; ')).toMatch(/PR AUC .* below/);
   });
 
+  it('does not judge a candidate on a holdout with fewer than 10 abusive events', () => {
+    const rows = syntheticRows(5_000, 10);
+    const figures = evaluateScores(scoredBy(TRUE_MODEL, rows), scoreThresholds(DEFAULT_WORKFLOWS.order));
+    const fewPositives = { ...figures, positives: 9 };
+    expect(promotionVerdict(fewPositives, figures)).toEqual({
+      promotable: false,
+      reasons: ['the holdout has 9 abusive events; at least 10 are needed to judge'],
+    });
+    expect(promotionVerdict({ ...figures, positives: 10 }, figures).promotable).toBe(true);
+  });
+
   it.each([
     ['no labels', [], 'no_labels'],
     ['only positives', syntheticRows(50, 11).map((r) => ({ ...r, label: 1 as const })), 'only_positives'],
