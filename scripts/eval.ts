@@ -65,6 +65,7 @@ interface Step {
 interface PlayedEvent extends ScoredEvent {
   /** The step's index: the same event in both runs. */
   step: number;
+  at: number;
   /** Whether a trained (promoted) model was live for the event's type when it arrived. */
   trainedModelLive: boolean;
 }
@@ -163,6 +164,7 @@ async function playTimeline(retrain: boolean) {
     const since = trainedSince.get(eventType);
     events.push({
       step: step.order,
+      at: step.at,
       pattern,
       label,
       eventType,
@@ -172,7 +174,7 @@ async function playTimeline(retrain: boolean) {
     });
   }
   simulatedNow = undefined;
-  return { events, trainingLog };
+  return { events, trainingLog, trainedFrom: start + RETRAIN_EVERY_DAYS * DAY };
 }
 
 interface WireDecision {
@@ -222,9 +224,11 @@ console.log(
 for (const line of after.trainingLog)
   console.log(`  day ${String(line.day).padStart(3)} ${line.eventType.padEnd(8)} ${line.outcome}`);
 
-// The evaluation set: events that arrived while a trained model was live for their type (after run),
-// compared with the same events under the default model (before run).
-const evaluated = new Set(after.events.filter((e) => e.trainedModelLive).map((e) => e.step));
+// The evaluation set: events that arrived after the first retraining, decided in the after run by
+// whatever was live then (a trained version, or the default when none was promoted), compared with
+// the same events under the default model (before run). No event is scored by a model trained on it.
+const firstTraining = after.trainedFrom;
+const evaluated = new Set(after.events.filter((e) => e.at >= firstTraining).map((e) => e.step));
 const beforeSet = before.events.filter((e) => evaluated.has(e.step));
 const afterSet = after.events.filter((e) => evaluated.has(e.step));
 
@@ -233,7 +237,10 @@ printPatternTable(reportByPattern(before.events, patterns.LEGITIMATE));
 printGoodCustomers(before.events);
 
 console.log(
-  '\nEvents that arrived while a trained model was live for their type: before (default) -> after (trained)',
+  `\nEvents after the first retraining (day ${RETRAIN_EVERY_DAYS}): before (default model) -> after (retrained every ${RETRAIN_EVERY_DAYS} days)`,
+);
+console.log(
+  `Decided by a trained version in the after run: ${EVENT_TYPES.map((t) => `${t} ${afterSet.filter((e) => e.eventType === t && e.trainedModelLive).length} of ${afterSet.filter((e) => e.eventType === t).length}`).join(', ')}`,
 );
 const afterRows = new Map(reportByPattern(afterSet, patterns.LEGITIMATE).map((r) => [r.pattern, r]));
 const allPositives = new Map(
@@ -251,7 +258,7 @@ for (const row of reportByPattern(beforeSet, patterns.LEGITIMATE)) {
 const missing = [...allPositives.keys()].filter(
   (p) => !beforeSet.some((e) => e.pattern === p && e.label === 1),
 );
-if (missing.length > 0) console.log(`(no abusive events after training: ${missing.join(', ')})`);
+if (missing.length > 0) console.log(`(no abusive events after the first retraining: ${missing.join(', ')})`);
 console.log('\nGood customers on those events, before:');
 printGoodCustomers(beforeSet);
 console.log('after:');

@@ -71,6 +71,8 @@ const DEFAULT_HOLDOUT_SHARE = 0.2;
 export const MAX_FALSE_DECLINE_RATE = 0.005;
 /** Ranking may lose this much (noise on a small holdout) and still count as not worse. */
 const AUC_TOLERANCE = 0.01;
+/** Share of abusive events a candidate may catch less at a workflow threshold (holdout noise). */
+const RECALL_TOLERANCE = 0.05;
 /** Calibration error (score points) always acceptable. */
 const CALIBRATION_TOLERANCE = 10;
 /**
@@ -198,6 +200,7 @@ export function scoreThresholds(workflow: Workflow): ScoreThreshold[] {
  * A candidate is promotable when, on the same holdout as the active model:
  * - the holdout holds good events and at least 10 abusive ones (otherwise nothing can be judged);
  * - PR AUC and ROC AUC are each no more than 0.01 below the active model's;
+ * - at every threshold of the workflow, it catches no less than the active model (minus 0.05);
  * - at every DECLINE threshold, good customers declined ≤ max(0.5 %, the active model's share);
  * - calibration error ≤ max(10 points, the active model's).
  */
@@ -220,9 +223,13 @@ export function promotionVerdict(candidate: ModelFigures, active: ModelFigures):
   };
   notWorse('PR AUC', candidate.prAuc, active.prAuc);
   notWorse('ROC AUC', candidate.rocAuc, active.rocAuc);
-  for (const figures of candidate.thresholds.filter((t) => t.decision === 'DECLINE')) {
-    const theirs = active.thresholds.find((t) => t.rule === figures.rule)?.falsePositiveRate ?? 0;
-    const limit = Math.max(MAX_FALSE_DECLINE_RATE, theirs);
+  for (const figures of candidate.thresholds) {
+    const theirs = active.thresholds.find((t) => t.rule === figures.rule);
+    // Calibration alone can lower every score below a threshold: ranking as well then catches less.
+    if (theirs && figures.recall < theirs.recall - RECALL_TOLERANCE)
+      reasons.push(`${figures.rule} catches ${figures.recall} of abusive events (active: ${theirs.recall})`);
+    if (figures.decision !== 'DECLINE') continue;
+    const limit = Math.max(MAX_FALSE_DECLINE_RATE, theirs?.falsePositiveRate ?? 0);
     if (figures.falsePositiveRate > limit)
       reasons.push(`${figures.rule} declines ${figures.falsePositiveRate} of good events (limit ${limit})`);
   }
