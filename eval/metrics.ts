@@ -71,3 +71,8 @@ export function falseDeclineRate(events: readonly ScoredEvent[]): number {
   const good = events.filter((e) => e.label === 0);
   return good.length ? good.filter((e) => e.decision === 'DECLINE').length / good.length : Number.NaN;
 }
+
+export function reviewRate(events: readonly ScoredEvent[]): number {
+  const good = events.filter((e) => e.label === 0);
+  return good.length ? good.filter((e) => e.decision === 'REVIEW').length / good.length : Number.NaN;
+}

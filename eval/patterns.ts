@@ -252,7 +252,9 @@ function chargeBack(ctx: EvalContext, order: OrderBody, at: number) {
 /**
  * New-account burst: a bot wave opens accounts within minutes on one or two shared devices, each
  * with a fresh, ordinary-looking e-mail and its own card, and orders seconds after signing up. The
- * first signup of a wave has nothing behind it; its order already shows the bot's speed.
+ * first signup of a wave has nothing behind it; its order already shows the bot's speed. The cards
+ * are stolen: most cardholders dispute the charge weeks later (the feedback a merchant really gets;
+ * without it, training would read the bots' orders as good ones).
  */
 export function newAccountBursts(ctx: EvalContext, waves: number) {
   const { rng, now } = ctx;
@@ -270,6 +272,10 @@ export function newAccountBursts(ctx: EvalContext, waves: number) {
       const ordered = at + rng.int(1, 20) * SECOND;
       const order = orderBody(rng, account, lines(rng, 1, 80, 400, 'Electronics'), ordered, device);
       sendOrder(ctx, order, abuse(pattern, 'order'));
+      if (rng.chance(0.8)) {
+        const filed = ordered + rng.int(20, 60) * DAY;
+        if (filed < now) chargeBack(ctx, order, filed);
+      }
       at += rng.int(20, 240) * SECOND;
     }
   }

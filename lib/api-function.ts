@@ -33,6 +33,9 @@ export interface ApiFunctionProps {
   environment: Record<string, string>;
   logRetention: RetentionDays;
   logRemovalPolicy: RemovalPolicy;
+  /** Defaults fit a request (10 s, 1 GB); a batch job (training) asks for more. */
+  timeout?: Duration;
+  memorySize?: number;
 }
 
 /**
@@ -63,8 +66,8 @@ export class ApiFunction extends Construct {
       description: props.description,
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      memorySize: 1024,
-      timeout: Duration.seconds(10),
+      memorySize: props.memorySize ?? 1024,
+      timeout: props.timeout ?? Duration.seconds(10),
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
       role: this.role,

@@ -1,4 +1,5 @@
 import { ENDPOINTS, type EndpointName } from '../shared/contract/endpoints.ts';
+import { GSI1 } from '../shared/store/table-definition.ts';
 
 /**
  * What each function may do to the table: the DynamoDB IAM actions its code sends, and nothing
@@ -24,12 +25,12 @@ export type TableAction =
 export interface TableAccess {
   /** Actions on the table's items. */
   actions: readonly TableAction[];
-  /** Global secondary indexes the function queries (their names); none needs one today. */
+  /** Global secondary indexes the function queries (their names); only the training job does. */
   queriedIndexes: readonly string[];
 }
 
 /** A function that is not one of the registered endpoints. */
-export type AuxiliaryFunction = 'fallback' | 'openapi';
+export type AuxiliaryFunction = 'fallback' | 'openapi' | 'training';
 
 /**
  * Every request authenticates first: GetItem on the API-key item, then GetItem on the merchant
@@ -71,4 +72,11 @@ export const TABLE_ACCESS: Readonly<Record<EndpointName | AuxiliaryFunction, Tab
   fallback: access(AUTHENTICATE),
   // functions/openapi.ts answers with the committed document and reads nothing.
   openapi: access(),
+  // functions/train-models.ts (lib/training-job.ts): lists merchants and reads a merchant's decided
+  // events, disputes and resolved reviews from GSI1 (Query), dispositions (BatchGetItem), the profile,
+  // workflow and model pointers (GetItem); writes the new version and the pointers (PutItem).
+  training: {
+    actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem'],
+    queriedIndexes: [GSI1.name],
+  },
 };

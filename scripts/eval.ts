@@ -1,18 +1,33 @@
 /**
  * `npm run eval`: plays seeded, labeled synthetic traffic through the real HTTP API (local adapter,
- * in-memory DynamoDB Local) and prints, per abuse pattern, the ROC AUC of abuseScore, precision and
- * caught share (recall) of non-APPROVE decisions under the default workflows, and the false-decline
- * rate on good customers. Events are played in time order with the server's clock at each event's
- * time (see eval/patterns.ts).
+ * in-memory DynamoDB Local), twice on the same timeline, each time for a fresh merchant:
+ * - "before": the default model decides every event;
+ * - "after": every 30 simulated days the merchant's models are retrained from the feedback sent so
+ *   far, through the same use case as `models train --promote` (auto-promotion: a version goes live
+ *   only when the promotion rule holds), and live decisions use the promoted version.
+ * It prints, per abuse pattern, ROC AUC of abuseScore and the caught share (not approved) under the
+ * default workflows, before and after training, on the same events: those that arrived after the
+ * first retraining, each decided by what was live then, so no event is scored by a model trained on
+ * its own label. It also prints each retraining's outcome and, per event type, the lowest threshold
+ * keeping good customers declined at most 0.5 % of the time (how the default thresholds are judged).
+ * Events are played in time order with the server's clock at each event's time (eval/patterns.ts).
  */
 import type { AddressInfo } from 'node:net';
-import { falseDeclineRate, reportByPattern, type ScoredEvent } from '../eval/metrics.ts';
+import {
+  falseDeclineRate,
+  type PatternReport,
+  reportByPattern,
+  reviewRate,
+  type ScoredEvent,
+} from '../eval/metrics.ts';
 import * as patterns from '../eval/patterns.ts';
 import { SeededRandom } from '../eval/random.ts';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { applyLocalEnvironment } from '../local/local-env.ts';
 
 const seed = Number(process.env.EVAL_SEED ?? 20261121);
+const RETRAIN_EVERY_DAYS = 30;
+const DAY = 86_400_000;
 const dynamoDb = await startDynamoDbLocal({});
 applyLocalEnvironment(dynamoDb.endpoint, {
   DEFAULT_RATE_LIMIT_PER_SECOND: '100000',
@@ -22,23 +37,24 @@ const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
 const { createMerchant } = await import('../shared/store/merchants.ts');
 const { createLocalServer } = await import('../local/http-adapter.ts');
+const { trainMerchantModel } = await import('../shared/use-cases/train-merchant-model.ts');
+const { TrainingError } = await import('../shared/learning/train.ts');
+const { EVENT_TYPES } = await import('../shared/scoring/workflow.ts');
 await ensureTable(dynamoDbClient, tableName);
-const merchant = await createMerchant({ name: 'eval', accountUpdatesEnabled: true, environment: 'sandbox' });
 const server = createLocalServer();
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-const events: ScoredEvent[] = [];
-let requests = 0;
-
 /**
- * The server's clock during the run: each event is delivered at its own time, as live traffic would
+ * The server's clock during a run: each event is delivered at its own time, as live traffic would
  * be, so what the service received "by then" is exactly the events before it (dispositions, which
- * carry no time, are dated by this clock). Only ever moves forward: events are played in time order.
+ * carry no time, are dated by this clock). Only ever moves forward within a run.
  */
 const realNow = Date.now.bind(Date);
 let simulatedNow: number | undefined;
 Date.now = () => simulatedNow ?? realNow();
+/** Both runs share one timeline: the same seed and the same end. */
+const timelineEnd = realNow() - 60_000;
 
 interface Step {
   at: number;
@@ -47,20 +63,50 @@ interface Step {
   body: unknown;
   label?: patterns.Label;
 }
-const steps: Step[] = [];
-const ctx: patterns.EvalContext = {
-  rng: new SeededRandom(seed),
-  now: realNow() - 60_000,
-  send: (at, path, body, label) => {
-    steps.push({ at, order: steps.length, path, body, ...(label ? { label } : {}) });
-  },
-};
 
-async function post(path: string, body: unknown): Promise<unknown> {
+interface PlayedEvent extends ScoredEvent {
+  /** The step's index: the same event in both runs. */
+  step: number;
+  at: number;
+  /** Whether a trained (promoted) model was live for the event's type when it arrived. */
+  trainedModelLive: boolean;
+}
+
+interface TrainingLogLine {
+  day: number;
+  eventType: string;
+  outcome: string;
+}
+
+let requests = 0;
+
+function scheduleTraffic(): Step[] {
+  const steps: Step[] = [];
+  const ctx: patterns.EvalContext = {
+    rng: new SeededRandom(seed),
+    now: timelineEnd,
+    send: (at, path, body, label) => {
+      steps.push({ at, order: steps.length, path, body, ...(label ? { label } : {}) });
+    },
+  };
+  const shoppers = patterns.goodShoppers(ctx, 300);
+  patterns.serialReturners(ctx, 30);
+  patterns.emptyBoxReturners(ctx, 30);
+  patterns.chargebackRings(ctx, 10);
+  patterns.lateFeedbackRings(ctx, 10);
+  patterns.newAccountBursts(ctx, 12);
+  patterns.multiAccounting(ctx, 20);
+  patterns.selfReferral(ctx, 20);
+  patterns.credentialStuffing(ctx, shoppers.slice(0, 150), 8);
+  patterns.accountTakeover(ctx, shoppers.slice(150, 190));
+  return steps.sort((a, b) => a.at - b.at || a.order - b.order);
+}
+
+async function post(apiKey: string, path: string, body: unknown): Promise<unknown> {
   requests++;
   const response = await fetch(`${baseUrl}${path}`, {
     method: 'POST',
-    headers: { Authorization: merchant.apiKey, 'Content-Type': 'application/json' },
+    headers: { Authorization: apiKey, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
   const json = (await response.json()) as Record<string, unknown>;
@@ -69,9 +115,68 @@ async function post(path: string, body: unknown): Promise<unknown> {
   return json;
 }
 
-function record({ pattern, label, eventType }: patterns.Label, response: unknown): void {
-  const decision = mostSevereDecision(eventType, response as DecisionBearing);
-  events.push({ pattern, label, eventType, abuseScore: decision.abuseScore, decision: decision.decision });
+async function playTimeline(retrain: boolean) {
+  const merchant = await createMerchant({
+    name: retrain ? 'eval-trained' : 'eval-default',
+    accountUpdatesEnabled: true,
+    environment: 'sandbox',
+  });
+  const steps = scheduleTraffic();
+  const events: PlayedEvent[] = [];
+  const trainingLog: TrainingLogLine[] = [];
+  const trainedSince = new Map<string, number>();
+  const start = steps[0]!.at;
+  let nextTraining = start + RETRAIN_EVERY_DAYS * DAY;
+
+  const retrainAll = async (at: number) => {
+    simulatedNow = at;
+    for (const eventType of EVENT_TYPES) {
+      const day = Math.round((at - start) / DAY);
+      try {
+        const run = await trainMerchantModel({
+          merchantId: merchant.merchantId,
+          eventType,
+          promote: true,
+          now: at,
+        });
+        const { trainedOn, evaluation } = run.version;
+        if (run.promoted && !trainedSince.has(eventType)) trainedSince.set(eventType, at);
+        trainingLog.push({
+          day,
+          eventType,
+          outcome: `${trainedOn.events} rows, ${trainedOn.positives} positive; holdout AUC ${evaluation.candidate.rocAuc ?? '-'} vs ${evaluation.active.rocAuc ?? '-'}: ${run.promoted ? 'promoted' : `kept active (${evaluation.promotion.reasons.join('; ')})`}`,
+        });
+      } catch (error) {
+        if (!(error instanceof TrainingError)) throw error;
+        trainingLog.push({ day, eventType, outcome: `not trained: ${error.message}` });
+      }
+    }
+  };
+
+  for (const step of steps) {
+    while (retrain && step.at >= nextTraining) {
+      await retrainAll(nextTraining);
+      nextTraining += RETRAIN_EVERY_DAYS * DAY;
+    }
+    simulatedNow = step.at;
+    const response = await post(merchant.apiKey, step.path, step.body);
+    if (!step.label) continue;
+    const { pattern, label, eventType } = step.label;
+    const decision = mostSevereDecision(eventType, response as DecisionBearing);
+    const since = trainedSince.get(eventType);
+    events.push({
+      step: step.order,
+      at: step.at,
+      pattern,
+      label,
+      eventType,
+      abuseScore: decision.abuseScore,
+      decision: decision.decision,
+      trainedModelLive: since !== undefined && step.at >= since,
+    });
+  }
+  simulatedNow = undefined;
+  return { events, trainingLog, trainedFrom: start + RETRAIN_EVERY_DAYS * DAY };
 }
 
 interface WireDecision {
@@ -98,39 +203,108 @@ function mostSevereDecision(eventType: patterns.EventType, body: DecisionBearing
 }
 
 const started = realNow();
+let before: Awaited<ReturnType<typeof playTimeline>>;
+let after: Awaited<ReturnType<typeof playTimeline>>;
 try {
-  const shoppers = patterns.goodShoppers(ctx, 300);
-  patterns.serialReturners(ctx, 30);
-  patterns.emptyBoxReturners(ctx, 30);
-  patterns.chargebackRings(ctx, 10);
-  patterns.lateFeedbackRings(ctx, 10);
-  patterns.newAccountBursts(ctx, 12);
-  patterns.multiAccounting(ctx, 20);
-  patterns.selfReferral(ctx, 20);
-  patterns.credentialStuffing(ctx, shoppers.slice(0, 150), 8);
-  patterns.accountTakeover(ctx, shoppers.slice(150, 190));
-  steps.sort((a, b) => a.at - b.at || a.order - b.order);
-  for (const step of steps) {
-    simulatedNow = step.at;
-    const response = await post(step.path, step.body);
-    if (step.label) record(step.label, response);
-  }
+  before = await playTimeline(false);
+  after = await playTimeline(true);
 } finally {
   simulatedNow = undefined;
   server.close();
   await dynamoDb.stop();
 }
 
-const percent = (x: number) => (Number.isNaN(x) ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
-console.log(`seed ${seed}: ${requests} requests in ${((realNow() - started) / 1000).toFixed(1)} s\n`);
+const percent = (x: number) => (Number.isNaN(x) ? '    -  ' : `${(x * 100).toFixed(1).padStart(5)} %`);
+const auc = (x: number) => (Number.isNaN(x) ? '    -' : x.toFixed(3));
 console.log(
-  `${'pattern'.padEnd(31)} ${'events'.padEnd(15)} positives  negatives   ROC AUC  precision  caught`,
+  `seed ${seed}: ${requests} requests (two runs) in ${((realNow() - started) / 1000).toFixed(1)} s\n`,
 );
-for (const row of reportByPattern(events, patterns.LEGITIMATE)) {
+
+console.log(
+  `Retraining every ${RETRAIN_EVERY_DAYS} simulated days (day of the timeline, event type, outcome):`,
+);
+for (const line of after.trainingLog)
+  console.log(`  day ${String(line.day).padStart(3)} ${line.eventType.padEnd(8)} ${line.outcome}`);
+
+// The evaluation set: events that arrived after the first retraining, decided in the after run by
+// whatever was live then (a trained version, or the default when none was promoted), compared with
+// the same events under the default model (before run). No event is scored by a model trained on it.
+const firstTraining = after.trainedFrom;
+const evaluated = new Set(after.events.filter((e) => e.at >= firstTraining).map((e) => e.step));
+const beforeSet = before.events.filter((e) => evaluated.has(e.step));
+const afterSet = after.events.filter((e) => evaluated.has(e.step));
+
+console.log('\nDefault model, whole timeline (before run):');
+printPatternTable(reportByPattern(before.events, patterns.LEGITIMATE));
+printGoodCustomers(before.events);
+
+console.log(
+  `\nEvents after the first retraining (day ${RETRAIN_EVERY_DAYS}): before (default model) -> after (retrained every ${RETRAIN_EVERY_DAYS} days)`,
+);
+console.log(
+  `Decided by a trained version in the after run: ${EVENT_TYPES.map((t) => `${t} ${afterSet.filter((e) => e.eventType === t && e.trainedModelLive).length} of ${afterSet.filter((e) => e.eventType === t).length}`).join(', ')}`,
+);
+const afterRows = new Map(reportByPattern(afterSet, patterns.LEGITIMATE).map((r) => [r.pattern, r]));
+const allPositives = new Map(
+  reportByPattern(before.events, patterns.LEGITIMATE).map((r) => [r.pattern, r.positives]),
+);
+console.log(
+  `${'pattern'.padEnd(31)} ${'events'.padEnd(15)} positives (of all)  negatives   AUC before -> after   caught before -> after`,
+);
+for (const row of reportByPattern(beforeSet, patterns.LEGITIMATE)) {
+  const trained = afterRows.get(row.pattern);
   console.log(
-    `${row.pattern.padEnd(31)} ${row.eventTypes.padEnd(15)} ${String(row.positives).padStart(9)} ${String(row.negatives).padStart(10)}   ${row.auc.toFixed(3).padStart(7)}  ${percent(row.precision)}  ${percent(row.recall)}`,
+    `${row.pattern.padEnd(31)} ${row.eventTypes.padEnd(15)} ${String(row.positives).padStart(9)} ${`(${allPositives.get(row.pattern) ?? 0})`.padStart(8)} ${String(row.negatives).padStart(10)}   ${auc(row.auc).padStart(10)} -> ${auc(trained?.auc ?? Number.NaN).padStart(5)}   ${percent(row.recall).padStart(13)} -> ${percent(trained?.recall ?? Number.NaN)}`,
   );
 }
-console.log(
-  `\nfalse declines on good customers: ${percent(falseDeclineRate(events))} of ${events.filter((e) => e.label === 0).length} events`,
+const missing = [...allPositives.keys()].filter(
+  (p) => !beforeSet.some((e) => e.pattern === p && e.label === 1),
 );
+if (missing.length > 0) console.log(`(no abusive events after the first retraining: ${missing.join(', ')})`);
+console.log('\nGood customers on those events, before:');
+printGoodCustomers(beforeSet);
+console.log('after:');
+printGoodCustomers(afterSet);
+
+console.log(
+  '\nChoosing DECLINE thresholds: per event type, the lowest abuseScore threshold at which at most 0.5 % of',
+);
+console.log(
+  'good events score at or above it, and the share of abusive events it would flag (before -> after):',
+);
+for (const type of EVENT_TYPES) {
+  const lowest = (events: readonly ScoredEvent[]) => {
+    const ofType = events.filter((e) => e.eventType === type);
+    const good = ofType.filter((e) => e.label === 0);
+    const bad = ofType.filter((e) => e.label === 1);
+    if (good.length === 0 || bad.length === 0) return '-';
+    for (let t = 1; t <= 100; t++) {
+      if (good.filter((e) => e.abuseScore >= t).length <= 0.005 * good.length)
+        return `${t} (flags ${percent(bad.filter((e) => e.abuseScore >= t).length / bad.length).trim()})`;
+    }
+    return '>100';
+  };
+  console.log(`  ${type.padEnd(8)} ${lowest(beforeSet)} -> ${lowest(afterSet)}`);
+}
+
+function printPatternTable(rows: PatternReport[]) {
+  console.log(
+    `${'pattern'.padEnd(31)} ${'events'.padEnd(15)} positives  negatives   ROC AUC  precision   caught`,
+  );
+  for (const row of rows) {
+    console.log(
+      `${row.pattern.padEnd(31)} ${row.eventTypes.padEnd(15)} ${String(row.positives).padStart(9)} ${String(row.negatives).padStart(10)}   ${auc(row.auc).padStart(7)}  ${percent(row.precision)}  ${percent(row.recall)}`,
+    );
+  }
+}
+
+function printGoodCustomers(events: readonly ScoredEvent[]) {
+  const good = events.filter((e) => e.label === 0);
+  const byType = EVENT_TYPES.map((type) => {
+    const ofType = good.filter((e) => e.eventType === type);
+    return `${type} ${percent(falseDeclineRate(ofType)).trim()} / ${percent(reviewRate(ofType)).trim()} of ${ofType.length}`;
+  });
+  console.log(
+    `  declined / reviewed: all ${percent(falseDeclineRate(good)).trim()} / ${percent(reviewRate(good)).trim()} of ${good.length}; ${byType.join('; ')}`,
+  );
+}

@@ -16,6 +16,7 @@ import { buildAbuseDecisionApp, type EnvironmentStacks } from '../lib/abuse-deci
 import { POWERTOOLS_SERVICE_NAME, REPO_ROOT } from '../lib/api-function.ts';
 import { STAGES, type StageName } from '../lib/config.ts';
 import { TABLE_ACCESS, type TableAction } from '../lib/table-access.ts';
+import { TRAINING_HANDLER_FILE } from '../lib/training-job.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
@@ -546,6 +547,7 @@ describe('table access (lib/table-access.ts)', () => {
       ...ROUTES.map((route): [keyof typeof TABLE_ACCESS, string] => [route.endpoint, route.handlerFile]),
       ['fallback', FALLBACK_HANDLER_FILE],
       ...PUBLIC_ROUTES.map((route): [keyof typeof TABLE_ACCESS, string] => [route.name, route.handlerFile]),
+      ['training', TRAINING_HANDLER_FILE],
     ];
     for (const [name, handlerFile] of handlers) {
       const sent = await actionsSentBy(handlerFile);
@@ -623,5 +625,60 @@ describe('optional settings', () => {
       Type: 'A',
     });
     template.hasOutput('ApiUrl', { Value: 'https://api.sandbox.example.com/' });
+  });
+});
+
+describe.each(['sandbox', 'production'] as const)('%s model training (lib/training-job.ts)', (stage) => {
+  it('runs one training function nightly from EventBridge Scheduler, whose role may only invoke it', () => {
+    const { learning } = environment(stage);
+    const template = templateOf(learning);
+    const functions = resources(template, 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(1);
+    const [functionId, fn] = functions[0]!;
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 900 });
+    const variables = (fn.Properties.Environment as { Variables: Json }).Variables;
+    expect(variables).toMatchObject({ ENVIRONMENT: stage, POWERTOOLS_SERVICE_NAME: SERVICE_NAME });
+    expect(JSON.stringify(variables.TABLE_NAME)).toContain(`AbuseDecision-${stage}-Data`);
+
+    const schedule = only(template, 'AWS::Scheduler::Schedule').Properties;
+    expect(schedule).toMatchObject({
+      ScheduleExpression: 'cron(0 3 * * ? *)',
+      State: 'ENABLED',
+      Target: { Arn: { 'Fn::GetAtt': [functionId, 'Arn'] }, Input: '{}' },
+    });
+    const scheduleRole = ((schedule.Target as Json).RoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
+    const scheduleStatements = policyStatements(template).filter(({ owner }) =>
+      JSON.stringify(
+        resources(template, 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,
+      ).includes(String(scheduleRole)),
+    );
+    expect(scheduleStatements.map(({ statement }) => statement.Action)).toEqual(['lambda:InvokeFunction']);
+    expect(JSON.stringify(scheduleStatements[0]!.statement.Resource)).toContain(functionId);
+  });
+
+  it('grants the training function only what training reads and writes, and alarms when a run fails', () => {
+    const { learning } = environment(stage);
+    const template = templateOf(learning);
+    const role = logicalId(learning.training.function.role);
+    const statements = policyStatements(template).filter(({ owner }) =>
+      JSON.stringify(
+        resources(template, 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,
+      ).includes(role),
+    );
+    const onTable = statements.filter(({ statement }) =>
+      asList(statement.Action).some((a) => String(a).startsWith('dynamodb:')),
+    );
+    expect(onTable.map(({ statement }) => asList(statement.Action).map(String).sort())).toEqual([
+      [...TABLE_ACCESS.training.actions].sort(),
+      ['dynamodb:Query'],
+    ]);
+    expect(JSON.stringify(onTable[1]!.statement.Resource)).toContain('/index/GSI1');
+    expect(JSON.stringify(onTable[0]!.statement.Resource)).not.toContain('/index/');
+    for (const { statement } of statements) expect(asList(statement.Action)).not.toContain('*');
+
+    const alarm = only(template, 'AWS::CloudWatch::Alarm').Properties;
+    expect(alarm).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Threshold: 1 });
+    expect(JSON.stringify(alarm.AlarmActions)).toContain('AlarmTopic');
+    template.hasOutput('TrainingFunctionName', {});
   });
 });

@@ -21,13 +21,15 @@ export const merchantCommands: AdminCommand[] = [
   {
     words: ['merchant', 'update'],
     usage:
-      'merchant update --merchant ID [--enable-account-updates|--disable-account-updates] [--suspend|--unsuspend] [--rate-limit N [--burst M]]',
+      'merchant update --merchant ID [--enable-account-updates|--disable-account-updates] [--suspend|--unsuspend] [--auto-promote-models|--no-auto-promote-models] [--rate-limit N [--burst M]]',
     options: {
       merchant: { type: 'string' },
       'enable-account-updates': { type: 'boolean' },
       'disable-account-updates': { type: 'boolean' },
       suspend: { type: 'boolean' },
       unsuspend: { type: 'boolean' },
+      'auto-promote-models': { type: 'boolean' },
+      'no-auto-promote-models': { type: 'boolean' },
       'rate-limit': { type: 'string' },
       burst: { type: 'string' },
     },
@@ -40,12 +42,17 @@ export const merchantCommands: AdminCommand[] = [
       if (enable && disable)
         throw new UsageError('choose one of --enable-account-updates and --disable-account-updates');
       if (suspend && unsuspend) throw new UsageError('choose one of --suspend and --unsuspend');
+      const autoPromote = flags['auto-promote-models'] === true;
+      const noAutoPromote = flags['no-auto-promote-models'] === true;
+      if (autoPromote && noAutoPromote)
+        throw new UsageError('choose one of --auto-promote-models and --no-auto-promote-models');
       const rateLimit = rateLimitFlags(flags);
-      if (!enable && !disable && !suspend && !unsuspend && !rateLimit)
+      if (!enable && !disable && !suspend && !unsuspend && !autoPromote && !noAutoPromote && !rateLimit)
         throw new UsageError('nothing to update');
       const merchant = await updateMerchant(merchantId, {
         ...(enable || disable ? { accountUpdatesEnabled: enable } : {}),
         ...(suspend || unsuspend ? { status: suspend ? 'suspended' : 'active' } : {}),
+        ...(autoPromote || noAutoPromote ? { autoPromoteModels: autoPromote } : {}),
         ...(rateLimit ? { rateLimit } : {}),
       });
       if (!merchant) throw new CommandError(`no merchant ${merchantId}`);

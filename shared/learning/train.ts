@@ -71,8 +71,15 @@ const DEFAULT_HOLDOUT_SHARE = 0.2;
 export const MAX_FALSE_DECLINE_RATE = 0.005;
 /** Ranking may lose this much (noise on a small holdout) and still count as not worse. */
 const AUC_TOLERANCE = 0.01;
+/** Share of abusive events a candidate may catch less at a workflow threshold (holdout noise). */
+const RECALL_TOLERANCE = 0.05;
 /** Calibration error (score points) always acceptable. */
 const CALIBRATION_TOLERANCE = 10;
+/**
+ * Fewer abusive events than this in the holdout cannot show a candidate is not worse: one or two
+ * positives make AUC a coin toss, and a promoted guess would replace a default that stands on its own.
+ */
+export const MIN_HOLDOUT_POSITIVES = 10;
 
 export function trainModelVersion(rows: readonly LabeledRow[], options: TrainingOptions): ModelVersion {
   const { eventType, defaultModel } = options;
@@ -191,8 +198,9 @@ export function scoreThresholds(workflow: Workflow): ScoreThreshold[] {
  * The promotion rule. The merchant's objective is catching abuse (PR AUC, the area that rewards
  * catching positives near the top of the ranking) while declining at most 0.5 % of good customers.
  * A candidate is promotable when, on the same holdout as the active model:
- * - the holdout holds abusive and good events (otherwise nothing can be judged);
+ * - the holdout holds good events and at least 10 abusive ones (otherwise nothing can be judged);
  * - PR AUC and ROC AUC are each no more than 0.01 below the active model's;
+ * - at every threshold of the workflow, it catches no less than the active model (minus 0.05);
  * - at every DECLINE threshold, good customers declined ≤ max(0.5 %, the active model's share);
  * - calibration error ≤ max(10 points, the active model's).
  */
@@ -201,15 +209,27 @@ export function promotionVerdict(candidate: ModelFigures, active: ModelFigures):
   if (candidate.positives === 0 || candidate.positives === candidate.events) {
     return { promotable: false, reasons: ['the holdout needs both abusive and good events to judge'] };
   }
+  if (candidate.positives < MIN_HOLDOUT_POSITIVES) {
+    return {
+      promotable: false,
+      reasons: [
+        `the holdout has ${candidate.positives} abusive events; at least ${MIN_HOLDOUT_POSITIVES} are needed to judge`,
+      ],
+    };
+  }
   const notWorse = (name: string, mine: number | null, theirs: number | null) => {
     if (mine !== null && theirs !== null && mine < theirs - AUC_TOLERANCE)
       reasons.push(`${name} ${mine} is below the active model's ${theirs}`);
   };
   notWorse('PR AUC', candidate.prAuc, active.prAuc);
   notWorse('ROC AUC', candidate.rocAuc, active.rocAuc);
-  for (const figures of candidate.thresholds.filter((t) => t.decision === 'DECLINE')) {
-    const theirs = active.thresholds.find((t) => t.rule === figures.rule)?.falsePositiveRate ?? 0;
-    const limit = Math.max(MAX_FALSE_DECLINE_RATE, theirs);
+  for (const figures of candidate.thresholds) {
+    const theirs = active.thresholds.find((t) => t.rule === figures.rule);
+    // Calibration alone can lower every score below a threshold: ranking as well then catches less.
+    if (theirs && figures.recall < theirs.recall - RECALL_TOLERANCE)
+      reasons.push(`${figures.rule} catches ${figures.recall} of abusive events (active: ${theirs.recall})`);
+    if (figures.decision !== 'DECLINE') continue;
+    const limit = Math.max(MAX_FALSE_DECLINE_RATE, theirs?.falsePositiveRate ?? 0);
     if (figures.falsePositiveRate > limit)
       reasons.push(`${figures.rule} declines ${figures.falsePositiveRate} of good events (limit ${limit})`);
   }

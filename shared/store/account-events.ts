@@ -1,6 +1,6 @@
 import type { Decision } from '../scoring/decide.ts';
 import type { EventType } from '../scoring/workflow.ts';
-import { decidedEventPut } from './decided-events.ts';
+import { type DecidedEventRecord, decidedEventPut } from './decided-events.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { keys, type TableKey } from './keys.ts';
 import { type RecordOutcome, recordOnce } from './record-once.ts';
@@ -12,14 +12,12 @@ import { type TransactItems, transactWrite } from './transact.ts';
  * Signups, logins and account updates: each event's record and every counter it moves are written in
  * one transaction. Records hold identity digests and flags, never raw contact data or credentials.
  */
-interface EvaluatedEvent {
-  merchantId: string;
+interface EvaluatedEvent extends DecidedEventRecord {
   /** Every identity of the event as `kind#digest`. */
   identities: string[];
   decision: Decision;
   /** The response exactly as first sent. */
   responseJson: string;
-  createdAt: string;
 }
 
 export interface StoredSignup extends EvaluatedEvent {

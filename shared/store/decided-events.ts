@@ -15,12 +15,23 @@ export interface DecidedEventTarget {
 }
 
 /**
+ * What every decided event record carries: `createdAt` is when it arrived (its GSI1 listing time),
+ * `eventAt` the event's own time (epoch ms) as it was scored, set once: a status-only update may
+ * move an order's `timestamp`, never this (training dates its rows by it).
+ */
+export interface DecidedEventRecord {
+  merchantId: string;
+  createdAt: string;
+  eventAt: number;
+}
+
+/**
  * The item of a decided event (order, return, signup, login, account update): its record under its
  * key, listed in GSI1 by type and time (backtests read it back with listDecidedEvents).
  */
 export function decidedEventItem(
   { eventType, key, eventId }: DecidedEventTarget,
-  record: { merchantId: string; createdAt: string },
+  record: DecidedEventRecord,
 ): Record<string, unknown> {
   return {
     ...key,
@@ -36,7 +47,7 @@ export function decidedEventItem(
  */
 export function decidedEventPut(
   target: DecidedEventTarget,
-  record: { merchantId: string; createdAt: string },
+  record: DecidedEventRecord,
   extra: Record<string, unknown> = {},
 ): TransactItem {
   return {

@@ -87,6 +87,11 @@ export const learningKeys = {
 
 /** GSI1 keys for learning: a merchant's disputes by creation time, so training finds its chargebacks. */
 export const learningGsi1 = {
+  /** Every merchant, by creation: the nightly training job's list of whom to train. */
+  merchants: (createdAt: string, merchantId: string) => ({
+    [GSI1.partitionKey]: 'MERCHANTS',
+    [GSI1.sortKey]: `${createdAt}#${merchantId}`,
+  }),
   disputesByMerchant: (merchantId: string, createdAt: string, disputeId: string) => ({
     [GSI1.partitionKey]: `${merchantScope(merchantId)}#DISPUTES`,
     [GSI1.sortKey]: `${createdAt}#${disputeId}`,

@@ -9,7 +9,8 @@ import { type Environment, KEY_PREFIX } from '../config.ts';
 import { newKeyId, newMerchantId, randomBase62 } from '../ids.ts';
 import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
-import { apiKeyHashOf, gsi1, keys, type TableKey } from './keys.ts';
+import { apiKeyHashOf, gsi1, keys, learningGsi1, type TableKey } from './keys.ts';
+import { queryAll } from './query-all.ts';
 import { GSI1 } from './table-definition.ts';
 
 /** Merchants and their API keys. Keys are stored only as SHA-256 digests; the clear key is shown once. */
@@ -20,6 +21,8 @@ export interface Merchant {
   name: string;
   status: MerchantStatus;
   accountUpdatesEnabled: boolean;
+  /** Whether nightly training promotes a new model version by itself when the promotion rule holds. */
+  autoPromoteModels: boolean;
   /** Requests per second and burst; undefined means the environment's default. */
   rateLimit?: { perSecond: number; burst: number };
   createdAt: string;
@@ -59,6 +62,7 @@ export async function createMerchant(input: {
     name: input.name,
     status: 'active',
     accountUpdatesEnabled: input.accountUpdatesEnabled,
+    autoPromoteModels: false,
     createdAt: new Date().toISOString(),
   };
   const { item: keyItem, issued } = newKeyItem(merchant.merchantId, input.environment, undefined);
@@ -68,7 +72,12 @@ export async function createMerchant(input: {
         {
           Put: {
             TableName: tableName,
-            Item: { ...keys.merchantProfile(merchant.merchantId), entity: 'merchant', ...merchant },
+            Item: {
+              ...keys.merchantProfile(merchant.merchantId),
+              ...learningGsi1.merchants(merchant.createdAt, merchant.merchantId),
+              entity: 'merchant',
+              ...merchant,
+            },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -86,9 +95,27 @@ export async function getMerchant(merchantId: string): Promise<Merchant | undefi
   return Item ? toMerchant(Item) : undefined;
 }
 
+/** Every merchant's id, oldest first (merchants created before the listing existed are not in it). */
+export async function listMerchantIds(): Promise<string[]> {
+  const ids: string[] = [];
+  await queryAll(
+    {
+      IndexName: GSI1.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+      ExpressionAttributeValues: { ':pk': learningGsi1.merchants('', '')[GSI1.partitionKey] },
+    },
+    (item) => {
+      ids.push(String(item.merchantId));
+      return true;
+    },
+  );
+  return ids;
+}
+
 export async function updateMerchant(
   merchantId: string,
-  changes: Partial<Pick<Merchant, 'status' | 'accountUpdatesEnabled' | 'rateLimit'>>,
+  changes: Partial<Pick<Merchant, 'status' | 'accountUpdatesEnabled' | 'autoPromoteModels' | 'rateLimit'>>,
 ): Promise<Merchant | undefined> {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return getMerchant(merchantId);
@@ -195,6 +222,7 @@ function toMerchant(item: Record<string, unknown>): Merchant {
     name: item.name as string,
     status: item.status as MerchantStatus,
     accountUpdatesEnabled: item.accountUpdatesEnabled === true,
+    autoPromoteModels: item.autoPromoteModels === true,
     ...(item.rateLimit ? { rateLimit: item.rateLimit as Merchant['rateLimit'] } : {}),
     createdAt: item.createdAt as string,
   };

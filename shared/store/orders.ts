@@ -1,14 +1,13 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Decision } from '../scoring/decide.ts';
 import { documentClient, tableName } from './client.ts';
-import { decidedEventPut } from './decided-events.ts';
+import { type DecidedEventRecord, decidedEventPut } from './decided-events.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { keys } from './keys.ts';
 import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
 
 /** A recorded order: what later returns and disputes need, plus its stored response for replays. */
-export interface StoredOrder {
-  merchantId: string;
+export interface StoredOrder extends DecidedEventRecord {
   providerOrderId: string;
   serviceOrderId: string;
   requestHash: string;
@@ -29,7 +28,6 @@ export interface StoredOrder {
   decision: Decision;
   /** The response exactly as first sent, so a replay is byte-for-byte the same. */
   responseJson: string;
-  createdAt: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Decision } from '../scoring/decide.ts';
 import { tableName } from './client.ts';
-import { decidedEventItem, decidedEventPut } from './decided-events.ts';
+import { type DecidedEventRecord, decidedEventItem, decidedEventPut } from './decided-events.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { keys } from './keys.ts';
 import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
@@ -36,8 +36,7 @@ export interface ReturnStatusEntry {
 }
 
 /** A recorded return: its decisions, what it counted, and what dispositions need. */
-export interface StoredReturn {
-  merchantId: string;
+export interface StoredReturn extends DecidedEventRecord {
   providerReturnId: string;
   serviceReturnId: string;
   providerOrderId: string;
@@ -63,7 +62,6 @@ export interface StoredReturn {
   decisions: Decision[];
   responseJson: string;
   version: number;
-  createdAt: string;
 }
 
 /** Units returned so far per order line, from the order's RETURNED_UNITS item. */

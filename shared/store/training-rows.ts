@@ -31,14 +31,16 @@ const TYPES_NEEDED: Record<EventType, readonly EventType[]> = {
   account: ['account', 'order', 'return'],
 };
 
+/** `since` (epoch ms): only events that arrived from then on (the job's bound: the last 180 days). */
 export async function loadTrainingData(
   merchantId: string,
   eventType: EventType,
   maxEventsPerType: number,
+  since = 0,
 ): Promise<TrainingData> {
   const needed = TYPES_NEEDED[eventType];
   const events = (
-    await Promise.all(needed.map((type) => readDecidedEvents(merchantId, type, maxEventsPerType)))
+    await Promise.all(needed.map((type) => readDecidedEvents(merchantId, type, maxEventsPerType, since)))
   ).flat();
   // The newest record of every other type too, so "now" is the merchant's latest event of any kind.
   const newestOthers = (
@@ -60,16 +62,20 @@ export async function loadTrainingData(
   };
 }
 
-async function readDecidedEvents(merchantId: string, eventType: EventType, limit: number) {
+async function readDecidedEvents(merchantId: string, eventType: EventType, limit: number, since = 0) {
   const partition = gsi1.eventsByType(merchantId, eventType, '', '')[GSI1.partitionKey];
   const rows: DecidedEventRow[] = [];
   await queryAll(
     {
       IndexName: GSI1.name,
-      KeyConditionExpression: '#pk = :pk',
+      KeyConditionExpression: '#pk = :pk AND #sk >= :since',
       FilterExpression: '#entity = :type',
-      ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#entity': 'entity' },
-      ExpressionAttributeValues: { ':pk': partition, ':type': eventType },
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey, '#entity': 'entity' },
+      ExpressionAttributeValues: {
+        ':pk': partition,
+        ':type': eventType,
+        ':since': new Date(since).toISOString(),
+      },
       ScanIndexForward: false,
     },
     (item) => {
@@ -86,8 +92,9 @@ function toEventRow(item: Record<string, unknown>, eventType: EventType): Decide
   const separator = sortKey.indexOf('#');
   const decisions = decisionsOfItem(item);
   if (separator < 0 || decisions.length === 0) return undefined;
-  // Event time where the event carries one (orders, returns, account updates), else when it arrived.
-  const at = typeof item.timestamp === 'number' ? item.timestamp : Date.parse(sortKey.slice(0, separator));
+  // The event's own time as scored (`eventAt`, never moved by status updates); records written before
+  // it existed fall back to their arrival time, the listing time.
+  const at = typeof item.eventAt === 'number' ? item.eventAt : Date.parse(sortKey.slice(0, separator));
   return {
     eventType,
     eventKey: String(item[PARTITION_KEY]),

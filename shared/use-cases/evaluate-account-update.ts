@@ -102,6 +102,7 @@ async function evaluateOnce(
     decision,
     responseJson: JSON.stringify(response),
     createdAt: new Date(now).toISOString(),
+    eventAt: at,
   };
   await recordAccountEvent(event, changes, context.items, now, claim ? [claim.recordPut(response, now)] : []);
   recordDecisionMetric('account', decision.decision);

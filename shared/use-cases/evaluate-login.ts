@@ -102,6 +102,7 @@ async function evaluateOnce(
       decision,
       responseJson: JSON.stringify(response),
       createdAt: new Date(now).toISOString(),
+      eventAt: at,
     },
     changes,
     context.items,

@@ -128,6 +128,7 @@ export async function evaluateReturn({
     responseJson: JSON.stringify(response),
     version: 1,
     createdAt: new Date(now).toISOString(),
+    eventAt: at,
   };
   record.applied = countsWhile(body.status) ? effectsOf(record) : undefined;
   // Links are history of who was seen together; they stay even if the return is later cancelled.

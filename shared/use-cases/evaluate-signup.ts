@@ -96,6 +96,7 @@ export async function evaluateSignup({
     decision,
     responseJson: JSON.stringify(response),
     createdAt: new Date(now).toISOString(),
+    eventAt: at,
   };
   const changes = new HistoryChanges()
     .addEach(

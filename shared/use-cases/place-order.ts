@@ -105,6 +105,7 @@ export async function placeOrder({
     decision,
     responseJson: JSON.stringify(response),
     createdAt: new Date(now).toISOString(),
+    eventAt: at,
   };
   const changes = new HistoryChanges()
     .addEach(identities.all, METRIC.orders, 1, at)

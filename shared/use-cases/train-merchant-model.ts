@@ -14,7 +14,8 @@ import { loadTrainingData } from '../store/training-rows.ts';
 import { getWorkflow } from '../store/workflows.ts';
 
 /**
- * One training run for a merchant and event type: read the rows, label them, sample negatives, train
+ * One training run for a merchant and event type: read the rows (events of the last 180 days before
+ * `now`, the clock), label them, sample negatives (every positive kept), train
  * and evaluate against the active model, keep the version, and promote it when asked and the
  * promotion rule holds. A failure (no labels, one class only) throws before anything is written,
  * so the active model never changes on a failed run.
@@ -27,6 +28,9 @@ export interface TrainingRun {
 /** Bounded like the nightly job: every positive plus sampled negatives up to this many rows. */
 export const DEFAULT_MAX_TRAINING_ROWS = 100_000;
 const MAX_EVENTS_PER_TYPE = 500_000;
+/** Rows come from the events of the last 180 days: older ones tell little about today's abuse. */
+export const TRAINING_WINDOW_DAYS = 180;
+const DAY_MS = 86_400_000;
 
 export async function trainMerchantModel(input: {
   merchantId: string;
@@ -36,7 +40,8 @@ export async function trainMerchantModel(input: {
   now: number;
 }): Promise<TrainingRun> {
   const { merchantId, eventType } = input;
-  const data = await loadTrainingData(merchantId, eventType, MAX_EVENTS_PER_TYPE);
+  const since = input.now - TRAINING_WINDOW_DAYS * DAY_MS;
+  const data = await loadTrainingData(merchantId, eventType, MAX_EVENTS_PER_TYPE, since);
   if (data.latestEventTime === undefined)
     throw new TrainingError('no_labels', `merchant ${merchantId} has sent no events to learn from`);
   const labeled = labelEvents(eventType, data.events, data.feedback, data.latestEventTime);

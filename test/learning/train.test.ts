@@ -133,6 +133,33 @@ describe('training', () => {
     expect(verdict.reasons.join('; ')).toMatch(/PR AUC .* below/);
   });
 
+  it('refuses a candidate that catches less at a workflow threshold, however well it ranks', () => {
+    const rows = syntheticRows(5_000, 10);
+    const thresholds = scoreThresholds(DEFAULT_WORKFLOWS.order);
+    const active = evaluateScores(scoredBy(TRUE_MODEL, rows), thresholds);
+    // Same ranking, every probability a third lower: no better or worse AUC, fewer events flagged.
+    const timid = evaluateScores(
+      scoredBy(TRUE_MODEL, rows).map((s) => ({ ...s, probability: s.probability / 3 })),
+      thresholds,
+    );
+    expect(timid.rocAuc).toBe(active.rocAuc);
+    expect(active.thresholds[0]!.recall).toBeGreaterThan(timid.thresholds[0]!.recall + 0.05);
+    const verdict = promotionVerdict(timid, active);
+    expect(verdict.promotable).toBe(false);
+    expect(verdict.reasons.join('; ')).toMatch(/high_abuse_score catches .* of abusive events/);
+  });
+
+  it('does not judge a candidate on a holdout with fewer than 10 abusive events', () => {
+    const rows = syntheticRows(5_000, 10);
+    const figures = evaluateScores(scoredBy(TRUE_MODEL, rows), scoreThresholds(DEFAULT_WORKFLOWS.order));
+    const fewPositives = { ...figures, positives: 9 };
+    expect(promotionVerdict(fewPositives, figures)).toEqual({
+      promotable: false,
+      reasons: ['the holdout has 9 abusive events; at least 10 are needed to judge'],
+    });
+    expect(promotionVerdict({ ...figures, positives: 10 }, figures).promotable).toBe(true);
+  });
+
   it.each([
     ['no labels', [], 'no_labels'],
     ['only positives', syntheticRows(50, 11).map((r) => ({ ...r, label: 1 as const })), 'only_positives'],

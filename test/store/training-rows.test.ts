@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelEvents } from '../../shared/learning/labels.ts';
 import { loadTrainingData } from '../../shared/store/training-rows.ts';
+import { loginBody, signupBody } from '../support/account-fixtures.ts';
 import { newMerchant, startTestApi, type TestApi } from '../support/api.ts';
 import { disputeEntry, itemDisposition, placeOrder, returnBody } from '../support/commerce.ts';
 
@@ -76,5 +77,26 @@ describe('training rows read from DynamoDB Local', () => {
     expect(data.events.map((e) => e.eventId)).toEqual([returned.providerReturnId]);
     const labels = labelEvents('return', data.events, data.feedback, data.latestEventTime!);
     expect(labels.map((l) => [l.part, l.label, l.rule])).toEqual([[0, 1, 'abusive_disposition']]);
+  });
+
+  it('dates signups and logins by their timestamp, and an order by its first event time', async () => {
+    const { merchantId, apiKey } = await newMerchant();
+    const sent = Date.now() - 50 * DAY;
+    const signup = { ...signupBody(), timestamp: String(sent) };
+    expect((await api.post('/v1/evaluate/signup', signup, { apiKey })).status).toBe(200);
+    const login = { ...loginBody({ providerCustomerId: signup.customerId }), timestamp: String(sent + DAY) };
+    expect((await api.post('/v1/evaluate/login', login, { apiKey })).status).toBe(200);
+    const order = await placeOrder(api, apiKey, { timestamp: sent + 2 * DAY });
+    // A status-only update moves the order's current timestamp, not when the order happened.
+    const shipped = { ...order, state: 'AUTHORIZED', timestamp: String(sent + 9 * DAY) };
+    expect((await api.post('/v1/order', shipped, { apiKey })).status).toBe(200);
+
+    const timesOf = async (type: 'signup' | 'login') => {
+      const data = await loadTrainingData(merchantId, type, 1_000);
+      expect(data.latestEventTime).toBe(sent + 2 * DAY);
+      return Object.fromEntries(data.events.map((e) => [e.eventType, e.at]));
+    };
+    expect(await timesOf('signup')).toEqual({ signup: sent, order: sent + 2 * DAY });
+    expect(await timesOf('login')).toEqual({ login: sent + DAY, order: sent + 2 * DAY });
   });
 });
