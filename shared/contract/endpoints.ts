@@ -48,8 +48,20 @@ export interface RouteDeprecation {
   migrationGuideUrl: string;
 }
 
+/**
+ * What a key may call (decisions.md, key scopes): `events` keys call the seven event endpoints (every
+ * key issued before scopes existed is one), `console` keys the management API behind the dashboard.
+ * Checked in one place, shared/auth/authenticate.ts, against the definition's `scope`.
+ */
+export const KEY_SCOPES = ['events', 'console'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 export interface EndpointDefinition {
-  method: 'POST';
+  method: HttpMethod;
+  /** Which keys may call it; a key of another scope is 403 `forbidden`. */
+  scope: KeyScope;
   /** API Gateway resource syntax: `{return-id}` is a path parameter. */
   path: string;
   summary: string;
@@ -89,6 +101,7 @@ const define = <const T extends EndpointDefinition>(definition: T): T => definit
 export const ENDPOINT_DEFINITIONS = {
   order: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/order',
     summary: 'Score an order',
     description:
@@ -102,6 +115,7 @@ export const ENDPOINT_DEFINITIONS = {
   }),
   return: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/return',
     summary: 'Score a return',
     description: 'Evaluates the return against the returns workflow; one decision per returned line item.',
@@ -114,6 +128,7 @@ export const ENDPOINT_DEFINITIONS = {
   }),
   disposition: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/return/disposition/{return-id}',
     summary: 'Report the inspection outcome of returned items',
     description: 'Reporting only; no decision. `{return-id}` is the providerReturnId of the original return.',
@@ -125,6 +140,7 @@ export const ENDPOINT_DEFINITIONS = {
   }),
   dispute: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/order/dispute/{order-id}',
     summary: 'Report a payment dispute or its outcome',
     description: 'Reporting only; no decision. `{order-id}` is the providerOrderId of the original order.',
@@ -142,6 +158,7 @@ export const ENDPOINT_DEFINITIONS = {
   }),
   signup: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/evaluate/signup',
     summary: 'Score a new account',
     description: 'Evaluates a newly created account.',
@@ -154,6 +171,7 @@ export const ENDPOINT_DEFINITIONS = {
   }),
   login: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/evaluate/login',
     summary: 'Score a login attempt',
     description: 'Called on every login attempt, successful or failed.',
@@ -166,6 +184,7 @@ export const ENDPOINT_DEFINITIONS = {
   }),
   account: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/evaluate/account',
     summary: 'Score an account change',
     description: 'Available only on accounts where it has been enabled on request.',
