@@ -543,7 +543,12 @@ async function actionsSentBy(handlerFile: string): Promise<{ actions: string[]; 
 describe('table access (lib/table-access.ts)', () => {
   it('grants each function exactly the DynamoDB actions its bundled code sends', async () => {
     const handlers: [keyof typeof TABLE_ACCESS, string][] = [
-      ...ROUTES.map((route): [keyof typeof TABLE_ACCESS, string] => [route.endpoint, route.handlerFile]),
+      ...new Map(
+        ROUTES.map((route): [keyof typeof TABLE_ACCESS, string] => [
+          route.functionName as keyof typeof TABLE_ACCESS,
+          route.handlerFile,
+        ]),
+      ),
       ['fallback', FALLBACK_HANDLER_FILE],
       ...PUBLIC_ROUTES.map((route): [keyof typeof TABLE_ACCESS, string] => [route.name, route.handlerFile]),
     ];

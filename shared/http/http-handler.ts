@@ -61,7 +61,7 @@ export function endpointHandler<N extends EndpointName>(
     .handler(async (event, context) => {
       const pathParameters = pathParametersOf(event);
       const idempotencyKey =
-        definition.idempotency.kind === 'idempotency-key-header'
+        definition.idempotency?.kind === 'idempotency-key-header'
           ? idempotencyKeyOf(headerValue(event.headers, IDEMPOTENCY_KEY_HEADER))
           : undefined;
       const body = validate(definition.request as z.ZodType<RequestOf<N>>, context.parsedBody);
@@ -90,7 +90,7 @@ export function bodilessHandler(answer: (event: APIGatewayProxyEvent) => never |
 }
 
 /** Opens the request's scope (shared/request-scope.ts): its store retry budget and write gate. */
-function inRequestScope(handler: ApiHandler): ApiHandler {
+export function inRequestScope(handler: ApiHandler): ApiHandler {
   return (event, context) => {
     const remaining = context.getRemainingTimeInMillis?.() ?? REQUEST_BUDGET_MS + ANSWER_MARGIN_MS;
     const budget = Math.max(0, Math.min(REQUEST_BUDGET_MS, remaining - ANSWER_MARGIN_MS));
@@ -102,7 +102,7 @@ function inRequestScope(handler: ApiHandler): ApiHandler {
  * logEvent is pinned off: an event carries the API key and body values (credential hashes, contacts),
  * and POWERTOOLS_LOGGER_LOG_EVENT must not be able to switch that on.
  */
-function baseStack(endpoint: string | undefined, definition: EndpointDefinition | undefined) {
+export function baseStack(endpoint: string | undefined, definition: EndpointDefinition | undefined) {
   const requiredFeature = definition?.requiredFeature;
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
     .use(errorEnvelope())
