@@ -2,6 +2,7 @@
  * `npm start`: DynamoDB Local (persisted under DATA_DIR) + the local API Gateway adapter on PORT.
  * Ctrl-C stops both.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local.ts';
@@ -10,6 +11,15 @@ import { applyLocalEnvironment } from '../local/local-env.ts';
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const dynamoDbPort = Number(process.env.DYNAMODB_PORT ?? 8000);
+
+// The merchant console, served at / beside the API (built each start: a few seconds).
+if (
+  spawnSync(process.execPath, [join(import.meta.dirname, 'build-dashboard.ts')], { stdio: 'inherit' })
+    .status !== 0
+) {
+  console.error('Could not build the console (dashboard/).');
+  process.exit(1);
+}
 
 let dynamoDb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
 try {
@@ -52,6 +62,9 @@ console.log(`Demo merchant ${demo.merchantId}, API key: ${demo.apiKey}`);
 const server = createLocalServer();
 server.listen(port, '127.0.0.1', () => {
   console.log(`Abuse-decision API (${readRuntimeConfig().environment}) ready at http://127.0.0.1:${port}`);
+  console.log(
+    `Merchant console: http://127.0.0.1:${port}/ (sign in with a console key; see README, Console)`,
+  );
 });
 
 let stopping = false;
