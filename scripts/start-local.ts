@@ -36,7 +36,7 @@ applyLocalEnvironment(dynamoDb.endpoint);
 
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
-const { createMerchant } = await import('../shared/store/merchants.ts');
+const { createApiKey, createMerchant } = await import('../shared/store/merchants.ts');
 const { readRuntimeConfig } = await import('../shared/config.ts');
 const { createLocalServer } = await import('../local/http-adapter.ts');
 
@@ -56,8 +56,24 @@ if (!existsSync(demoFile)) {
   );
   console.log('Created a demo sandbox merchant.');
 }
-const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as { merchantId: string; apiKey: string };
+const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as {
+  merchantId: string;
+  apiKey: string;
+  consoleKey?: string;
+};
+if (!demo.consoleKey) {
+  // A console key for the demo merchant, so the console at / can be tried at once.
+  const issued = await createApiKey({
+    merchantId: demo.merchantId,
+    environment: 'sandbox',
+    scope: 'console',
+    name: 'demo@localhost',
+  });
+  demo.consoleKey = issued!.apiKey;
+  writeFileSync(demoFile, JSON.stringify(demo, null, 2));
+}
 console.log(`Demo merchant ${demo.merchantId}, API key: ${demo.apiKey}`);
+console.log(`Console key (sign in at /): ${demo.consoleKey}`);
 
 const server = createLocalServer();
 server.listen(port, '127.0.0.1', () => {

@@ -46,7 +46,7 @@ describe('merchant console in Chromium', () => {
 
   /** A screenshot, after checking the page fits 1280 px wide (no horizontal scroll). */
   async function shoot(name: string) {
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect(width, `${name} fits the viewport`).toBeLessThanOrEqual(VIEWPORT.width);
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   }
@@ -62,7 +62,7 @@ describe('merchant console in Chromium', () => {
     await visible(page.getByRole('heading', { name: 'Abuse-decision console' }));
     await shoot('sign-in');
     await page.keyboard.press('Tab');
-    expect(await page.getByLabel('Console key').evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.getByLabel('Console key').evaluate('(el) => el === document.activeElement')).toBe(true);
     await page.keyboard.type(key);
     await page.keyboard.press('Enter');
     await visible(page.getByRole('heading', { name: 'Overview', level: 1 }));

@@ -73,7 +73,7 @@ export function WorkflowsPage({ route }: { route: Route }) {
   const general = errors.filter((e) => ruleOf(e) < 0);
 
   return (
-    <div class="split">
+    <div class="split wide">
       <section aria-label="Editor">
         <form class="filters" onSubmit={(e) => e.preventDefault()}>
           <label>
@@ -89,9 +89,7 @@ export function WorkflowsPage({ route }: { route: Route }) {
               ))}
             </select>
           </label>
-          <span class="muted">
-            Live: {live.data?.workflow.version} ({live.data?.source})
-          </span>
+          <span class="muted">Live: {saved ?? `${live.data?.workflow.version} (${live.data?.source})`}</span>
         </form>
         <ol class="rules">
           {draft.rules.map((rule, index) => {
@@ -213,7 +211,11 @@ export function WorkflowsPage({ route }: { route: Route }) {
           <button type="button" disabled={errors.length > 0} onClick={runBacktest}>
             Backtest
           </button>
-          <button type="button" disabled={errors.length > 0 || !backtested} onClick={save}>
+          <button
+            type="button"
+            disabled={errors.length > 0 || !backtested || saved !== undefined}
+            onClick={save}
+          >
             Save
           </button>
           {!backtested && errors.length === 0 ? (
@@ -264,8 +266,12 @@ function Backtest({ report, stale }: { report: BacktestReport; stale: boolean })
         <thead>
           <tr>
             <th scope="col">Outcome</th>
-            <th scope="col">Now</th>
-            <th scope="col">With this version</th>
+            <th scope="col" class="num">
+              Now
+            </th>
+            <th scope="col" class="num">
+              With this version
+            </th>
           </tr>
         </thead>
         <tbody>
