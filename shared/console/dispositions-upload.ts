@@ -66,7 +66,7 @@ export const uploadDispositions: ManagementUseCase<'dispositionsUpload'> = async
       action: 'dispositions.uploaded',
       keyId: caller.keyId,
       keyName: caller.keyName,
-      subject: `${rows.length} rows`,
+      subject: `${rows.length} row${rows.length === 1 ? '' : 's'}`,
       detail: `${byReturn.size} returns, ${returnsChanged} changed`,
     }),
   ]);

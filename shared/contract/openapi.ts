@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from '../auth/console-session.ts';
 import { ERROR_CATALOG, type ErrorCode } from '../errors.ts';
 import { errorEnvelopeSchema } from '../schemas/responses.ts';
+import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from './console-credentials.ts';
 import {
   API_DEFINITIONS,
   API_ENDPOINTS,
