@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { api, type ConsoleEventType, EVENT_TYPES } from '../api.ts';
+import { api, type ConsoleEventType } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { EventTypeSelect } from '../components/EventTypeSelect.tsx';
 import { Explanation } from '../components/Explanation.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { navigate, type Route, withQuery } from '../router.ts';
@@ -28,19 +29,10 @@ export function DecisionsPage({ route }: { route: Route }) {
           navigate(withQuery(route, { type: draft.type, id: draft.id.trim() }));
         }}
       >
-        <label>
-          Event type
-          <select
-            value={draft.type}
-            onChange={(e) => setDraft({ ...draft, type: e.currentTarget.value as ConsoleEventType })}
-          >
-            {EVENT_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
+        <EventTypeSelect
+          value={draft.type}
+          onChange={(value) => setDraft({ ...draft, type: value as ConsoleEventType })}
+        />
         <label>
           {ID_NAMES[draft.type]}
           <input

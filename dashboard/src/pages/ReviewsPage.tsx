@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { api, EVENT_TYPES, type Review } from '../api.ts';
+import { api, type Review } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { EventTypeSelect } from '../components/EventTypeSelect.tsx';
 import { Explanation } from '../components/Explanation.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { navigate, type Route, withQuery } from '../router.ts';
@@ -50,22 +51,11 @@ export function ReviewsPage({ route }: { route: Route }) {
               <option value="resolved">Resolved</option>
             </select>
           </label>
-          <label>
-            Event type
-            <select
-              value={eventType}
-              onChange={(e) =>
-                navigate(withQuery(route, { eventType: e.currentTarget.value, review: undefined }))
-              }
-            >
-              <option value="">All</option>
-              {EVENT_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </label>
+          <EventTypeSelect
+            value={eventType}
+            allLabel="All"
+            onChange={(value) => navigate(withQuery(route, { eventType: value, review: undefined }))}
+          />
           <button
             type="button"
             disabled={!nextOldest}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type BacktestReport, type ConsoleEventType, EVENT_TYPES, type Workflow } from '../api.ts';
+import { api, type BacktestReport, type ConsoleEventType, type Workflow } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { EventTypeSelect } from '../components/EventTypeSelect.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { navigate, type Route, withQuery } from '../router.ts';
 
@@ -76,19 +77,7 @@ export function WorkflowsPage({ route }: { route: Route }) {
     <div class="split wide">
       <section aria-label="Editor">
         <form class="filters" onSubmit={(e) => e.preventDefault()}>
-          <label>
-            Event type
-            <select
-              value={type}
-              onChange={(e) => navigate(withQuery(route, { type: e.currentTarget.value }))}
-            >
-              {EVENT_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </label>
+          <EventTypeSelect value={type} onChange={(value) => navigate(withQuery(route, { type: value }))} />
           <span class="muted">Live: {saved ?? `${live.data?.workflow.version} (${live.data?.source})`}</span>
         </form>
         <ol class="rules">
