@@ -20,6 +20,7 @@ import type { Construct } from 'constructs';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES, type RouteDefinition } from '../shared/http/routes.ts';
 import { ApiFunction } from './api-function.ts';
 import type { StageConfig } from './config.ts';
+import { ConsoleHosting } from './console-hosting.ts';
 import { addGatewayErrors } from './gateway-responses.ts';
 import { type MonitoredFunction, Monitoring } from './monitoring.ts';
 import { TABLE_ACCESS } from './table-access.ts';
@@ -40,6 +41,7 @@ export class ApiStack extends Stack {
   readonly functions: ReadonlyMap<string, ApiFunction>;
   readonly monitoring: Monitoring;
   readonly url: string;
+  readonly console: ConsoleHosting;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -56,6 +58,7 @@ export class ApiStack extends Stack {
     const functions = new Map<string, ApiFunction>();
     const apiFunction = (name: keyof typeof TABLE_ACCESS, handlerFile: string, description: string) => {
       const fn = new ApiFunction(this, `${pascalCase(name)}Function`, {
+        name,
         handlerFile,
         description,
         environment,
@@ -124,7 +127,16 @@ export class ApiStack extends Stack {
 
     const routeResources = new Map<string, Resource>();
     for (const route of routes) {
-      const fn = apiFunction(route.endpoint, route.handlerFile, `${route.method} ${route.path}`);
+      // Routes sharing a function (the management API's) get it once.
+      const fn =
+        functions.get(route.functionName) ??
+        apiFunction(
+          route.functionName as keyof typeof TABLE_ACCESS,
+          route.handlerFile,
+          route.functionName === route.endpoint
+            ? `${route.method} ${route.path}`
+            : `The ${route.functionName} endpoints (${route.handlerFile})`,
+        );
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new LambdaIntegration(fn.handler, { allowTestInvoke: false }));
       for (const prefix of pathPrefixes(route.path)) {
@@ -172,6 +184,12 @@ export class ApiStack extends Stack {
       }
       this.url = `https://${domainName}/`;
     }
+
+    this.console = new ConsoleHosting(this, 'Console', {
+      api: this.api,
+      retain: config.protectData,
+      logRetention: config.logRetention,
+    });
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       config,

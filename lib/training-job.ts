@@ -40,6 +40,7 @@ export class TrainingJob extends Construct {
     super(scope, id);
     const { config } = props;
     this.function = new ApiFunction(this, 'TrainFunction', {
+      name: 'training',
       handlerFile: TRAINING_HANDLER_FILE,
       description: 'Trains merchant models from their feedback (nightly and on demand)',
       environment: { ENVIRONMENT: config.stage, POWERTOOLS_LOG_LEVEL: config.logLevel },

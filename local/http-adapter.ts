@@ -10,10 +10,12 @@ import { resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { functionTimeoutSeconds } from '../shared/contract/endpoints.ts';
 import { ApiError, type ErrorCode } from '../shared/errors.ts';
 import { errorResponse } from '../shared/http/responses.ts';
 import { FALLBACK_HANDLER_FILE, matchRoute, PUBLIC_ROUTES } from '../shared/http/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
+import { consoleFile, isConsolePath } from './dashboard-files.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -48,9 +50,11 @@ export function createLocalServer(): Server {
       }
       const url = parseTarget(req.url);
       if (!url) return send(res, gatewayError('invalid_request', 'The request target is not a valid URL.'));
+      // Outside /v1/ is the merchant console (CloudFront's S3 origin in AWS).
+      if (isConsolePath(req.method, url.pathname)) return send(res, consoleFile(url.pathname));
       // Public routes (the OpenAPI document) answer every caller; the rest go through the route table.
       const publicRoute = PUBLIC_ROUTES.find((r) => r.path === url.pathname && r.method === req.method);
-      const match = publicRoute ? undefined : matchRoute(url.pathname);
+      const match = publicRoute ? undefined : matchRoute(url.pathname, undefined, req.method);
       const routed = match && match.route.method === req.method ? match : undefined;
       const event = toApiGatewayEvent(
         {
@@ -64,9 +68,15 @@ export function createLocalServer(): Server {
         publicRoute ? {} : routed ? routed.pathParameters : { proxy: url.pathname.replace(/^\//, '') },
       );
       const file = publicRoute?.handlerFile ?? routed?.route.handlerFile ?? FALLBACK_HANDLER_FILE;
-      const functionName = publicRoute?.name ?? routed?.route.endpoint ?? 'fallback';
+      const functionName = publicRoute?.name ?? routed?.route.functionName ?? 'fallback';
       const handler = await loadHandler(file);
-      send(res, await handler(event, lambdaContext(`local-${functionName}`)));
+      send(
+        res,
+        await handler(
+          event,
+          lambdaContext(`local-${functionName}`, functionTimeoutSeconds(functionName) * 1000),
+        ),
+      );
     } catch {
       send(res, gatewayError('bad_gateway', 'The handler failed to answer.'));
     }

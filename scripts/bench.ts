@@ -163,3 +163,4 @@ console.log(
 const { execFileSync } = await import('node:child_process');
 execFileSync(process.execPath, ['scripts/bench-import.ts'], { stdio: 'inherit' });
 await import('./bench-training.ts');
+await import('./bench-upload.ts');

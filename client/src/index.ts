@@ -170,3 +170,5 @@ export function createAbuseDecisionClient(options: ClientOptions): AbuseDecision
       keyed((header, fetch) => api.POST('/v1/evaluate/account', { params: { header }, body, fetch })),
   };
 }
+
+export * from './console.js';
