@@ -12,6 +12,8 @@ import { queryGsi1 } from './index-query.ts';
 import { gsi1, keys, type TableKey } from './keys.ts';
 import { GSI1 } from './table-definition.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
+import { webhookOutboxItems } from './webhook-deliveries.ts';
+import { readSubscriptions } from './webhooks.ts';
 
 /**
  * The review queue: a REVIEW decision puts its event into the merchant's queue (one review item per
@@ -56,6 +58,35 @@ export const reviewIdFor = (eventType: EventType, eventKey: TableKey) =>
 /** A decision per part of the event (returns decide per returned line item). */
 export type DecisionsUnderReview = Decision | readonly { itemRef: string; decision: Decision }[];
 
+/** The review a set of decisions opens: one when at least one decision is REVIEW, else none. Pure. */
+export function reviewOf(
+  merchantId: string,
+  eventType: EventType,
+  eventKey: TableKey,
+  decisions: DecisionsUnderReview,
+  identities: readonly (IdentityRef | string)[],
+  now: number,
+): Review | undefined {
+  const parts = isDecisionList(decisions) ? decisions : [{ itemRef: undefined, decision: decisions }];
+  const reviewed = parts
+    .filter((p) => p.decision.decision === 'REVIEW')
+    .map(({ itemRef, decision }) => ({
+      ...(itemRef !== undefined ? { itemRef } : {}),
+      ...summary(decision),
+    }));
+  if (reviewed.length === 0) return undefined;
+  return {
+    merchantId,
+    reviewId: reviewIdFor(eventType, eventKey),
+    eventType,
+    eventKey: { PK: eventKey.PK, SK: eventKey.SK },
+    identities: [...new Set(identities.map((i) => (typeof i === 'string' ? i : identityId(i))))],
+    decisions: reviewed,
+    status: 'open',
+    createdAt: new Date(now).toISOString(),
+  };
+}
+
 /**
  * The TransactWriteItems entries to append to the event's own transaction: a Put of the review item
  * when at least one decision is REVIEW, else nothing. Pure.
@@ -68,33 +99,15 @@ export function reviewItemsFor(
   identities: readonly (IdentityRef | string)[],
   now: number,
 ): TransactItems {
-  const parts = isDecisionList(decisions) ? decisions : [{ itemRef: undefined, decision: decisions }];
-  const reviewed = parts
-    .filter((p) => p.decision.decision === 'REVIEW')
-    .map(({ itemRef, decision }) => ({
-      ...(itemRef !== undefined ? { itemRef } : {}),
-      ...summary(decision),
-    }));
-  if (reviewed.length === 0) return [];
-  const reviewId = reviewIdFor(eventType, eventKey);
-  const createdAt = new Date(now).toISOString();
-  const review: Review = {
-    merchantId,
-    reviewId,
-    eventType,
-    eventKey: { PK: eventKey.PK, SK: eventKey.SK },
-    identities: [...new Set(identities.map((i) => (typeof i === 'string' ? i : identityId(i))))],
-    decisions: reviewed,
-    status: 'open',
-    createdAt,
-  };
+  const review = reviewOf(merchantId, eventType, eventKey, decisions, identities, now);
+  if (!review) return [];
   return [
     {
       Put: {
         TableName: tableName,
         Item: {
-          ...keys.review(merchantId, reviewId),
-          ...gsi1.reviewByStatus(merchantId, 'open', createdAt, reviewId),
+          ...keys.review(merchantId, review.reviewId),
+          ...gsi1.reviewByStatus(merchantId, 'open', review.createdAt, review.reviewId),
           entity: 'review',
           ...review,
         },
@@ -102,6 +115,12 @@ export function reviewItemsFor(
       },
     },
   ];
+}
+
+/** What a merchant's receiver is told of a review: no internal keys or identity digests. */
+export function publicReview(review: Review) {
+  const { merchantId: _m, eventKey: _k, identities: _i, ...shown } = review;
+  return shown;
 }
 
 function isDecisionList(
@@ -168,6 +187,8 @@ export async function resolveReview(input: {
   outcome: ReviewOutcome;
   note?: string;
   now: number;
+  /** false for imported history: the resolution is recorded but no webhook is sent. */
+  notify?: boolean;
 }): Promise<ResolveResult> {
   const { merchantId, reviewId, outcome, now } = input;
   const review = await getReview(merchantId, reviewId);
@@ -178,6 +199,8 @@ export async function resolveReview(input: {
   const identities = uniqueIdentities(parseIdentityIds(review.identities));
   const changes = new HistoryChanges().addEach(identities, LABEL_METRIC[outcome], 1, now);
   const index = gsi1.reviewByStatus(merchantId, 'resolved', resolvedAt, reviewId);
+  const resolved: Review = { ...review, status: 'resolved', resolution };
+  const webhooks = input.notify === false ? [] : await readSubscriptions(merchantId);
   try {
     await transactWrite([
       {
@@ -203,6 +226,19 @@ export async function resolveReview(input: {
       },
       // No stale-bucket pruning here (that needs the items read); the next scored event prunes them.
       ...changes.toTransactItems(merchantId, new Map(), now),
+      ...webhookOutboxItems(
+        merchantId,
+        webhooks,
+        [
+          {
+            type: 'review.resolved',
+            eventType: review.eventType,
+            outcomes: review.decisions.map((d) => d.decision),
+            data: { eventType: review.eventType, review: publicReview(resolved) },
+          },
+        ],
+        now,
+      ),
     ]);
   } catch (error) {
     if (error instanceof ConditionFailedError && error.index === 0) {
@@ -211,7 +247,7 @@ export async function resolveReview(input: {
     }
     throw error;
   }
-  return { status: 'resolved', review: { ...review, status: 'resolved', resolution } };
+  return { status: 'resolved', review: resolved };
 }
 
 function toReview(item: Record<string, unknown>): Review {

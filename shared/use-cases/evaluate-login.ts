@@ -29,7 +29,7 @@ export function evaluateLogin(request: EndpointCall<LoginRequest>): Promise<Answ
 }
 
 async function evaluateOnce(
-  { body, merchantId }: EndpointCall<LoginRequest>,
+  { body, merchantId, notify }: EndpointCall<LoginRequest>,
   claim: IdempotencyClaim<LoginResponse> | undefined,
 ): Promise<Answer<LoginResponse>> {
   const now = Date.now();
@@ -37,6 +37,7 @@ async function evaluateOnce(
   const { customer } = identities;
   const context = await loadDecisionContext({
     merchantId,
+    notify,
     eventType: 'login',
     identities: identities.all,
     records: claim ? [claim.key] : [],

@@ -41,6 +41,7 @@ const MAX_STATUS_HISTORY = 50;
 export async function evaluateReturn({
   body,
   merchantId,
+  notify,
 }: EndpointCall<ReturnRequest>): Promise<Answer<ReturnResponse>> {
   const now = Date.now();
   const fingerprint = eventFingerprint(body, STATUS_FIELDS);
@@ -50,6 +51,7 @@ export async function evaluateReturn({
   const returnDevices = deviceIdentities(body.deviceFingerprints);
   const context = await loadDecisionContext({
     merchantId,
+    notify,
     eventType: 'return',
     identities: returnDevices,
     records: [returnKey, orderKey, unitsKey],

@@ -27,6 +27,7 @@ type SignupResponse = ResponseOf<'signup'>;
 export async function evaluateSignup({
   body,
   merchantId,
+  notify,
 }: EndpointCall<SignupRequest>): Promise<Answer<SignupResponse>> {
   const now = Date.now();
   const requestHash = requestFingerprint(body);
@@ -34,6 +35,7 @@ export async function evaluateSignup({
   const signupKey = keys.signup(merchantId, body.customerId);
   const context = await loadDecisionContext({
     merchantId,
+    notify,
     eventType: 'signup',
     identities: identities.all,
     records: [signupKey],

@@ -25,6 +25,7 @@ const STATUS_FIELDS = ['state', 'timestamp'] as const;
 export async function placeOrder({
   body,
   merchantId,
+  notify,
 }: EndpointCall<OrderRequest>): Promise<Answer<OrderResponse>> {
   const now = Date.now();
   const fingerprint = {
@@ -35,6 +36,7 @@ export async function placeOrder({
   const orderKey = keys.order(merchantId, body.providerOrderId);
   const context = await loadDecisionContext({
     merchantId,
+    notify,
     eventType: 'order',
     identities: identities.all,
     records: [orderKey],
