@@ -170,3 +170,11 @@ export function createAbuseDecisionClient(options: ClientOptions): AbuseDecision
       keyed((header, fetch) => api.POST('/v1/evaluate/account', { params: { header }, body, fetch })),
   };
 }
+
+export {
+  type VerifyOptions,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookHeaders,
+  WebhookVerificationError,
+} from './webhooks.js';

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBase62 } from '../ids.ts';
 import type { WebhookSubscription } from '../webhooks/events.ts';
 import { failingTooLong } from '../webhooks/schedule.ts';
@@ -270,8 +270,7 @@ export async function recordEndpointHealth(
       }),
     );
     const endpoint = Attributes ? toEndpoint(Attributes) : undefined;
-    if (!endpoint || endpoint.status !== 'enabled' || !failingTooLong(endpoint.failingSince, now))
-      return false;
+    if (endpoint?.status !== 'enabled' || !failingTooLong(endpoint.failingSince, now)) return false;
     await updateWebhookEndpoint(
       merchantId,
       webhookId,
