@@ -2,6 +2,7 @@ import { type AdminCommand, CommandError, parseFlags, UsageError } from './comma
 import { merchantCommands } from './commands/merchants.ts';
 import { modelCommands } from './commands/models.ts';
 import { reviewCommands } from './commands/reviews.ts';
+import { webhookCommands } from './commands/webhooks.ts';
 import { workflowCommands } from './commands/workflows.ts';
 
 /** Every admin command; later features add their command lists here. */
@@ -10,6 +11,7 @@ export const COMMANDS: readonly AdminCommand[] = [
   ...workflowCommands,
   ...reviewCommands,
   ...modelCommands,
+  ...webhookCommands,
 ];
 
 export function usageText(): string {

@@ -7,8 +7,11 @@ import { createWebhookEndpoint, getWebhookEndpoint, rotateWebhookSecret } from '
 import { runWebhookWorker } from '../shared/use-cases/deliver-webhooks.ts';
 import { evaluateReturn } from '../shared/use-cases/evaluate-return.ts';
 import { placeOrder as placeOrderUseCase } from '../shared/use-cases/place-order.ts';
+import { allowedLookup, postWebhook } from '../shared/webhooks/post.ts';
 import { RETRY_WINDOW_MS } from '../shared/webhooks/schedule.ts';
 import { webhookHeaders } from '../shared/webhooks/signing.ts';
+import { webhookUrlProblem } from '../shared/webhooks/url-policy.ts';
+import { admin } from './support/admin.ts';
 import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { placeOrder, returnBody } from './support/commerce.ts';
 import { orderBody, uid } from './support/fixtures.ts';
@@ -223,5 +226,179 @@ describe('verifyWebhook (client package)', () => {
         verifyWebhook(request!.body, request!.headers as Record<string, string>, secret),
       ).resolves.toBeDefined();
     }
+  });
+});
+
+describe('where webhooks may go (SSRF)', () => {
+  it('refuses loopback, private, link-local and metadata addresses and http in production, allows them in sandbox', () => {
+    for (const url of [
+      'https://127.0.0.1/hook',
+      'https://10.1.2.3/hook',
+      'https://192.168.0.10/hook',
+      'https://172.20.0.1/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/hook',
+      'https://[fd00:ec2::254]/hook',
+      'https://[::ffff:10.0.0.1]/hook',
+      'https://localhost/hook',
+      'https://localhost./hook',
+      'https://metadata.google.internal/hook',
+      'http://hooks.example.com/hook',
+    ]) {
+      expect(webhookUrlProblem(url, 'production'), url).toBeDefined();
+      expect(webhookUrlProblem(url.replace('https:', 'http:'), 'permissive'), url).toBeUndefined();
+    }
+    expect(webhookUrlProblem('https://hooks.example.com/abuse', 'production')).toBeUndefined();
+    expect(webhookUrlProblem('ftp://hooks.example.com/', 'permissive')).toBeDefined();
+  });
+
+  it('checks the address DNS gives at delivery: a name resolving to loopback is refused', async () => {
+    const error = await new Promise<Error | null>((resolve) =>
+      allowedLookup('localhost', {}, (failure) => resolve(failure as Error | null)),
+    );
+    expect(error?.message).toContain('forbidden address');
+    const result = await postWebhook({
+      url: 'https://localhost/hook',
+      body: '{}',
+      headers: {},
+      policy: 'production',
+      timeoutMs: 1_000,
+    });
+    expect(result).toMatchObject({ ok: false, error: expect.stringContaining('loopback') });
+  });
+
+  it('delivers nothing to a private address under the production policy, and records why', async () => {
+    const merchant = await merchantWithEndpoint({ events: ['decision.created'] });
+    await placeOrder(api, merchant.apiKey);
+    await runWebhookWorker({ merchantId: merchant.merchantId, policy: 'production' });
+    expect(merchant.receiver.received).toEqual([]);
+    const [delivery] = await listDeliveries(merchant.merchantId, merchant.webhookId, 10);
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(delivery?.lastAttempt?.error).toContain('https');
+  });
+});
+
+describe('admin CLI: webhooks', () => {
+  it('creates (secret shown once), lists, tests, lists deliveries, redelivers, rotates and disables', async () => {
+    const merchant = await newMerchant();
+    const receiver = await startWebhookReceiver();
+    receivers.push(receiver);
+    const created = await admin(
+      'webhooks',
+      'create',
+      '--merchant',
+      merchant.merchantId,
+      '--url',
+      receiver.url,
+      '--events',
+      'decision.created,review.created',
+      '--outcomes',
+      'DECLINE,REVIEW',
+    );
+    expect(created.code).toBe(0);
+    const { webhookId, secret } = JSON.parse(created.stdout);
+    expect(Object.keys(JSON.parse(created.stdout))).toEqual(['webhookId', 'secret']);
+    expect(secret).toMatch(/^whsec_[0-9a-f]{64}$/);
+
+    const listed = await admin('webhooks', 'list', '--merchant', merchant.merchantId);
+    expect(listed.stdout).not.toContain(secret);
+    expect(JSON.parse(listed.stdout).webhooks).toEqual([
+      expect.objectContaining({
+        webhookId,
+        url: receiver.url,
+        status: 'enabled',
+        outcomes: ['DECLINE', 'REVIEW'],
+      }),
+    ]);
+
+    const tested = await admin('webhooks', 'test', '--merchant', merchant.merchantId, '--webhook', webhookId);
+    expect(JSON.parse(tested.stdout)).toMatchObject({ delivered: true, status: 200 });
+    const [request] = receiver.received;
+    await expect(
+      verifyWebhook(request!.body, request!.headers as Record<string, string>, secret),
+    ).resolves.toMatchObject({
+      type: 'webhook.test',
+    });
+
+    const deliveries = JSON.parse(
+      (await admin('webhooks', 'deliveries', '--merchant', merchant.merchantId, '--webhook', webhookId))
+        .stdout,
+    );
+    expect(deliveries.deliveries).toEqual([
+      expect.objectContaining({
+        status: 'delivered',
+        attempts: 1,
+        lastAttempt: expect.objectContaining({ status: 200 }),
+      }),
+    ]);
+    const deliveryId = deliveries.deliveries[0].deliveryId;
+    const again = await admin(
+      'webhooks',
+      'redeliver',
+      '--merchant',
+      merchant.merchantId,
+      '--webhook',
+      webhookId,
+      '--delivery',
+      deliveryId,
+    );
+    expect(JSON.parse(again.stdout)).toMatchObject({ delivered: true, deliveryId });
+    expect(receiver.received[1]?.headers['webhook-id']).toBe(request?.headers['webhook-id']);
+
+    const rotated = JSON.parse(
+      (await admin('webhooks', 'rotate', '--merchant', merchant.merchantId, '--webhook', webhookId)).stdout,
+    );
+    expect(rotated.secret).not.toBe(secret);
+    const disabled = await admin(
+      'webhooks',
+      'disable',
+      '--merchant',
+      merchant.merchantId,
+      '--webhook',
+      webhookId,
+    );
+    expect(JSON.parse(disabled.stdout)).toMatchObject({
+      status: 'disabled',
+      disabled: { reason: 'disabled by the merchant' },
+    });
+    await placeOrder(api, merchant.apiKey);
+    expect(await pendingOutboxEvents(10, merchant.merchantId)).toEqual([]);
+  });
+
+  it('refuses bad arguments and unknown endpoints', async () => {
+    const merchant = await newMerchant();
+    const badEvent = await admin(
+      'webhooks',
+      'create',
+      '--merchant',
+      merchant.merchantId,
+      '--url',
+      'https://x.example',
+      '--events',
+      'order.paid',
+    );
+    expect(badEvent.code).toBe(2);
+    expect(badEvent.stderr).toContain('--events');
+    const badUrl = await admin(
+      'webhooks',
+      'create',
+      '--merchant',
+      merchant.merchantId,
+      '--url',
+      'ftp://x.example',
+      '--events',
+      'decision.created',
+    );
+    expect(badUrl.code).toBe(1);
+    expect(badUrl.stderr).toContain('The webhook URL is refused');
+    const missing = await admin(
+      'webhooks',
+      'test',
+      '--merchant',
+      merchant.merchantId,
+      '--webhook',
+      'wh_missing',
+    );
+    expect(missing.code).toBe(1);
   });
 });

@@ -61,7 +61,7 @@ export function postWebhook(input: {
 }
 
 /** dns.lookup, refusing the connection when any address of the answer is forbidden. */
-const allowedLookup: LookupFunction = (hostname, options, callback) => {
+export const allowedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, '', 0);
     const forbidden = addresses.find((a) => isForbiddenAddress(a.address));

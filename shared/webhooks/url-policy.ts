@@ -64,7 +64,11 @@ export function webhookUrlProblem(raw: string, policy: UrlPolicy): string | unde
     return policy === 'production' ? 'a webhook URL must use https' : 'a webhook URL must use http or https';
   }
   if (policy === 'permissive') return undefined;
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // `localhost.` is `localhost`: a trailing dot must not slip a name past the rules.
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (isIP(host) ? isForbiddenAddress(host) : FORBIDDEN_HOST_NAMES.some((p) => p.test(host))) {
     return `${host} is a loopback, private, link-local or metadata address`;
   }
