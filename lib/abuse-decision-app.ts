@@ -4,6 +4,7 @@ import type { RouteDefinition } from '../shared/http/routes.ts';
 import { ApiStack } from './api-stack.ts';
 import { STAGES, type StageConfig, type StageName, stackEnvironment, stackName } from './config.ts';
 import { DataStack } from './data-stack.ts';
+import { WebhookStack } from './webhook-worker.ts';
 
 // cdk-nag is CommonJS; Node's ESM loader cannot see all of its named exports.
 const { AwsSolutionsChecks } = cdkNag;
@@ -11,6 +12,7 @@ const { AwsSolutionsChecks } = cdkNag;
 export interface EnvironmentStacks {
   data: DataStack;
   api: ApiStack;
+  webhooks: WebhookStack;
 }
 
 export interface AbuseDecisionAppOptions {
@@ -20,7 +22,7 @@ export interface AbuseDecisionAppOptions {
 }
 
 /**
- * One stateful and one stateless stack per environment, checked by cdk-nag (AwsSolutions) at
+ * One stateful and two stateless stacks (API, webhook delivery) per environment, checked by cdk-nag (AwsSolutions) at
  * synthesis: an unacknowledged finding fails `cdk synth`.
  */
 export function buildAbuseDecisionApp(
@@ -50,7 +52,14 @@ export function buildAbuseDecisionApp(
       table: data.table,
       ...(options.routes ? { routes: options.routes } : {}),
     });
-    built[config.stage] = { data, api };
+    const webhooks = new WebhookStack(app, stackName(config.stage, 'Webhooks'), {
+      ...common,
+      description: `Abuse-decision API, ${config.stage}: webhook delivery worker and retry queues (stateless)`,
+      config,
+      table: data.table,
+      alarmTopic: api.monitoring.topic,
+    });
+    built[config.stage] = { data, api, webhooks };
   }
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return built;

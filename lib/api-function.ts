@@ -33,6 +33,8 @@ export interface ApiFunctionProps {
   environment: Record<string, string>;
   logRetention: RetentionDays;
   logRemovalPolicy: RemovalPolicy;
+  /** Defaults to 10 s, the API's budget; the webhook worker waits on receivers for longer. */
+  timeout?: Duration;
 }
 
 /**
@@ -64,7 +66,7 @@ export class ApiFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 1024,
-      timeout: Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(10),
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
       role: this.role,
