@@ -124,7 +124,16 @@ export class ApiStack extends Stack {
 
     const routeResources = new Map<string, Resource>();
     for (const route of routes) {
-      const fn = apiFunction(route.endpoint, route.handlerFile, `${route.method} ${route.path}`);
+      // Routes sharing a function (the management API's) get it once.
+      const fn =
+        functions.get(route.functionName) ??
+        apiFunction(
+          route.functionName as keyof typeof TABLE_ACCESS,
+          route.handlerFile,
+          route.functionName === route.endpoint
+            ? `${route.method} ${route.path}`
+            : `The ${route.functionName} endpoints (${route.handlerFile})`,
+        );
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new LambdaIntegration(fn.handler, { allowTestInvoke: false }));
       for (const prefix of pathPrefixes(route.path)) {

@@ -1,4 +1,5 @@
 import { ENDPOINTS, type EndpointName } from '../shared/contract/endpoints.ts';
+import { GSI1 } from '../shared/store/table-definition.ts';
 
 /**
  * What each function may do to the table: the DynamoDB IAM actions its code sends, and nothing
@@ -28,8 +29,8 @@ export interface TableAccess {
   queriedIndexes: readonly string[];
 }
 
-/** A function that is not one of the registered endpoints. */
-export type AuxiliaryFunction = 'fallback' | 'openapi';
+/** A function that is not one of the registered event endpoints. */
+export type AuxiliaryFunction = 'fallback' | 'openapi' | 'console';
 
 /**
  * Every request authenticates first: GetItem on the API-key item, then GetItem on the merchant
@@ -71,6 +72,14 @@ export const TABLE_ACCESS: Readonly<Record<EndpointName | AuxiliaryFunction, Tab
   fallback: access(AUTHENTICATE),
   // functions/openapi.ts answers with the committed document and reads nothing.
   openapi: access(),
+  // functions/console.ts, the management API: reads records and identity counters (GetItem,
+  // BatchGetItem), lists reviews and decided events on GSI1 and versions and the audit log on the
+  // table (Query), records what the console changes through the event use cases (Put, Update) and
+  // ends sessions (DeleteItem).
+  console: {
+    ...access(AUTHENTICATE, RECORD_EVENT, ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:DeleteItem']),
+    queriedIndexes: [GSI1.name],
+  },
 };
 
 /**

@@ -50,7 +50,7 @@ export function createLocalServer(): Server {
       if (!url) return send(res, gatewayError('invalid_request', 'The request target is not a valid URL.'));
       // Public routes (the OpenAPI document) answer every caller; the rest go through the route table.
       const publicRoute = PUBLIC_ROUTES.find((r) => r.path === url.pathname && r.method === req.method);
-      const match = publicRoute ? undefined : matchRoute(url.pathname);
+      const match = publicRoute ? undefined : matchRoute(url.pathname, undefined, req.method);
       const routed = match && match.route.method === req.method ? match : undefined;
       const event = toApiGatewayEvent(
         {
@@ -64,7 +64,7 @@ export function createLocalServer(): Server {
         publicRoute ? {} : routed ? routed.pathParameters : { proxy: url.pathname.replace(/^\//, '') },
       );
       const file = publicRoute?.handlerFile ?? routed?.route.handlerFile ?? FALLBACK_HANDLER_FILE;
-      const functionName = publicRoute?.name ?? routed?.route.endpoint ?? 'fallback';
+      const functionName = publicRoute?.name ?? routed?.route.functionName ?? 'fallback';
       const handler = await loadHandler(file);
       send(res, await handler(event, lambdaContext(`local-${functionName}`)));
     } catch {

@@ -34,6 +34,12 @@ export const ERROR_CATALOG = {
   duplicate_return: { status: 409, condition: 'providerReturnId exists with a different body' },
   duplicate_customer: { status: 409, condition: 'Signup customerId exists with a different body' },
   duplicate_dispute_id: { status: 409, condition: 'disputeId collides with a dispute on a different order' },
+  review_already_resolved: { status: 409, condition: 'The review was resolved before' },
+  invalid_workflow: { status: 422, condition: 'The workflow has problems (listed in error.details)' },
+  invalid_csv_rows: {
+    status: 422,
+    condition: 'Rows of the uploaded CSV are invalid (each in error.details); nothing was recorded',
+  },
   idempotency_key_reused: { status: 409, condition: 'Idempotency-Key already used with a different request' },
   gone: { status: 410, condition: 'Deprecated route past its sunset' },
   payload_too_large: { status: 413, condition: 'Request body over the size limit' },
@@ -48,8 +54,19 @@ export const ERROR_CATALOG = {
 } as const satisfies Record<string, { status: number; condition: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
+/** One of several problems an answer lists (a CSV row's cell, a workflow's rule). */
+export interface ErrorDetail {
+  /** The CSV line (1 is the header row). */
+  line?: number;
+  /** The CSV column or the document path. */
+  column?: string;
+  code: string;
+  message: string;
+}
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
+  readonly details: readonly ErrorDetail[] | undefined;
   readonly status: number;
   readonly field: string | undefined;
   /** Extra response headers the error carries (Allow, Retry-After, ...). */
@@ -58,11 +75,12 @@ export class ApiError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { field?: string; headers?: Record<string, string> } = {},
+    options: { field?: string; headers?: Record<string, string>; details?: readonly ErrorDetail[] } = {},
   ) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
+    this.details = options.details;
     this.status = ERROR_CATALOG[code].status;
     this.field = options.field;
     this.headers = options.headers ?? {};

@@ -639,7 +639,12 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
 describe('table access (lib/table-access.ts)', () => {
   it('grants each function exactly the DynamoDB actions its bundled code sends', async () => {
     const handlers: [keyof typeof TABLE_ACCESS, string][] = [
-      ...ROUTES.map((route): [keyof typeof TABLE_ACCESS, string] => [route.endpoint, route.handlerFile]),
+      ...new Map(
+        ROUTES.map((route): [keyof typeof TABLE_ACCESS, string] => [
+          route.functionName as keyof typeof TABLE_ACCESS,
+          route.handlerFile,
+        ]),
+      ),
       ['fallback', FALLBACK_HANDLER_FILE],
       ...PUBLIC_ROUTES.map((route): [keyof typeof TABLE_ACCESS, string] => [route.name, route.handlerFile]),
     ];

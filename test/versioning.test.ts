@@ -20,6 +20,7 @@ function deprecatedRoute(deprecation: RouteDeprecation): RouteDefinition {
     endpoint: 'login',
     method: 'POST',
     path: '/v0/evaluate/login',
+    functionName: 'login',
     handlerFile: 'functions/login.ts',
     deprecation,
   };

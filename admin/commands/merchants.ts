@@ -1,4 +1,5 @@
 import { readRuntimeConfig, validRateLimit } from '../../shared/config.ts';
+import { KEY_SCOPES, type KeyScope } from '../../shared/contract/endpoints.ts';
 import { ENDPOINTS } from '../../shared/http/routes.ts';
 import { createApiKey, createMerchant, revokeApiKey, updateMerchant } from '../../shared/store/merchants.ts';
 import { type AdminCommand, CommandError, positiveInteger, requireFlag, UsageError } from '../command.ts';
@@ -54,18 +55,33 @@ export const merchantCommands: AdminCommand[] = [
   },
   {
     words: ['key', 'create'],
-    usage: `key create --merchant ID [--endpoints ${ENDPOINTS.join(',')}]`,
-    options: { merchant: { type: 'string' }, endpoints: { type: 'string' } },
+    usage: `key create --merchant ID [--scope ${KEY_SCOPES.join('|')}] [--name "ana@acme.example"] [--endpoints ${ENDPOINTS.join(',')}]`,
+    options: {
+      merchant: { type: 'string' },
+      scope: { type: 'string' },
+      name: { type: 'string' },
+      endpoints: { type: 'string' },
+    },
     run: async (flags) => {
       const merchantId = requireFlag(flags, 'merchant');
+      const scope = flags.scope ?? 'events';
+      if (!KEY_SCOPES.includes(scope as KeyScope)) {
+        throw new UsageError(`--scope must be one of ${KEY_SCOPES.join(', ')}`);
+      }
+      const name = typeof flags.name === 'string' ? flags.name.trim() : undefined;
+      // A console key is one person's: the audit log names who changed what by it.
+      if (scope === 'console' && !name) throw new UsageError('a console key needs --name (who holds it)');
       const endpoints = typeof flags.endpoints === 'string' ? parseEndpoints(flags.endpoints) : undefined;
+      if (endpoints && scope !== 'events') throw new UsageError('--endpoints goes with --scope events');
       const issued = await createApiKey({
         merchantId,
         environment: readRuntimeConfig().environment,
+        scope: scope as KeyScope,
+        ...(name ? { name } : {}),
         ...(endpoints ? { endpoints } : {}),
       });
       if (!issued) throw new CommandError(`no merchant ${merchantId}`);
-      return issued;
+      return { ...issued, scope, ...(name ? { name } : {}) };
     },
   },
   {

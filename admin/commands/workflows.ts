@@ -1,19 +1,19 @@
 import { readFile } from 'node:fs/promises';
-import { backtest } from '../../shared/scoring/backtest.ts';
 import { workflowVariables } from '../../shared/scoring/variables.ts';
 import { decisionTypeOf, EVENT_TYPES, type EventType, isEventType } from '../../shared/scoring/workflow.ts';
 import { validateWorkflow } from '../../shared/scoring/workflow-validation.ts';
-import { listDecidedEvents } from '../../shared/store/decided-events.ts';
 import { getMerchant } from '../../shared/store/merchants.ts';
 import { getWorkflow, saveWorkflow } from '../../shared/store/workflows.ts';
+import {
+  backtestRecent,
+  DEFAULT_BACKTEST_LIMIT,
+  newWorkflowVersionId,
+} from '../../shared/use-cases/workflow-changes.ts';
 import { type AdminCommand, CommandError, positiveInteger, requireFlag, UsageError } from '../command.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
 
 const TYPES = EVENT_TYPES.join('|');
-const DAY_MS = 86_400_000;
-/** Enough recent events to judge a change without turning a backtest into a table export. */
-const DEFAULT_BACKTEST_LIMIT = 10_000;
 
 /** Merchant workflows: read, check, replace and backtest them, and list the variables they may use. */
 export const workflowCommands: AdminCommand[] = [
@@ -54,7 +54,7 @@ export const workflowCommands: AdminCommand[] = [
       const document = await readDocument(flags);
       const merchantId = await requireMerchant(flags);
       const now = Date.now();
-      const workflow = validOrThrow(eventType, document, newVersionId(now));
+      const workflow = validOrThrow(eventType, document, newWorkflowVersionId(now));
       await saveWorkflow(merchantId, workflow, now);
       return {
         merchantId,
@@ -94,16 +94,18 @@ export const workflowCommands: AdminCommand[] = [
       const limit = positiveInteger(flags, 'limit') ?? DEFAULT_BACKTEST_LIMIT;
       const candidate = validOrThrow(eventType, await readDocument(flags), 'candidate');
       const merchantId = await requireMerchant(flags);
-      const since = Date.now() - days * DAY_MS;
-      const { events, more } = await listDecidedEvents(merchantId, eventType, since, limit);
+      const { truncated, since, ...report } = await backtestRecent(merchantId, eventType, candidate, {
+        days,
+        limit,
+      });
       return {
         merchantId,
         days,
-        since: new Date(since).toISOString(),
-        ...(more
+        since,
+        ...(truncated
           ? { truncated: `only the newest ${limit} events were replayed; raise --limit for more` }
           : {}),
-        ...backtest(candidate, events),
+        ...report,
       };
     },
   },
@@ -141,6 +143,3 @@ function validOrThrow(eventType: EventType, document: unknown, version: string) 
   if (!result.valid) throw new CommandError(`invalid ${eventType} workflow: ${result.errors.join('; ')}`);
   return result.workflow;
 }
-
-/** Sortable by time, unique enough for one merchant's edits: `wf_<epoch ms>_<4 random chars>`. */
-const newVersionId = (now: number) => `wf_${now}_${Math.random().toString(36).slice(2, 6).padEnd(4, '0')}`;

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type Environment, KEY_PREFIX } from '../config.ts';
-import type { EndpointFeature, EndpointName } from '../contract/endpoints.ts';
+import type { EndpointFeature, KeyScope } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
 import {
   type ApiKeyRecord,
@@ -35,17 +35,23 @@ interface CachedPrincipal {
 const cache = new Map<string, CachedPrincipal>();
 const cacheTtlMs = Math.min(Number(process.env.API_KEY_CACHE_MS ?? MAX_KEY_CACHE_MS), MAX_KEY_CACHE_MS);
 
+/** What is being called: the checks after the key is found depend on it. */
+export interface CalledEndpoint {
+  environment: Environment;
+  /** The endpoint's name; undefined for the 404/405 fallback, which any active key may reach. */
+  endpoint: string | undefined;
+  /** The registry definition's scope; undefined for the fallback. */
+  scope: KeyScope | undefined;
+  requiredFeature?: EndpointFeature;
+}
+
 /**
  * Checks the Authorization header in the order decisions.md gives: presence, format, environment,
  * existence and revocation, merchant status, key scope, endpoint feature.
  */
 export async function authenticate(
   authorization: string | undefined,
-  request: {
-    environment: Environment;
-    endpoint: EndpointName | undefined;
-    requiredFeature?: EndpointFeature;
-  },
+  request: CalledEndpoint,
   now = Date.now(),
 ): Promise<Principal> {
   const apiKey = authorization?.trim().replace(/^Bearer\s+/i, '');
@@ -58,7 +64,18 @@ export async function authenticate(
     );
   }
 
-  const keyHash = hashApiKey(apiKey);
+  return admitKey(hashApiKey(apiKey), request, now);
+}
+
+/**
+ * The checks after the key is known, shared by API keys and console sessions (which carry their
+ * key's hash): existence and revocation, environment, merchant status, scope, endpoint, feature.
+ */
+export async function admitKey(
+  keyHash: string,
+  request: CalledEndpoint,
+  now = Date.now(),
+): Promise<Principal> {
   const principal = await loadPrincipal(keyHash, now);
   if (
     !principal ||
@@ -70,6 +87,12 @@ export async function authenticate(
   }
   if (principal.merchant.status !== 'active')
     throw new ApiError('forbidden', 'The merchant account is suspended.');
+  if (request.scope && principal.key.scope !== request.scope) {
+    throw new ApiError(
+      'forbidden',
+      `This is a ${principal.key.scope} key; ${request.endpoint} needs a ${request.scope} key.`,
+    );
+  }
   if (request.endpoint && principal.key.endpoints && !principal.key.endpoints.includes(request.endpoint)) {
     throw new ApiError('forbidden', `This API key is not allowed to call the ${request.endpoint} endpoint.`);
   }

@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { ErrorCode } from '../errors.ts';
 import { accountRequestSchema } from '../schemas/account.ts';
+import * as consoleSchemas from '../schemas/console.ts';
 import { dispositionRequestSchema } from '../schemas/disposition.ts';
 import { disputeRequestSchema } from '../schemas/dispute.ts';
 import { loginRequestSchema } from '../schemas/login.ts';
@@ -48,16 +49,36 @@ export interface RouteDeprecation {
   migrationGuideUrl: string;
 }
 
+/**
+ * What a key may call (decisions.md, key scopes): `events` keys call the seven event endpoints (every
+ * key issued before scopes existed is one), `console` keys the management API behind the dashboard.
+ * Checked in one place, shared/auth/authenticate.ts, against the definition's `scope`.
+ */
+export const KEY_SCOPES = ['events', 'console'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 export interface EndpointDefinition {
-  method: 'POST';
+  method: HttpMethod;
+  /** Which keys may call it; a key of another scope is 403 `forbidden`. */
+  scope: KeyScope;
   /** API Gateway resource syntax: `{return-id}` is a path parameter. */
   path: string;
   summary: string;
   description: string;
-  request: z.ZodType;
+  /** The JSON body's schema; absent when the endpoint takes none (GET, DELETE, the CSV upload). */
+  request?: z.ZodType;
+  /** The query string's schema (lists, the overview period). */
+  query?: z.ZodType;
+  /** A `text/csv` body instead of JSON, up to this many bytes. */
+  csvBody?: { maxBytes: number };
   response: z.ZodType;
   requiredFeature?: EndpointFeature;
-  idempotency: IdempotencyPolicy;
+  /** How a retry is recognised; management calls are idempotent by their own semantics. */
+  idempotency?: IdempotencyPolicy;
+  /** The Lambda function serving it, `functions/<lambda>.ts`: its own by default. */
+  lambda?: string;
   /** Set on scored endpoints: the event type its model, workflow and metrics are named by. */
   eventType?: string;
   /** Codes this endpoint answers beyond COMMON_ERRORS (all from the catalog in shared/errors.ts). */
@@ -89,6 +110,7 @@ const define = <const T extends EndpointDefinition>(definition: T): T => definit
 export const ENDPOINT_DEFINITIONS = {
   order: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/order',
     summary: 'Score an order',
     description:
@@ -102,6 +124,7 @@ export const ENDPOINT_DEFINITIONS = {
   }),
   return: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/return',
     summary: 'Score a return',
     description: 'Evaluates the return against the returns workflow; one decision per returned line item.',
@@ -114,6 +137,7 @@ export const ENDPOINT_DEFINITIONS = {
   }),
   disposition: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/return/disposition/{return-id}',
     summary: 'Report the inspection outcome of returned items',
     description: 'Reporting only; no decision. `{return-id}` is the providerReturnId of the original return.',
@@ -125,6 +149,7 @@ export const ENDPOINT_DEFINITIONS = {
   }),
   dispute: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/order/dispute/{order-id}',
     summary: 'Report a payment dispute or its outcome',
     description: 'Reporting only; no decision. `{order-id}` is the providerOrderId of the original order.',
@@ -142,6 +167,7 @@ export const ENDPOINT_DEFINITIONS = {
   }),
   signup: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/evaluate/signup',
     summary: 'Score a new account',
     description: 'Evaluates a newly created account.',
@@ -154,6 +180,7 @@ export const ENDPOINT_DEFINITIONS = {
   }),
   login: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/evaluate/login',
     summary: 'Score a login attempt',
     description: 'Called on every login attempt, successful or failed.',
@@ -166,6 +193,7 @@ export const ENDPOINT_DEFINITIONS = {
   }),
   account: define({
     method: 'POST',
+    scope: 'events',
     path: '/v1/evaluate/account',
     summary: 'Score an account change',
     description: 'Available only on accounts where it has been enabled on request.',
@@ -178,6 +206,152 @@ export const ENDPOINT_DEFINITIONS = {
     exampleFile: 'account.json',
   }),
 };
+
+/** 5 MB: a month of one warehouse's inspections; API Gateway takes up to 10 MB. */
+export const MAX_CSV_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+/** The management API (contract 9.3), called by the dashboard and by scripts with a console key. */
+const consoleEndpoint = <const T extends Omit<EndpointDefinition, 'scope' | 'lambda'>>(definition: T) =>
+  ({ ...definition, scope: 'console', lambda: 'console' }) as const;
+
+export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
+  consoleSignIn: consoleEndpoint({
+    method: 'POST',
+    path: '/v1/console/session',
+    summary: 'Sign in to the console',
+    description:
+      'Exchanges the console key in Authorization for a session (12 h) carried in an HttpOnly; Secure; SameSite=Strict cookie; the key itself is never kept by the browser.',
+    response: consoleSchemas.consoleSessionSchema,
+    errors: [],
+  }),
+  consoleSignOut: consoleEndpoint({
+    method: 'DELETE',
+    path: '/v1/console/session',
+    summary: 'Sign out of the console',
+    description: 'Ends the session of the cookie and clears the cookie.',
+    response: consoleSchemas.signedOutSchema,
+    errors: [],
+  }),
+  reviewList: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/reviews',
+    summary: 'List reviews',
+    description: 'The review queue, oldest first, filtered by status (default open) and event type.',
+    query: consoleSchemas.reviewListQuerySchema,
+    response: consoleSchemas.reviewPageSchema,
+    errors: [],
+  }),
+  reviewShow: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/reviews/{review-id}',
+    summary: 'Show a review with its explanation',
+    description: 'The review and the explanation of the decision(s) that put the event into the queue.',
+    response: consoleSchemas.reviewDetailSchema,
+    errors: ['not_found'],
+  }),
+  reviewResolve: consoleEndpoint({
+    method: 'POST',
+    path: '/v1/reviews/{review-id}/resolve',
+    summary: 'Resolve a review',
+    description:
+      'Labels the event abuse or legitimate; the label lands on its identities like any feedback. A review resolves once.',
+    request: consoleSchemas.resolveReviewRequestSchema,
+    response: consoleSchemas.reviewSchema,
+    errors: ['not_found', 'review_already_resolved'],
+  }),
+  decisionShow: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/decisions/{type}/{id}',
+    summary: 'Explain a decision',
+    description:
+      'Looks a decided event up by the merchant’s id (providerOrderId, providerReturnId, customerId, serviceLoginId, serviceAccountEventId): score, signals and contributions, the rule and the values it saw, versions, identity counters.',
+    response: consoleSchemas.decisionExplanationSchema,
+    errors: ['not_found'],
+  }),
+  workflowShow: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/workflows/{type}',
+    summary: 'Get the live workflow',
+    description: 'The workflow deciding this event type now (the default one until the merchant saves one).',
+    response: consoleSchemas.workflowStateSchema,
+    errors: ['not_found'],
+  }),
+  workflowSave: consoleEndpoint({
+    method: 'PUT',
+    path: '/v1/workflows/{type}',
+    summary: 'Save a workflow (new version)',
+    description: 'Validates the workflow as the admin CLI does, then makes it live as a new version.',
+    request: consoleSchemas.workflowCandidateSchema,
+    response: consoleSchemas.workflowStateSchema,
+    errors: ['not_found', 'invalid_workflow'],
+  }),
+  workflowValidate: consoleEndpoint({
+    method: 'POST',
+    path: '/v1/workflows/{type}/validate',
+    summary: 'Validate a workflow',
+    description: 'Every problem of a candidate workflow, in the admin CLI’s words; saves nothing.',
+    request: consoleSchemas.workflowCandidateSchema,
+    response: consoleSchemas.workflowValidationSchema,
+    errors: ['not_found'],
+  }),
+  workflowBacktest: consoleEndpoint({
+    method: 'POST',
+    path: '/v1/workflows/{type}/backtest',
+    summary: 'Backtest a workflow',
+    description: 'Re-decides recent stored decisions with the candidate and reports what would change.',
+    request: consoleSchemas.backtestRequestSchema,
+    response: consoleSchemas.backtestReportSchema,
+    errors: ['not_found', 'invalid_workflow'],
+  }),
+  workflowVersions: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/workflows/{type}/versions',
+    summary: 'List saved workflow versions',
+    description: 'Every saved version, newest first, with who saved it.',
+    query: consoleSchemas.auditQuerySchema,
+    response: consoleSchemas.workflowVersionPageSchema,
+    errors: ['not_found'],
+  }),
+  dispositionsUpload: consoleEndpoint({
+    method: 'POST',
+    path: '/v1/return/dispositions/upload',
+    summary: 'Upload dispositions as CSV',
+    description:
+      'A `text/csv` file with a header row (returnId, identifierType, identifier, returnedItemCondition, dispositionOutcome, returnMethod, refundMode, warehouseIdentifier, storeIdentifier, images, inspectionNote; images separated by `|`). Every row is checked first; if any fails nothing is recorded and `error.details` lists each failing row (line, column, code). Uploading the same file again changes nothing.',
+    csvBody: { maxBytes: MAX_CSV_UPLOAD_BYTES },
+    response: consoleSchemas.uploadResultSchema,
+    errors: ['invalid_csv_rows'],
+  }),
+  overview: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/overview',
+    summary: 'Decisions overview',
+    description:
+      'Decisions per day by event type and outcome, the score distribution, top reasons and open reviews for a period (UTC days).',
+    query: consoleSchemas.overviewQuerySchema,
+    response: consoleSchemas.overviewSchema,
+    errors: [],
+  }),
+  auditList: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/audit',
+    summary: 'Audit log',
+    description:
+      'Every change made through the console (review resolved, workflow saved, upload), newest first.',
+    query: consoleSchemas.auditQuerySchema,
+    response: consoleSchemas.auditPageSchema,
+    errors: [],
+  }),
+};
+
+/** Every endpoint of the API: the event endpoints and the management API. */
+export const API_DEFINITIONS: Readonly<Record<ApiEndpointName, EndpointDefinition>> = {
+  ...ENDPOINT_DEFINITIONS,
+  ...MANAGEMENT_ENDPOINT_DEFINITIONS,
+};
+export type ManagementEndpointName = keyof typeof MANAGEMENT_ENDPOINT_DEFINITIONS;
+export type ApiEndpointName = EndpointName | ManagementEndpointName;
+export const API_ENDPOINTS = Object.keys(API_DEFINITIONS) as ApiEndpointName[];
 
 type Definitions = typeof ENDPOINT_DEFINITIONS;
 export type EndpointName = keyof Definitions;

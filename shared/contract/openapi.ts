@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from '../auth/console-session.ts';
 import { ERROR_CATALOG, type ErrorCode } from '../errors.ts';
 import { errorEnvelopeSchema } from '../schemas/responses.ts';
 import {
-  ENDPOINT_DEFINITIONS,
-  ENDPOINTS,
+  API_DEFINITIONS,
+  API_ENDPOINTS,
   type EndpointDefinition,
   errorsOf,
   IDEMPOTENCY_KEY_HEADER,
@@ -110,22 +111,57 @@ function example(definition: EndpointDefinition) {
   return { examples: { [definition.exampleFile.replace(/\.json$/, '')]: { value } } };
 }
 
+function idempotencyNote(policy: EndpointDefinition['idempotency']): string {
+  if (!policy) return '';
+  return `\n\nIdempotency: ${
+    policy.kind === 'natural-key'
+      ? `keyed on \`${policy.field}\`; the same body replays the first answer.`
+      : `send an \`${IDEMPOTENCY_KEY_HEADER}\` (one per logical call, reused across its retries) to have a retry answered from the first call for 24 h.`
+  }`;
+}
+
+function requestBody(name: string, definition: EndpointDefinition) {
+  if (definition.request) {
+    return {
+      required: true,
+      content: {
+        'application/json': {
+          schema: definition.request.meta({ id: `${pascalCase(name)}Request` }),
+          ...example(definition),
+        },
+      },
+    };
+  }
+  if (definition.csvBody) {
+    return {
+      required: true,
+      description: `A CSV file with a header row, at most ${definition.csvBody.maxBytes} bytes.`,
+      content: { 'text/csv': { schema: z.string() } },
+    };
+  }
+  return undefined;
+}
+
 function operation(name: string, definition: EndpointDefinition): ZodOpenApiOperationObject {
   const pathParameters = [...definition.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-  const usesKeyHeader = definition.idempotency.kind === 'idempotency-key-header';
+  const usesKeyHeader = definition.idempotency?.kind === 'idempotency-key-header';
+  const body = requestBody(name, definition);
   return {
     operationId: name,
     summary: definition.summary,
-    description: `${definition.description}\n\nIdempotency: ${
-      definition.idempotency.kind === 'natural-key'
-        ? `keyed on \`${definition.idempotency.field}\`; the same body replays the first answer.`
-        : `send an \`${IDEMPOTENCY_KEY_HEADER}\` (one per logical call, reused across its retries) to have a retry answered from the first call for 24 h.`
-    }`,
+    description: `${definition.description}${idempotencyNote(definition.idempotency)}`,
+    ...(definition.scope === 'console'
+      ? {
+          tags: ['Management'],
+          security: [{ ApiKey: [] }, { ConsoleSession: [] }],
+        }
+      : { tags: ['Events'] }),
     ...(definition.deprecation ? { deprecated: true } : {}),
     requestParams: {
       ...(pathParameters.length > 0
         ? { path: z.object(Object.fromEntries(pathParameters.map((p) => [p, z.string().min(1)]))) }
         : {}),
+      ...(definition.query ? { query: definition.query as z.ZodObject } : {}),
       ...(usesKeyHeader
         ? {
             header: z.object({
@@ -138,15 +174,7 @@ function operation(name: string, definition: EndpointDefinition): ZodOpenApiOper
           }
         : {}),
     },
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: definition.request.meta({ id: `${pascalCase(name)}Request` }),
-          ...example(definition),
-        },
-      },
-    },
+    ...(body ? { requestBody: body } : {}),
     responses: {
       '200': {
         description: 'The answer',
@@ -162,9 +190,12 @@ const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1
 
 export function buildOpenApiDocument() {
   const paths: ZodOpenApiPathsObject = {};
-  for (const name of ENDPOINTS) {
-    const definition: EndpointDefinition = ENDPOINT_DEFINITIONS[name];
-    paths[definition.path] = { [definition.method.toLowerCase()]: operation(name, definition) };
+  for (const name of API_ENDPOINTS) {
+    const definition: EndpointDefinition = API_DEFINITIONS[name];
+    paths[definition.path] = {
+      ...paths[definition.path],
+      [definition.method.toLowerCase()]: operation(name, definition),
+    };
   }
   paths['/v1/openapi.json'] = {
     get: {
@@ -198,7 +229,13 @@ export function buildOpenApiDocument() {
           in: 'header',
           name: 'Authorization',
           description:
-            'The API key itself, with no scheme word: `pk_test_…` in sandbox, `pk_live_…` in production.',
+            'The API key itself, with no scheme word: `pk_test_…` in sandbox, `pk_live_…` in production. Event endpoints take `events` keys, management endpoints `console` keys.',
+        },
+        ConsoleSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: `The console session made by POST /v1/console/session; calls that change something also send the \`${CONSOLE_REQUEST_HEADER}\` header.`,
         },
       },
       headers: HEADERS as never,

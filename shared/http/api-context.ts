@@ -5,6 +5,8 @@ import type { Principal } from '../auth/authenticate.ts';
 export interface ApiContext extends Context {
   requestId: string;
   principal?: Principal;
+  /** The console session's token, when the caller authenticated with the session cookie. */
+  sessionToken?: string;
   /** The parsed JSON body, before validation. */
   parsedBody?: unknown;
   /**

@@ -7,7 +7,6 @@ import { readRuntimeConfig } from '../config.ts';
 import {
   ENDPOINT_DEFINITIONS,
   type EndpointDefinition,
-  type EndpointFeature,
   type EndpointName,
   type RequestOf,
 } from '../contract/endpoints.ts';
@@ -55,14 +54,14 @@ export function endpointHandler<N extends EndpointName>(
   options: EndpointOptions = {},
 ): ApiHandler {
   const definition: EndpointDefinition = ENDPOINT_DEFINITIONS[endpoint];
-  const stack = baseStack(endpoint, definition.requiredFeature)
+  const stack = baseStack(endpoint, definition)
     .use(routeLifecycle(options.routes ?? ROUTES))
     .use(rateLimit())
     .use(jsonBody())
     .handler(async (event, context) => {
       const pathParameters = pathParametersOf(event);
       const idempotencyKey =
-        definition.idempotency.kind === 'idempotency-key-header'
+        definition.idempotency?.kind === 'idempotency-key-header'
           ? idempotencyKeyOf(headerValue(event.headers, IDEMPOTENCY_KEY_HEADER))
           : undefined;
       const body = validate(definition.request as z.ZodType<RequestOf<N>>, context.parsedBody);
@@ -86,12 +85,12 @@ export function endpointHandler<N extends EndpointName>(
  * worth limiting, so it takes no rate-limit token (and needs no write access to the table).
  */
 export function bodilessHandler(answer: (event: APIGatewayProxyEvent) => never | Promise<never>): ApiHandler {
-  const stack = baseStack(undefined).handler(async (event) => answer(event));
+  const stack = baseStack(undefined, undefined).handler(async (event) => answer(event));
   return inRequestScope((event, context) => stack(event, context as ApiContext));
 }
 
 /** Opens the request's scope (shared/request-scope.ts): its store retry budget and write gate. */
-function inRequestScope(handler: ApiHandler): ApiHandler {
+export function inRequestScope(handler: ApiHandler): ApiHandler {
   return (event, context) => {
     const remaining = context.getRemainingTimeInMillis?.() ?? REQUEST_BUDGET_MS + ANSWER_MARGIN_MS;
     const budget = Math.max(0, Math.min(REQUEST_BUDGET_MS, remaining - ANSWER_MARGIN_MS));
@@ -103,11 +102,19 @@ function inRequestScope(handler: ApiHandler): ApiHandler {
  * logEvent is pinned off: an event carries the API key and body values (credential hashes, contacts),
  * and POWERTOOLS_LOGGER_LOG_EVENT must not be able to switch that on.
  */
-function baseStack(endpoint: EndpointName | undefined, requiredFeature?: EndpointFeature) {
+export function baseStack(endpoint: string | undefined, definition: EndpointDefinition | undefined) {
+  const requiredFeature = definition?.requiredFeature;
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
     .use(errorEnvelope())
     .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(logContext())
-    .use(authentication({ environment, endpoint, ...(requiredFeature ? { requiredFeature } : {}) }));
+    .use(
+      authentication({
+        environment,
+        endpoint,
+        scope: definition?.scope,
+        ...(requiredFeature ? { requiredFeature } : {}),
+      }),
+    );
 }

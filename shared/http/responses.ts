@@ -30,6 +30,7 @@ export function errorResponse(error: ApiError, requestId: string): APIGatewayPro
           message: error.message,
           ...(error.field !== undefined ? { field: error.field } : {}),
           requestId,
+          ...(error.details ? { details: error.details } : {}),
         },
       },
     },

@@ -1,8 +1,11 @@
 import {
-  ENDPOINT_DEFINITIONS,
+  API_DEFINITIONS,
+  API_ENDPOINTS,
+  type ApiEndpointName,
   ENDPOINTS,
   type EndpointDefinition,
   type EndpointName,
+  type HttpMethod,
   type RouteDeprecation,
 } from '../contract/endpoints.ts';
 
@@ -14,27 +17,31 @@ export { ENDPOINTS, type EndpointName, type RouteDeprecation };
  * Gateway's resource syntax; `handlerFile` is the handler module under functions/ (exporting `handler`).
  */
 export interface RouteDefinition {
-  endpoint: EndpointName;
-  method: 'POST';
+  endpoint: ApiEndpointName;
+  method: HttpMethod;
   path: string;
+  /** The Lambda function serving the route (the management API's routes share `console`). */
+  functionName: string;
   handlerFile: string;
   deprecation?: RouteDeprecation;
 }
 
-export const ROUTES: readonly RouteDefinition[] = ENDPOINTS.map((endpoint) => {
-  const { method, path, deprecation }: EndpointDefinition = ENDPOINT_DEFINITIONS[endpoint];
+export const ROUTES: readonly RouteDefinition[] = API_ENDPOINTS.map((endpoint) => {
+  const { method, path, deprecation, lambda }: EndpointDefinition = API_DEFINITIONS[endpoint];
+  const functionName = lambda ?? endpoint;
   return {
     endpoint,
     method,
     path,
-    handlerFile: handlerFileOf(endpoint),
+    functionName,
+    handlerFile: handlerFileOf(functionName),
     ...(deprecation ? { deprecation } : {}),
   };
 });
 
-/** Each endpoint's Lambda entry: the two lines binding its use case to its definition. */
-function handlerFileOf(endpoint: EndpointName): string {
-  return `functions/${endpoint}.ts`;
+/** Each function's Lambda entry: the lines binding use cases to their definitions. */
+function handlerFileOf(functionName: string): string {
+  return `functions/${functionName}.ts`;
 }
 
 /** A route outside the registry that answers without authentication. */
@@ -56,35 +63,47 @@ export const FALLBACK_HANDLER_FILE = 'functions/fallback.ts';
 export interface RouteMatch {
   route: RouteDefinition;
   pathParameters: Record<string, string>;
+  /** Every method the matched path answers (for 405's Allow). */
+  methods: HttpMethod[];
 }
 
 /**
- * Finds the route whose path template matches a concrete (percent-encoded) path, whatever the method.
+ * Finds the route whose path template matches a concrete (percent-encoded) path: the one of `method`
+ * when the path has one, else the path's first route (the caller answers 405).
  * Parameters are decoded where they decode and left as sent where they do not: matching never
  * fails on encoding; the handler reads its ids strictly (shared/http/path-parameters.ts).
  */
 export function matchRoute(
   path: string,
   routes: readonly RouteDefinition[] = ROUTES,
+  method?: string,
 ): RouteMatch | undefined {
+  const matches = routes.flatMap((route) => {
+    const pathParameters = matchTemplate(route.path, path);
+    return pathParameters ? [{ route, pathParameters }] : [];
+  });
+  const samePath = matches.filter((m) => m.route.path === matches[0]?.route.path);
+  const chosen = samePath.find((m) => m.route.method === method) ?? samePath[0];
+  return chosen && { ...chosen, methods: samePath.map((m) => m.route.method) };
+}
+
+/** The path's parameters when it matches the template, else undefined. */
+function matchTemplate(templatePath: string, path: string): Record<string, string> | undefined {
   const parts = pathSegments(path);
-  for (const route of routes) {
-    const template = pathSegments(route.path);
-    if (template.length !== parts.length) continue;
-    const pathParameters: Record<string, string> = {};
-    const matches = template.every((segment, i) => {
-      const actual = parts[i] ?? '';
-      const param = parameterName(segment);
-      if (param) {
-        if (!actual) return false;
-        pathParameters[param] = decodePathSegment(actual) ?? actual;
-        return true;
-      }
-      return segment === actual;
-    });
-    if (matches) return { route, pathParameters };
-  }
-  return undefined;
+  const template = pathSegments(templatePath);
+  if (template.length !== parts.length) return undefined;
+  const pathParameters: Record<string, string> = {};
+  const matches = template.every((segment, i) => {
+    const actual = parts[i] ?? '';
+    const param = parameterName(segment);
+    if (param) {
+      if (!actual) return false;
+      pathParameters[param] = decodePathSegment(actual) ?? actual;
+      return true;
+    }
+    return segment === actual;
+  });
+  return matches ? pathParameters : undefined;
 }
 
 /** The segments of a path or path template, without leading or trailing slashes. */

@@ -16,13 +16,16 @@ export function validate<T>(schema: z.ZodType<T>, body: unknown): T {
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
 export function toApiError(issues: readonly Issue[]): ApiError {
-  const mapped = issues.map(describeIssue);
+  const mapped = describeIssues(issues);
   const chosen = mapped.find((m) => m.code === 'invalid_request') ?? mapped[0];
   if (!chosen) return new ApiError('invalid_request', 'The request body is invalid.');
   return new ApiError(chosen.code, chosen.message, { field: chosen.field });
 }
 
-interface MappedIssue {
+/** Every issue in the envelope's terms (the CSV upload reports each of a row's cells). */
+export const describeIssues = (issues: readonly Issue[]): MappedIssue[] => issues.map(describeIssue);
+
+export interface MappedIssue {
   code: ErrorCode;
   field: string;
   message: string;

@@ -72,6 +72,17 @@ export const errorEnvelopeSchema = z
       message: z.string().meta({ description: 'For logs, not end users' }),
       field: z.string().optional().meta({ description: 'The failing field, on validation errors' }),
       requestId: z.string().meta({ description: 'Equals the X-Request-Id response header' }),
+      details: z
+        .array(
+          z.object({
+            line: z.int().optional(),
+            column: z.string().optional(),
+            code: z.string(),
+            message: z.string(),
+          }),
+        )
+        .optional()
+        .meta({ description: 'Every problem, where an answer lists several (CSV rows, workflow rules)' }),
     }),
   })
   .meta({ id: 'ErrorEnvelope' });

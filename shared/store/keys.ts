@@ -90,6 +90,23 @@ export const webhookGsi1 = {
   }),
 };
 
+/**
+ * The merchant console: saved workflow versions beside the live workflow (one Query lists them),
+ * console sessions by token hash, and the audit log in one partition per merchant, by time.
+ */
+export const consoleKeys = {
+  workflowVersion: (merchantId: string, eventType: string, savedAt: string, version: string) =>
+    key(keys.workflow(merchantId, eventType)[PARTITION_KEY], `VERSION#${savedAt}#${version}`),
+  workflowVersionPrefix: 'VERSION#',
+  consoleSession: (tokenHash: string) => key(`CONSOLESESSION#${tokenHash}`, 'SESSION'),
+  auditEntry: (merchantId: string, at: string, entryId: string) =>
+    key(`${merchantScope(merchantId)}#AUDIT`, `${at}#${entryId}`),
+};
+
+/** The merchant's own id of a merchant-owned record (`M#<m>#RETURN#r-1` -> `r-1`). */
+export const recordIdOf = (recordKey: TableKey): string =>
+  recordKey[PARTITION_KEY].replace(/^M#[^#]+#[A-Z]+#/, '');
+
 /** The key hash an API-key item is addressed by (the inverse of keys.apiKey). */
 export const apiKeyHashOf = (apiKeyItem: TableKey): string =>
   apiKeyItem[PARTITION_KEY].replace(/^APIKEY#/, '');

@@ -6,6 +6,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { type Environment, KEY_PREFIX } from '../config.ts';
+import type { KeyScope } from '../contract/endpoints.ts';
 import { newKeyId, newMerchantId, randomBase62 } from '../ids.ts';
 import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
@@ -31,7 +32,11 @@ export interface ApiKeyRecord {
   keyHash: string;
   merchantId: string;
   environment: Environment;
-  /** Endpoint names this key may call; undefined means every endpoint. */
+  /** What the key may call: the event endpoints or the management API (console). */
+  scope: KeyScope;
+  /** Who holds it, for console keys (`ana@acme.example`): the audit log names it. */
+  name?: string;
+  /** Endpoint names this key may call; undefined means every endpoint of its scope. */
   endpoints?: string[];
   status: 'active' | 'revoked';
   last4: string;
@@ -61,7 +66,11 @@ export async function createMerchant(input: {
     accountUpdatesEnabled: input.accountUpdatesEnabled,
     createdAt: new Date().toISOString(),
   };
-  const { item: keyItem, issued } = newKeyItem(merchant.merchantId, input.environment, undefined);
+  const { item: keyItem, issued } = newKeyItem({
+    merchantId: merchant.merchantId,
+    environment: input.environment,
+    scope: 'events',
+  });
   await documentClient.send(
     new TransactWriteCommand({
       TransactItems: [
@@ -111,13 +120,18 @@ export async function updateMerchant(
   }
 }
 
-export async function createApiKey(input: {
+export interface NewKey {
   merchantId: string;
   environment: Environment;
+  /** `events` unless said otherwise. */
+  scope?: KeyScope;
+  name?: string;
   endpoints?: string[];
-}): Promise<IssuedKey | undefined> {
+}
+
+export async function createApiKey(input: NewKey): Promise<IssuedKey | undefined> {
   if (!(await getMerchant(input.merchantId))) return undefined;
-  const { item, issued } = newKeyItem(input.merchantId, input.environment, input.endpoints);
+  const { item, issued } = newKeyItem(input);
   await documentClient.send(
     new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }),
   );
@@ -162,6 +176,9 @@ export async function findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | 
     keyHash: typeof Item.keyHash === 'string' ? Item.keyHash : apiKeyHashOf(Item as TableKey),
     merchantId: Item.merchantId,
     environment: Item.environment,
+    // Keys issued before scopes existed call the event endpoints.
+    scope: Item.scope === 'console' ? 'console' : 'events',
+    ...(typeof Item.name === 'string' ? { name: Item.name } : {}),
     endpoints: Item.endpoints,
     status: Item.status,
     last4: Item.last4,
@@ -169,7 +186,7 @@ export async function findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | 
   };
 }
 
-function newKeyItem(merchantId: string, environment: Environment, endpoints: string[] | undefined) {
+function newKeyItem({ merchantId, environment, scope = 'events', name, endpoints }: NewKey) {
   const apiKey = `${KEY_PREFIX[environment]}${randomBase62(API_KEY_RANDOM_LENGTH)}`;
   const keyId = newKeyId();
   const keyHash = hashApiKey(apiKey);
@@ -178,6 +195,8 @@ function newKeyItem(merchantId: string, environment: Environment, endpoints: str
     keyHash,
     merchantId,
     environment,
+    scope,
+    ...(name !== undefined ? { name } : {}),
     ...(endpoints ? { endpoints } : {}),
     status: 'active',
     last4: apiKey.slice(-4),

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
 import { identityId, parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
@@ -10,6 +10,7 @@ import { documentClient, tableName } from './client.ts';
 import { HistoryChanges } from './identity-history.ts';
 import { queryGsi1 } from './index-query.ts';
 import { gsi1, keys, type TableKey } from './keys.ts';
+import { type Page, queryPage } from './pages.ts';
 import { GSI1 } from './table-definition.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { webhookOutboxItems } from './webhook-deliveries.ts';
@@ -48,7 +49,7 @@ export interface Review {
   decisions: ReviewedDecision[];
   status: ReviewStatus;
   createdAt: string;
-  resolution?: { outcome: ReviewOutcome; note?: string; resolvedAt: string };
+  resolution?: { outcome: ReviewOutcome; note?: string; resolvedAt: string; resolvedBy?: string };
 }
 
 /** One review per event: the id follows from the event's key, so a retried write cannot add a second. */
@@ -157,6 +158,39 @@ export async function listReviews(
   return { reviews: results, more };
 }
 
+/** One page of the queue for the console: oldest first, optionally of one event type. */
+export function listReviewPage(
+  merchantId: string,
+  filter: { status: ReviewStatus; eventType?: EventType },
+  cursor: string | undefined,
+  limit: number,
+): Promise<Page<Review>> {
+  const partition = gsi1.reviewByStatus(merchantId, filter.status, '', '')[GSI1.partitionKey] as string;
+  const byType: Pick<
+    QueryCommandInput,
+    'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
+  > = filter.eventType
+    ? {
+        FilterExpression: '#type = :type',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#type': 'eventType' },
+        ExpressionAttributeValues: { ':pk': partition, ':type': filter.eventType },
+      }
+    : {
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        ExpressionAttributeValues: { ':pk': partition },
+      };
+  return queryPage(
+    {
+      query: { IndexName: GSI1.name, KeyConditionExpression: '#pk = :pk', ...byType },
+      partition: { attribute: GSI1.partitionKey, value: partition },
+      oldestFirst: true,
+      cursor,
+      limit,
+    },
+    toReview,
+  );
+}
+
 export async function getReview(merchantId: string, reviewId: string): Promise<Review | undefined> {
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: tableName, Key: keys.review(merchantId, reviewId), ConsistentRead: true }),
@@ -186,6 +220,10 @@ export async function resolveReview(input: {
   reviewId: string;
   outcome: ReviewOutcome;
   note?: string;
+  /** Who resolved it (a console key's holder), kept on the resolution. */
+  resolvedBy?: string;
+  /** Written in the same transaction (the console's audit entry). */
+  alsoWrite?: TransactItems;
   now: number;
   /** false for imported history: the resolution is recorded but no webhook is sent. */
   notify?: boolean;
@@ -195,7 +233,12 @@ export async function resolveReview(input: {
   if (!review) return { status: 'not_found' };
   if (review.status !== 'open') return { status: 'already_resolved', review };
   const resolvedAt = new Date(now).toISOString();
-  const resolution = { outcome, ...(input.note ? { note: input.note } : {}), resolvedAt };
+  const resolution = {
+    outcome,
+    ...(input.note ? { note: input.note } : {}),
+    resolvedAt,
+    ...(input.resolvedBy ? { resolvedBy: input.resolvedBy } : {}),
+  };
   const identities = uniqueIdentities(parseIdentityIds(review.identities));
   const changes = new HistoryChanges().addEach(identities, LABEL_METRIC[outcome], 1, now);
   const index = gsi1.reviewByStatus(merchantId, 'resolved', resolvedAt, reviewId);
@@ -239,6 +282,7 @@ export async function resolveReview(input: {
         ],
         now,
       ),
+      ...(input.alsoWrite ?? []),
     ]);
   } catch (error) {
     if (error instanceof ConditionFailedError && error.index === 0) {

@@ -1,7 +1,10 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_WORKFLOWS, type EventType, type Workflow, type WorkflowRule } from '../scoring/workflow.ts';
 import { documentClient, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { consoleKeys, keys } from './keys.ts';
+import { type Page, queryPage } from './pages.ts';
+import { PARTITION_KEY, SORT_KEY } from './table-definition.ts';
+import { type TransactItems, transactWrite } from './transact.ts';
 
 /**
  * A merchant's workflow per event type is one item, read in the request's single BatchGetItem.
@@ -48,19 +51,80 @@ export async function getWorkflow(merchantId: string, eventType: EventType): Pro
   };
 }
 
-/** Replaces the merchant's workflow for its event type; the next request reads the new one. */
-export async function saveWorkflow(merchantId: string, workflow: Workflow, now: number): Promise<void> {
-  await documentClient.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...workflowKey(merchantId, workflow.eventType),
-        entity: 'workflow',
-        merchantId,
-        eventType: workflow.eventType,
-        workflow,
-        updatedAt: new Date(now).toISOString(),
+/**
+ * Replaces the merchant's workflow for its event type; the next request reads the new one. The same
+ * transaction keeps the version in the workflow's history (with who saved it) and whatever the
+ * caller adds (the console's audit entry).
+ */
+export async function saveWorkflow(
+  merchantId: string,
+  workflow: Workflow,
+  now: number,
+  savedBy = 'admin CLI',
+  alsoWrite: TransactItems = [],
+): Promise<void> {
+  const savedAt = new Date(now).toISOString();
+  await transactWrite([
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...workflowKey(merchantId, workflow.eventType),
+          entity: 'workflow',
+          merchantId,
+          eventType: workflow.eventType,
+          workflow,
+          updatedAt: savedAt,
+        },
       },
+    },
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...consoleKeys.workflowVersion(merchantId, workflow.eventType, savedAt, workflow.version),
+          entity: 'workflowVersion',
+          merchantId,
+          workflow,
+          savedAt,
+          savedBy,
+        },
+      },
+    },
+    ...alsoWrite,
+  ]);
+}
+
+export interface WorkflowVersion {
+  workflow: Workflow;
+  savedAt: string;
+  savedBy: string;
+}
+
+/** Saved versions of a workflow, newest first. */
+export function listWorkflowVersions(
+  merchantId: string,
+  eventType: EventType,
+  cursor: string | undefined,
+  limit: number,
+): Promise<Page<WorkflowVersion>> {
+  const partition = workflowKey(merchantId, eventType)[PARTITION_KEY];
+  return queryPage(
+    {
+      query: {
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#sk': SORT_KEY },
+        ExpressionAttributeValues: { ':pk': partition, ':prefix': consoleKeys.workflowVersionPrefix },
+      },
+      partition: { attribute: PARTITION_KEY, value: partition },
+      oldestFirst: false,
+      cursor,
+      limit,
+    },
+    (item) => ({
+      workflow: workflowFromItem(item, eventType),
+      savedAt: item.savedAt as string,
+      savedBy: item.savedBy as string,
     }),
   );
 }

@@ -119,15 +119,23 @@ async function recordOnce(
   });
 }
 
+/** The returned line a disposition names, or -1 when no item of the return has its identifier. */
+export function returnedLineOf(
+  stored: StoredReturn,
+  item: Pick<ItemDisposition, 'identifierType' | 'identifier'>,
+) {
+  return stored.items.findIndex((returned) =>
+    returned.identifiers.some(
+      (id) => id.identifierType === item.identifierType && id.identifier === item.identifier,
+    ),
+  );
+}
+
 /** The returned line each disposition names (by index), checked before anything is recorded. */
 function linesOf(stored: StoredReturn, items: readonly ItemDisposition[]): number[] {
   const named = new Map<number, number>();
   return items.map((item, index) => {
-    const line = stored.items.findIndex((returned) =>
-      returned.identifiers.some(
-        (id) => id.identifierType === item.identifierType && id.identifier === item.identifier,
-      ),
-    );
+    const line = returnedLineOf(stored, item);
     if (line < 0) {
       throw new ApiError('item_not_on_return', 'No item of this return has this identifier.', {
         field: `itemDispositions[${index}].identifier`,

@@ -1,21 +1,35 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { authenticate } from '../../auth/authenticate.ts';
-import type { Environment } from '../../config.ts';
-import type { EndpointFeature, EndpointName } from '../../contract/endpoints.ts';
+import { authenticate, type CalledEndpoint } from '../../auth/authenticate.ts';
+import { authenticateSession, CONSOLE_REQUEST_HEADER, sessionTokenOf } from '../../auth/console-session.ts';
 import { logger } from '../../observability.ts';
 import type { ApiContext } from '../api-context.ts';
 import { headerValue } from '../headers.ts';
 
-export function authentication(options: {
-  environment: Environment;
-  endpoint: EndpointName | undefined;
-  requiredFeature?: EndpointFeature;
-}): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
+/**
+ * Who calls, first of all: the key's scope must be the endpoint's (shared/auth/authenticate.ts).
+ * Management endpoints also take the console's session cookie when no Authorization header is sent.
+ */
+export function authentication(
+  options: CalledEndpoint,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
   return {
     before: async (request) => {
-      const principal = await authenticate(headerValue(request.event.headers, 'authorization'), options);
+      const { headers, httpMethod } = request.event;
+      const authorization = headerValue(headers, 'authorization');
+      const sessionToken =
+        options.scope === 'console' && !authorization
+          ? sessionTokenOf(headerValue(headers, 'cookie'))
+          : undefined;
+      const principal = sessionToken
+        ? await authenticateSession(sessionToken, {
+            ...options,
+            method: httpMethod,
+            consoleRequestHeader: headerValue(headers, CONSOLE_REQUEST_HEADER),
+          })
+        : await authenticate(authorization, options);
       request.context.principal = principal;
+      if (sessionToken) request.context.sessionToken = sessionToken;
       logger.appendKeys({ merchantId: principal.merchant.merchantId });
     },
   };

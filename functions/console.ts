@@ -1,0 +1,32 @@
+import { listAuditLog } from '../shared/console/audit-log.ts';
+import { showDecision } from '../shared/console/decisions.ts';
+import { uploadDispositions } from '../shared/console/dispositions-upload.ts';
+import { overview } from '../shared/console/overview.ts';
+import { listReviews, resolve, showReview } from '../shared/console/reviews.ts';
+import { signIn, signOut } from '../shared/console/session.ts';
+import {
+  backtestCandidate,
+  listVersions,
+  saveCandidate,
+  showWorkflow,
+  validateCandidate,
+} from '../shared/console/workflows.ts';
+import { managementHandler, routedFunction } from '../shared/http/management-handler.ts';
+
+/** The management API's one Lambda function: each route's use case behind its own definition. */
+export const handler = routedFunction({
+  consoleSignIn: managementHandler('consoleSignIn', signIn),
+  consoleSignOut: managementHandler('consoleSignOut', signOut),
+  reviewList: managementHandler('reviewList', listReviews),
+  reviewShow: managementHandler('reviewShow', showReview),
+  reviewResolve: managementHandler('reviewResolve', resolve),
+  decisionShow: managementHandler('decisionShow', showDecision),
+  workflowShow: managementHandler('workflowShow', showWorkflow),
+  workflowSave: managementHandler('workflowSave', saveCandidate),
+  workflowValidate: managementHandler('workflowValidate', validateCandidate),
+  workflowBacktest: managementHandler('workflowBacktest', backtestCandidate),
+  workflowVersions: managementHandler('workflowVersions', listVersions),
+  dispositionsUpload: managementHandler('dispositionsUpload', uploadDispositions),
+  overview: managementHandler('overview', overview),
+  auditList: managementHandler('auditList', listAuditLog),
+});

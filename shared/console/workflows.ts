@@ -1,0 +1,90 @@
+import { ApiError } from '../errors.ts';
+import type { ManagementUseCase } from '../http/management-handler.ts';
+import { decisionTypeOf, type Workflow } from '../scoring/workflow.ts';
+import { validateWorkflow } from '../scoring/workflow-validation.ts';
+import { auditPut } from '../store/audit.ts';
+import { getWorkflow, listWorkflowVersions, saveWorkflow } from '../store/workflows.ts';
+import { backtestRecent, newWorkflowVersionId } from '../use-cases/workflow-changes.ts';
+import { eventTypeOf } from './path-types.ts';
+
+/**
+ * The workflow editor's endpoints: the same validation (and so the same messages) and the same
+ * backtest as the admin CLI's `workflows` commands.
+ */
+export const showWorkflow: ManagementUseCase<'workflowShow'> = async ({ caller, pathParameters }) => {
+  const state = await getWorkflow(caller.merchantId, eventTypeOf(pathParameters));
+  return { body: stateOf(state.workflow, state.source, state.updatedAt) };
+};
+
+export const validateCandidate: ManagementUseCase<'workflowValidate'> = async ({ pathParameters, body }) => {
+  const result = validateWorkflow(eventTypeOf(pathParameters), body.workflow, 'candidate');
+  return {
+    body: result.valid
+      ? { valid: true, errors: [], decisionType: decisionTypeOf(result.workflow) }
+      : { valid: false, errors: result.errors },
+  };
+};
+
+export const backtestCandidate: ManagementUseCase<'workflowBacktest'> = async ({
+  caller,
+  pathParameters,
+  body,
+}) => {
+  const eventType = eventTypeOf(pathParameters);
+  const candidate = validOrThrow(eventType, body.workflow, 'candidate');
+  return {
+    body: await backtestRecent(caller.merchantId, eventType, candidate, {
+      ...(body.days ? { days: body.days } : {}),
+    }),
+  };
+};
+
+/** PUT /v1/workflows/{type}: a new live version, its history entry and the audit entry at once. */
+export const saveCandidate: ManagementUseCase<'workflowSave'> = async ({ caller, pathParameters, body }) => {
+  const eventType = eventTypeOf(pathParameters);
+  const now = Date.now();
+  const workflow = validOrThrow(eventType, body.workflow, newWorkflowVersionId(now));
+  const savedAt = new Date(now).toISOString();
+  await saveWorkflow(caller.merchantId, workflow, now, caller.keyName, [
+    auditPut(caller.merchantId, {
+      at: savedAt,
+      action: 'workflow.saved',
+      keyId: caller.keyId,
+      keyName: caller.keyName,
+      subject: `${eventType} workflow`,
+      detail: `version ${workflow.version}: ${workflow.rules.map((r) => r.name).join(', ') || 'no rules'}`,
+    }),
+  ]);
+  return { body: stateOf(workflow, 'stored', savedAt) };
+};
+
+export const listVersions: ManagementUseCase<'workflowVersions'> = async ({
+  caller,
+  pathParameters,
+  query,
+}) => {
+  const page = await listWorkflowVersions(
+    caller.merchantId,
+    eventTypeOf(pathParameters),
+    query.cursor,
+    query.limit ?? 25,
+  );
+  return { body: { items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
+};
+
+function validOrThrow(eventType: Workflow['eventType'], document: unknown, version: string): Workflow {
+  const result = validateWorkflow(eventType, document, version);
+  if (result.valid) return result.workflow;
+  throw new ApiError('invalid_workflow', `Invalid ${eventType} workflow: ${result.errors.join('; ')}`, {
+    details: result.errors.map((message) => ({ code: 'invalid_workflow', message })),
+  });
+}
+
+function stateOf(workflow: Workflow, source: 'stored' | 'default', updatedAt: string | undefined) {
+  return {
+    workflow,
+    source,
+    ...(updatedAt ? { updatedAt } : {}),
+    decisionType: decisionTypeOf(workflow),
+  };
+}

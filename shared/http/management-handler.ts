@@ -1,0 +1,122 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type * as z from 'zod';
+import {
+  type EndpointDefinition,
+  MANAGEMENT_ENDPOINT_DEFINITIONS,
+  type ManagementEndpointName,
+} from '../contract/endpoints.ts';
+import { ApiError } from '../errors.ts';
+import type { ApiContext } from './api-context.ts';
+import { type ApiHandler, baseStack, inRequestScope } from './http-handler.ts';
+import { csvBody } from './middleware/csv-body.ts';
+import { jsonBody } from './middleware/json-body.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
+import { routeLifecycle } from './middleware/route-lifecycle.ts';
+import { pathParametersOf } from './path-parameters.ts';
+import { jsonResponse } from './responses.ts';
+import { ROUTES } from './routes.ts';
+import { validate } from './validation.ts';
+
+type Definitions = typeof MANAGEMENT_ENDPOINT_DEFINITIONS;
+
+/** The validated JSON body, the CSV text, or nothing, as the definition says. */
+export type BodyOf<N extends ManagementEndpointName> = Definitions[N] extends { request: z.ZodType }
+  ? z.output<Definitions[N]['request']>
+  : Definitions[N] extends { csvBody: object }
+    ? string
+    : undefined;
+export type QueryOf<N extends ManagementEndpointName> = Definitions[N] extends { query: z.ZodType }
+  ? z.output<Definitions[N]['query']>
+  : undefined;
+
+/** The console key behind a call: whose merchant, and who (the audit log names the key's holder). */
+export interface ConsoleCaller {
+  merchantId: string;
+  merchantName: string;
+  keyId: string;
+  keyName: string;
+  keyHash: string;
+  /** Set when the call came with the session cookie (sign-out ends that session). */
+  sessionToken?: string;
+}
+
+export interface ManagementCall<N extends ManagementEndpointName> {
+  caller: ConsoleCaller;
+  body: BodyOf<N>;
+  query: QueryOf<N>;
+  pathParameters: Readonly<Record<string, string>>;
+}
+
+export interface ManagementAnswer<N extends ManagementEndpointName> {
+  body: z.input<Definitions[N]['response']>;
+  /** Set-Cookie on sign-in and sign-out. */
+  headers?: Record<string, string>;
+}
+
+export type ManagementUseCase<N extends ManagementEndpointName> = (
+  call: ManagementCall<N>,
+) => Promise<ManagementAnswer<N>>;
+
+/**
+ * A management endpoint behind the same stack as the event endpoints (request id and envelope,
+ * authentication with the definition's scope, route lifecycle, rate limit), then its body (JSON or
+ * CSV), path ids and query validated against the definition before the use case runs.
+ */
+export function managementHandler<N extends ManagementEndpointName>(
+  endpoint: N,
+  useCase: ManagementUseCase<N>,
+): ApiHandler {
+  const definition: EndpointDefinition = MANAGEMENT_ENDPOINT_DEFINITIONS[endpoint];
+  let stack = baseStack(endpoint, definition).use(routeLifecycle(ROUTES)).use(rateLimit());
+  if (definition.request) stack = stack.use(jsonBody());
+  if (definition.csvBody) stack = stack.use(csvBody(definition.csvBody.maxBytes));
+  const handler = stack.handler(async (event, context) => {
+    const pathParameters = pathParametersOf(event);
+    const body = definition.request
+      ? validate(definition.request, context.parsedBody)
+      : definition.csvBody
+        ? context.parsedBody
+        : undefined;
+    const query = definition.query
+      ? validate(definition.query, event.queryStringParameters ?? {})
+      : undefined;
+    const answer = await useCase({
+      caller: callerOf(context),
+      body: body as BodyOf<N>,
+      query: query as QueryOf<N>,
+      pathParameters,
+    });
+    return jsonResponse(
+      { body: answer.body, headers: { 'Cache-Control': 'no-store', ...answer.headers } },
+      context.requestId,
+    );
+  });
+  return inRequestScope((event, context) => handler(event, context as ApiContext));
+}
+
+function callerOf(context: ApiContext): ConsoleCaller {
+  const { merchant, key } = context.principal!;
+  return {
+    merchantId: merchant.merchantId,
+    merchantName: merchant.name,
+    keyId: key.keyId,
+    keyName: key.name ?? key.keyId,
+    keyHash: key.keyHash,
+    ...(context.sessionToken ? { sessionToken: context.sessionToken } : {}),
+  };
+}
+
+/**
+ * One Lambda function serving several management endpoints: each request goes to the handler of its
+ * route (API Gateway's `resource` and method), so every endpoint keeps its own definition and stack.
+ */
+export function routedFunction(handlers: { [N in ManagementEndpointName]?: ApiHandler }): ApiHandler {
+  return (event: APIGatewayProxyEvent, context) => {
+    const route = ROUTES.find((r) => r.path === event.resource && r.method === event.httpMethod);
+    const handler = route && handlers[route.endpoint as ManagementEndpointName];
+    if (!handler) {
+      throw new ApiError('not_found', `No handler for ${event.httpMethod} ${event.resource} here.`);
+    }
+    return handler(event, context);
+  };
+}

@@ -1,0 +1,57 @@
+import { randomBase62 } from '../ids.ts';
+import type { AuditEntry } from '../schemas/console.ts';
+import { tableName } from './client.ts';
+import { consoleKeys } from './keys.ts';
+import { type Page, queryPage } from './pages.ts';
+import { PARTITION_KEY } from './table-definition.ts';
+import type { TransactItem } from './transact.ts';
+
+/**
+ * The audit log: one item per change made through the console, written in the change's own
+ * transaction, so a change is never recorded without its entry (or the other way round).
+ */
+export type { AuditEntry };
+
+export function auditPut(merchantId: string, entry: AuditEntry): TransactItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...consoleKeys.auditEntry(merchantId, entry.at, randomBase62(8)),
+        entity: 'audit',
+        merchantId,
+        ...entry,
+      },
+    },
+  };
+}
+
+/** The merchant's audit log, newest first. */
+export function listAudit(
+  merchantId: string,
+  cursor: string | undefined,
+  limit: number,
+): Promise<Page<AuditEntry>> {
+  const partition = consoleKeys.auditEntry(merchantId, '', '')[PARTITION_KEY];
+  return queryPage(
+    {
+      query: {
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': PARTITION_KEY },
+        ExpressionAttributeValues: { ':pk': partition },
+      },
+      partition: { attribute: PARTITION_KEY, value: partition },
+      oldestFirst: false,
+      cursor,
+      limit,
+    },
+    (item): AuditEntry => ({
+      at: item.at as string,
+      action: item.action as AuditEntry['action'],
+      keyId: item.keyId as string,
+      keyName: item.keyName as string,
+      subject: item.subject as string,
+      detail: item.detail as string,
+    }),
+  );
+}
