@@ -25,12 +25,16 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface OutboxEvent {
   merchantId: string;
+  /** The outbox item's own id: the event id, or a redelivery's request. */
+  outboxId: string;
   eventId: string;
   type: WebhookEvent['type'];
   webhookIds: string[];
   /** The exact bytes every attempt posts and signs. */
   body: string;
   createdAt: string;
+  /** Set on a redelivery request: the delivery to send again, instead of new deliveries. */
+  redeliveryOf?: string;
 }
 
 export interface DeliveryAttempt {
@@ -76,29 +80,61 @@ export function webhookOutboxItems(
     const webhookIds = subscribersOf(subscriptions, notice).map((s) => s.webhookId);
     if (webhookIds.length === 0) return [];
     const event = webhookEvent(newServiceId('evt'), notice.type, notice.data, now);
-    const outbox: OutboxEvent = {
-      merchantId,
-      eventId: event.id,
-      type: event.type,
-      webhookIds,
-      body: JSON.stringify(event),
-      createdAt: event.createdAt,
-    };
-    return [
-      {
-        Put: {
-          TableName: tableName,
-          Item: {
-            ...webhookKeys.outbox(merchantId, event.id),
-            ...webhookGsi1.pendingOutbox(event.createdAt, event.id),
-            entity: 'webhookEvent',
-            ...outbox,
-            [TTL_ATTRIBUTE]: retainUntil(now),
-          },
-        },
-      },
-    ];
+    return [{ Put: outboxPut(outboxOf(merchantId, event, webhookIds), now) }];
   });
+}
+
+const outboxOf = (merchantId: string, event: WebhookEvent, webhookIds: string[]): OutboxEvent => ({
+  merchantId,
+  outboxId: event.id,
+  eventId: event.id,
+  type: event.type,
+  webhookIds,
+  body: JSON.stringify(event),
+  createdAt: event.createdAt,
+});
+
+/** The worker's intake (stream, or the local poller): every outbox item waits in its queue. */
+function outboxPut(outbox: OutboxEvent, now: number) {
+  return {
+    TableName: tableName,
+    Item: {
+      ...webhookKeys.outbox(outbox.merchantId, outbox.outboxId),
+      ...webhookGsi1.pendingOutbox(new Date(now).toISOString(), outbox.outboxId),
+      entity: 'webhookEvent',
+      ...outbox,
+      [TTL_ATTRIBUTE]: retainUntil(now),
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  };
+}
+
+/**
+ * Asks the worker to send a `webhook.test` event to one endpoint (management API: the worker, not
+ * the API function, makes the request). Returns the delivery it will make.
+ */
+export async function queueTestEvent(merchantId: string, webhookId: string, now: number) {
+  const event = webhookEvent(newServiceId('evt'), TEST_EVENT_TYPE, { webhookId, message: 'test event' }, now);
+  await documentClient.send(new PutCommand(outboxPut(outboxOf(merchantId, event, [webhookId]), now)));
+  return {
+    eventId: event.id,
+    deliveryId: deliveryIdFor({ eventId: event.id, createdAt: event.createdAt }, webhookId),
+  };
+}
+
+/** Asks the worker to send a delivery again (same event id, a fresh 72 h of retries). */
+export async function queueRedelivery(delivery: WebhookDelivery, now: number): Promise<void> {
+  const outbox: OutboxEvent = {
+    merchantId: delivery.merchantId,
+    outboxId: `${delivery.deliveryId}.${now}`,
+    eventId: delivery.eventId,
+    type: delivery.type,
+    webhookIds: [delivery.webhookId],
+    body: delivery.body,
+    createdAt: delivery.createdAt,
+    redeliveryOf: delivery.deliveryId,
+  };
+  await documentClient.send(new PutCommand(outboxPut(outbox, now)));
 }
 
 /** Work waiting in one of the two queues, oldest first; `merchantId` drains one merchant only. */
@@ -151,6 +187,22 @@ export const deliveryIdFor = (event: Pick<OutboxEvent, 'eventId' | 'createdAt'>,
  * transaction. Repeating it (a retried stream batch) adds nothing. Returns the new deliveries.
  */
 export async function fanOutOutboxEvent(event: OutboxEvent, now: number): Promise<WebhookDelivery[]> {
+  const dequeue: TransactItems = [
+    {
+      Update: {
+        TableName: tableName,
+        Key: webhookKeys.outbox(event.merchantId, event.outboxId),
+        UpdateExpression: 'REMOVE #pk, #sk',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
+      },
+    },
+  ];
+  if (event.redeliveryOf) {
+    const [webhookId = ''] = event.webhookIds;
+    const again = await redeliver(event.merchantId, webhookId, event.redeliveryOf, now);
+    await transactWrite(dequeue);
+    return again ? [again] : [];
+  }
   const deliveries = event.webhookIds.map(
     (webhookId): WebhookDelivery => ({
       merchantId: event.merchantId,
@@ -166,16 +218,6 @@ export async function fanOutOutboxEvent(event: OutboxEvent, now: number): Promis
       createdAt: event.createdAt,
     }),
   );
-  const dequeue: TransactItems = [
-    {
-      Update: {
-        TableName: tableName,
-        Key: webhookKeys.outbox(event.merchantId, event.eventId),
-        UpdateExpression: 'REMOVE #pk, #sk',
-        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
-      },
-    },
-  ];
   try {
     await transactWrite([
       ...deliveries.map((d) => ({
@@ -345,6 +387,8 @@ function deliveryItem(delivery: WebhookDelivery, now: number): Record<string, un
 function toOutboxEvent(item: Record<string, unknown>): OutboxEvent {
   return {
     merchantId: item.merchantId as string,
+    outboxId: item.outboxId as string,
+    ...(typeof item.redeliveryOf === 'string' ? { redeliveryOf: item.redeliveryOf } : {}),
     eventId: item.eventId as string,
     type: item.type as OutboxEvent['type'],
     webhookIds: item.webhookIds as string[],

@@ -1,8 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBase62 } from '../ids.ts';
+import type { WebhookSettings } from '../schemas/webhooks.ts';
 import type { WebhookSubscription } from '../webhooks/events.ts';
 import { failingTooLong } from '../webhooks/schedule.ts';
-import type { WebhookSettings } from '../webhooks/settings.ts';
 import { newWebhookSecret } from '../webhooks/signing.ts';
 import { documentClient, tableName } from './client.ts';
 import { queryGsi1 } from './index-query.ts';

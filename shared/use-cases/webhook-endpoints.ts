@@ -1,5 +1,6 @@
 import { readRuntimeConfig } from '../config.ts';
 import { ApiError, notFound } from '../errors.ts';
+import type { WebhookSettings } from '../schemas/webhooks.ts';
 import { getMerchant } from '../store/merchants.ts';
 import { createTestDelivery, getDelivery, redeliver } from '../store/webhook-deliveries.ts';
 import {
@@ -9,7 +10,6 @@ import {
   updateWebhookEndpoint,
   type WebhookEndpoint,
 } from '../store/webhooks.ts';
-import type { WebhookSettings } from '../webhooks/settings.ts';
 import { type UrlPolicy, urlPolicyOf, webhookUrlProblem } from '../webhooks/url-policy.ts';
 import { type AttemptOutcome, attemptDelivery, type WorkerOptions } from './deliver-webhooks.ts';
 

@@ -1,11 +1,12 @@
 import type { DecisionOutcome } from '../schemas/decision.ts';
+import { WEBHOOK_EVENT_TYPES } from '../schemas/webhooks.ts';
 import type { EventType } from '../scoring/workflow.ts';
 
 /**
  * What a merchant can subscribe to, and the payload every delivery carries. Pure: the store writes
  * these payloads in the event's own transaction (outbox) and the worker posts them unchanged.
  */
-export const WEBHOOK_EVENT_TYPES = ['decision.created', 'review.created', 'review.resolved'] as const;
+export { WEBHOOK_EVENT_TYPES };
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent only by `webhooks test` / `POST /v1/webhooks/{id}/test`, to the one endpoint asked for. */
 export const TEST_EVENT_TYPE = 'webhook.test';
