@@ -86,7 +86,11 @@ describe('webhooks with a local receiver', () => {
     expect(created).toMatchObject({ apiVersion: 'v1', data: { eventType: 'return', ...answered.body } });
     const review = reviewEvents.find((e) => e.type === 'review.created');
     const reviewId = reviewIdFor('return', keys.return(merchant.merchantId, answered.body.providerReturnId));
-    expect(review.data.review).toMatchObject({ reviewId, status: 'open' });
+    expect(review.data.review).toMatchObject({
+      reviewId,
+      status: 'open',
+      providerId: answered.body.providerReturnId,
+    });
     expect(review.data.review.identities).toBeUndefined();
 
     const before = merchant.receiver.received.length;

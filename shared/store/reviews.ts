@@ -9,7 +9,7 @@ import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
 import { HistoryChanges } from './identity-history.ts';
 import { queryGsi1 } from './index-query.ts';
-import { gsi1, keys, type TableKey } from './keys.ts';
+import { gsi1, keys, recordIdOf, type TableKey } from './keys.ts';
 import { type Page, queryPage } from './pages.ts';
 import { GSI1 } from './table-definition.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
@@ -120,8 +120,9 @@ export function reviewItemsFor(
 
 /** What a merchant's receiver is told of a review: no internal keys or identity digests. */
 export function publicReview(review: Review) {
-  const { merchantId: _m, eventKey: _k, identities: _i, ...shown } = review;
-  return shown;
+  const { merchantId: _m, eventKey, identities: _i, ...shown } = review;
+  // The merchant's own id of the event (providerOrderId, providerReturnId, ...), as the console shows it.
+  return { ...shown, providerId: recordIdOf(eventKey) };
 }
 
 function isDecisionList(
