@@ -1,3 +1,4 @@
+import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
 import { findConsoleSession } from '../store/console-sessions.ts';
 import { admitKey, type CalledEndpoint, type Principal } from './authenticate.ts';
@@ -8,8 +9,7 @@ import { admitKey, type CalledEndpoint, type Principal } from './authenticate.ts
  * of another site can make the browser send the cookie (SameSite=Strict already stops most), but it
  * cannot add a custom header without a CORS preflight this API never grants.
  */
-export const SESSION_COOKIE = 'console_session';
-export const CONSOLE_REQUEST_HEADER = 'X-Console-Request';
+export { CONSOLE_REQUEST_HEADER, SESSION_COOKIE };
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -58,6 +58,13 @@ export interface RouteDeprecation {
 export const KEY_SCOPES = ['events', 'console'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
+/**
+ * The console's session cookie and the header its changing calls carry (shared/auth/console-session.ts);
+ * defined here, with the contract, so the OpenAPI document names them without depending on auth.
+ */
+export const SESSION_COOKIE = 'console_session';
+export const CONSOLE_REQUEST_HEADER = 'X-Console-Request';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface EndpointDefinition {

@@ -2,15 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from '../auth/console-session.ts';
 import { ERROR_CATALOG, type ErrorCode } from '../errors.ts';
 import { errorEnvelopeSchema } from '../schemas/responses.ts';
 import {
   API_DEFINITIONS,
   API_ENDPOINTS,
+  CONSOLE_REQUEST_HEADER,
   type EndpointDefinition,
   errorsOf,
   IDEMPOTENCY_KEY_HEADER,
+  SESSION_COOKIE,
 } from './endpoints.ts';
 
 /**

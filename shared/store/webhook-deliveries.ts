@@ -137,30 +137,40 @@ export async function queueRedelivery(delivery: WebhookDelivery, now: number): P
   await documentClient.send(new PutCommand(outboxPut(outbox, now)));
 }
 
-/** Work waiting in one of the two queues, oldest first; `merchantId` drains one merchant only. */
+/**
+ * Work waiting in one of the two queues, oldest first. `merchantId` drains one merchant only (a
+ * filter, so pages are read until enough of its items are found or the queue ends).
+ */
 async function queued(
   queue: { [GSI1.partitionKey]: string },
   upTo: string,
   limit: number,
   merchantId: string | undefined,
 ): Promise<Record<string, unknown>[]> {
-  const { Items } = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName,
-      IndexName: GSI1.name,
-      KeyConditionExpression: '#pk = :pk AND #sk <= :upTo',
-      ...(merchantId ? { FilterExpression: 'merchantId = :merchant' } : {}),
-      ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
-      ExpressionAttributeValues: {
-        ':pk': queue[GSI1.partitionKey],
-        ':upTo': upTo,
-        ...(merchantId ? { ':merchant': merchantId } : {}),
-      },
-      ScanIndexForward: true,
-      Limit: limit,
-    }),
-  );
-  return Items ?? [];
+  const found: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: GSI1.name,
+        KeyConditionExpression: '#pk = :pk AND #sk <= :upTo',
+        ...(merchantId ? { FilterExpression: 'merchantId = :merchant' } : {}),
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
+        ExpressionAttributeValues: {
+          ':pk': queue[GSI1.partitionKey],
+          ':upTo': upTo,
+          ...(merchantId ? { ':merchant': merchantId } : {}),
+        },
+        ScanIndexForward: true,
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && found.length < limit);
+  return found.slice(0, limit);
 }
 
 export async function pendingOutboxEvents(limit: number, merchantId?: string): Promise<OutboxEvent[]> {
