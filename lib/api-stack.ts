@@ -20,6 +20,7 @@ import type { Construct } from 'constructs';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES, type RouteDefinition } from '../shared/http/routes.ts';
 import { ApiFunction } from './api-function.ts';
 import type { StageConfig } from './config.ts';
+import { ConsoleHosting } from './console-hosting.ts';
 import { addGatewayErrors } from './gateway-responses.ts';
 import { type MonitoredFunction, Monitoring } from './monitoring.ts';
 import { TABLE_ACCESS } from './table-access.ts';
@@ -40,6 +41,7 @@ export class ApiStack extends Stack {
   readonly functions: ReadonlyMap<string, ApiFunction>;
   readonly monitoring: Monitoring;
   readonly url: string;
+  readonly console: ConsoleHosting;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -181,6 +183,12 @@ export class ApiStack extends Stack {
       }
       this.url = `https://${domainName}/`;
     }
+
+    this.console = new ConsoleHosting(this, 'Console', {
+      api: this.api,
+      retain: config.protectData,
+      logRetention: config.logRetention,
+    });
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       config,

@@ -14,6 +14,7 @@ import { ApiError, type ErrorCode } from '../shared/errors.ts';
 import { errorResponse } from '../shared/http/responses.ts';
 import { FALLBACK_HANDLER_FILE, matchRoute, PUBLIC_ROUTES } from '../shared/http/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
+import { consoleFile, isConsolePath } from './dashboard-files.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -48,6 +49,8 @@ export function createLocalServer(): Server {
       }
       const url = parseTarget(req.url);
       if (!url) return send(res, gatewayError('invalid_request', 'The request target is not a valid URL.'));
+      // Outside /v1/ is the merchant console (CloudFront's S3 origin in AWS).
+      if (isConsolePath(req.method, url.pathname)) return send(res, consoleFile(url.pathname));
       // Public routes (the OpenAPI document) answer every caller; the rest go through the route table.
       const publicRoute = PUBLIC_ROUTES.find((r) => r.path === url.pathname && r.method === req.method);
       const match = publicRoute ? undefined : matchRoute(url.pathname, undefined, req.method);

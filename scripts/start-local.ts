@@ -2,6 +2,7 @@
  * `npm start`: DynamoDB Local (persisted under DATA_DIR) + the local API Gateway adapter on PORT +
  * the webhook worker polling the outbox. Ctrl-C stops them.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local.ts';
@@ -10,6 +11,15 @@ import { applyLocalEnvironment } from '../local/local-env.ts';
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const dynamoDbPort = Number(process.env.DYNAMODB_PORT ?? 8000);
+
+// The merchant console, served at / beside the API (built each start: a few seconds).
+if (
+  spawnSync(process.execPath, [join(import.meta.dirname, 'build-dashboard.ts')], { stdio: 'inherit' })
+    .status !== 0
+) {
+  console.error('Could not build the console (dashboard/).');
+  process.exit(1);
+}
 
 let dynamoDb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
 try {
@@ -26,7 +36,7 @@ applyLocalEnvironment(dynamoDb.endpoint);
 
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
-const { createMerchant } = await import('../shared/store/merchants.ts');
+const { createApiKey, createMerchant } = await import('../shared/store/merchants.ts');
 const { readRuntimeConfig } = await import('../shared/config.ts');
 const { createLocalServer } = await import('../local/http-adapter.ts');
 const { startWebhookPoller } = await import('../local/webhook-poller.ts');
@@ -47,14 +57,33 @@ if (!existsSync(demoFile)) {
   );
   console.log('Created a demo sandbox merchant.');
 }
-const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as { merchantId: string; apiKey: string };
+const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as {
+  merchantId: string;
+  apiKey: string;
+  consoleKey?: string;
+};
+if (!demo.consoleKey) {
+  // A console key for the demo merchant, so the console at / can be tried at once.
+  const issued = await createApiKey({
+    merchantId: demo.merchantId,
+    environment: 'sandbox',
+    scope: 'console',
+    name: 'demo@localhost',
+  });
+  demo.consoleKey = issued!.apiKey;
+  writeFileSync(demoFile, JSON.stringify(demo, null, 2));
+}
 console.log(`Demo merchant ${demo.merchantId}, API key: ${demo.apiKey}`);
+console.log(`Console key (sign in at /): ${demo.consoleKey}`);
 
 const server = createLocalServer();
 // Webhooks go out from here, as the worker Lambda sends them in AWS.
 const webhooks = startWebhookPoller();
 server.listen(port, '127.0.0.1', () => {
   console.log(`Abuse-decision API (${readRuntimeConfig().environment}) ready at http://127.0.0.1:${port}`);
+  console.log(
+    `Merchant console: http://127.0.0.1:${port}/ (sign in with a console key; see README, Console)`,
+  );
 });
 
 let stopping = false;

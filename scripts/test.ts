@@ -1,6 +1,6 @@
 /**
  * `npm test`: format and lint (Biome), type check (tsc), the import-cycle check, the
- * client build, then every vitest suite. Ends with the plain
+ * client build, the console build (the browser tests serve it), then every vitest suite. Ends with the plain
  * line `N passed, N failed` that CI reads; the lint, type, cycle and
  * client checks count as one test each.
  */
@@ -31,6 +31,8 @@ check('import cycles (dpdm: files and modules)', process.execPath, [
 check('client build (types from openapi.json, tsc)', process.execPath, [
   join(import.meta.dirname, 'build-client.ts'),
 ]);
+
+check('dashboard build (tsc, vite)', process.execPath, [join(import.meta.dirname, 'build-dashboard.ts')]);
 
 const report = join(mkdtempSync(join(tmpdir(), 'vitest-')), 'report.json');
 console.log('\n> vitest run');

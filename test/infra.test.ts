@@ -20,8 +20,13 @@ import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
 
-/** One function per route, the 404/405 fallback, and the public OpenAPI document's. */
-const FUNCTION_COUNT = ROUTES.length + 1 + PUBLIC_ROUTES.length;
+/** One function per event route, the management API's one, the 404/405 fallback, the OpenAPI document's. */
+const FUNCTION_COUNT = new Set(ROUTES.map((r) => r.functionName)).size + 1 + PUBLIC_ROUTES.length;
+/** Event endpoints have a function each; the management API's routes share `console`. */
+const EVENT_ROUTES = ROUTES.filter((r) => r.functionName === r.endpoint);
+const CONSOLE_ROUTES = ROUTES.filter((r) => r.functionName === 'console');
+/** CDK's own BucketDeployment function (the console's files), not one of ours. */
+const isOurFunction = ([id]: [string, unknown]) => !id.startsWith('CustomCDKBucketDeployment');
 
 import { SERVICE_NAME } from '../shared/observability.ts';
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../shared/store/table-definition.ts';
@@ -210,21 +215,34 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
     }
   });
 
+  it('routes the management API (GET, PUT, POST, DELETE) to its one console function', () => {
+    const { api } = environment(stage);
+    const methods = methodsByPath(templateOf(api));
+    const consoleFn = logicalId(api.functions.get('console')!.handler);
+    expect(CONSOLE_ROUTES.length).toBeGreaterThanOrEqual(14);
+    for (const route of CONSOLE_ROUTES) {
+      const method = methods.find((m) => m.path === route.path && m.httpMethod === route.method);
+      expect(method?.fn, `${route.method} ${route.path}`).toBe(consoleFn);
+    }
+  });
+
   it('routes the seven POST paths, each to its own function', () => {
     const { api } = environment(stage);
     const methods = methodsByPath(templateOf(api));
-    const posts = methods.filter((m) => m.httpMethod === 'POST');
-    expect(posts).toHaveLength(ROUTES.length);
-    expect(ROUTES).toHaveLength(7);
+    const posts = methods.filter(
+      (m) => m.httpMethod === 'POST' && EVENT_ROUTES.some((route) => route.path === m.path),
+    );
+    expect(posts).toHaveLength(EVENT_ROUTES.length);
+    expect(EVENT_ROUTES).toHaveLength(7);
     const seen = new Set<string>();
-    for (const route of ROUTES) {
+    for (const route of EVENT_ROUTES) {
       const fn = api.functions.get(route.endpoint);
       expect(fn, route.endpoint).toBeDefined();
       const expected = logicalId(fn!.handler);
       expect(posts.find((m) => m.path === route.path)?.fn, route.path).toBe(expected);
       seen.add(expected);
     }
-    expect(seen.size).toBe(ROUTES.length);
+    expect(seen.size).toBe(EVENT_ROUTES.length);
   });
 
   it('serves GET /v1/openapi.json from its own function, without an authorizer and without table access', () => {
@@ -264,7 +282,9 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
   });
 
   it('runs every function on nodejs24.x, arm64, active tracing, source maps and Powertools settings', () => {
-    const functions = resources(templateOf(environment(stage).api), 'AWS::Lambda::Function');
+    const functions = resources(templateOf(environment(stage).api), 'AWS::Lambda::Function').filter(
+      isOurFunction,
+    );
     expect(functions).toHaveLength(FUNCTION_COUNT);
     for (const [id, fn] of functions) {
       const props = fn.Properties;
@@ -291,7 +311,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
   it('keeps function and access logs in log groups with the configured retention', () => {
     const template = templateOf(environment(stage).api);
     const logGroups = resources(template, 'AWS::Logs::LogGroup');
-    expect(logGroups).toHaveLength(FUNCTION_COUNT + 1);
+    // Our functions', the access log, and the console deployment's (CDK's BucketDeployment).
+    expect(logGroups).toHaveLength(FUNCTION_COUNT + 2);
     for (const [id, group] of logGroups) {
       expect(group.Properties.RetentionInDays, id).toBe(config.logRetention);
       expect(group.DeletionPolicy, id).toBe(config.protectData ? 'Retain' : 'Delete');
@@ -312,8 +333,9 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
           expect(asList(statement.Resource), owner).not.toContain('*');
         }
       }
-      // X-Ray has no resource-level permissions; nothing else may name Resource "*".
-      if (asList(statement.Resource).includes('*')) {
+      // X-Ray has no resource-level permissions; nothing else may name Resource "*" but CDK's own
+      // console deployment, whose CloudFront invalidation takes none either.
+      if (asList(statement.Resource).includes('*') && !owner.startsWith('CustomCDKBucketDeployment')) {
         expect(
           actions.every((a) => a.startsWith('xray:')),
           owner,
@@ -328,18 +350,21 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
           .filter(([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: role }]))
           .map(([id]) => id),
       );
-      const granted = statements
-        .filter(({ owner }) => owner === role || rolePolicies.has(owner))
-        .flatMap(({ statement }) => asList(statement.Action).map(String))
-        .filter((action) => action.startsWith('dynamodb:'))
-        .sort();
-      const expected = [...TABLE_ACCESS[name as keyof typeof TABLE_ACCESS].actions].sort();
-      expect(granted, name).toEqual(expected);
+      const own = statements.filter(({ owner }) => owner === role || rolePolicies.has(owner));
+      const granted = [
+        ...new Set(
+          own
+            .flatMap(({ statement }) => asList(statement.Action).map(String))
+            .filter((action) => action.startsWith('dynamodb:')),
+        ),
+      ].sort();
+      const access = TABLE_ACCESS[name as keyof typeof TABLE_ACCESS];
+      expect(granted, name).toEqual([...access.actions].sort());
       // Every function authenticates (GetItem on the key) but the public OpenAPI document's.
       expect(granted.includes('dynamodb:GetItem'), name).toBe(name !== 'openapi');
+      // Only a function that queries an index (the console's, GSI1) may reach one.
+      expect(JSON.stringify(own).includes('/index/'), name).toBe(access.queriedIndexes.length > 0);
     }
-    // No function queries an index today, so no statement may reach one.
-    expect(JSON.stringify(statements)).not.toContain('/index/');
   });
 
   it('answers gateway-made errors in the envelope with X-Request-Id', () => {
@@ -463,6 +488,80 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
     );
   });
 
+  it('serves the console from a private bucket through CloudFront (OAC), with /v1/* sent to API Gateway uncached', () => {
+    const { api } = environment(stage);
+    const template = templateOf(api);
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: Match.anyValue(),
+    });
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({
+        OriginAccessControlOriginType: 's3',
+        SigningBehavior: 'always',
+      }),
+    });
+    const distribution = only(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig as {
+      Origins: {
+        Id: string;
+        S3OriginConfig?: Json;
+        OriginAccessControlId?: Json;
+        DomainName: Json;
+        OriginPath?: string;
+      }[];
+      DefaultCacheBehavior: {
+        TargetOriginId: string;
+        ViewerProtocolPolicy: string;
+        FunctionAssociations: Json[];
+      };
+      CacheBehaviors: {
+        PathPattern: string;
+        TargetOriginId: string;
+        AllowedMethods: string[];
+        CachePolicyId: string;
+        OriginRequestPolicyId: string;
+        ViewerProtocolPolicy: string;
+      }[];
+      DefaultRootObject: string;
+    };
+    const s3Origin = distribution.Origins.find(
+      (o) => o.Id === distribution.DefaultCacheBehavior.TargetOriginId,
+    )!;
+    expect(s3Origin.OriginAccessControlId).toBeDefined();
+    expect(distribution.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+    expect(distribution.DefaultCacheBehavior.FunctionAssociations).toHaveLength(1);
+    expect(distribution.DefaultRootObject).toBe('index.html');
+    expect(distribution.CacheBehaviors).toHaveLength(1);
+    const [apiBehaviour] = distribution.CacheBehaviors;
+    expect(apiBehaviour).toMatchObject({
+      PathPattern: '/v1/*',
+      ViewerProtocolPolicy: 'https-only',
+      // Managed policies: CachingDisabled, AllViewerExceptHostHeader.
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad',
+      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac',
+    });
+    expect([...apiBehaviour!.AllowedMethods].sort()).toEqual(
+      ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'].sort(),
+    );
+    const apiOrigin = distribution.Origins.find((o) => o.Id === apiBehaviour!.TargetOriginId)!;
+    expect(JSON.stringify(apiOrigin.DomainName)).toContain(logicalId(api.api));
+    // The stage's path (/sandbox, /production), taken from the API's URL.
+    expect(JSON.stringify(apiOrigin.OriginPath)).toContain(logicalId(api.api.deploymentStage));
+    // The bucket policy lets only this distribution read.
+    const policy = JSON.stringify(only(template, 'AWS::S3::BucketPolicy').Properties);
+    expect(policy).toContain('cloudfront.amazonaws.com');
+    expect(policy).toContain('AWS:SourceArn');
+    // The built console is copied by the same deployment, and its address is an output.
+    template.resourceCountIs('Custom::CDKBucketDeployment', 1);
+    template.hasOutput('*', { Description: Match.stringLikeRegexp('merchant console') });
+  });
+
   it('outputs the API URL and the table name for the admin CLI', () => {
     const { data, api } = environment(stage);
     templateOf(data).hasOutput('TableName', {});
@@ -533,7 +632,7 @@ async function actionsSentBy(handlerFile: string): Promise<{ actions: string[]; 
     .filter((chunk) => /^\/\/ (?:shared|functions)\//.test(chunk))
     .join('\n');
   const actions = new Set<string>();
-  for (const [, command] of ours.matchAll(/new (\w+Command)\d*\(/g)) {
+  for (const [, command] of ours.matchAll(/new (\w+?Command)\d*\(/g)) {
     if (command === 'TransactWriteCommand') continue;
     actions.add(COMMAND_ACTIONS[command ?? ''] ?? `unknown:${command}`);
   }

@@ -171,6 +171,7 @@ export function createAbuseDecisionClient(options: ClientOptions): AbuseDecision
   };
 }
 
+<<<<<<< HEAD
 export {
   type VerifyOptions,
   verifyWebhook,
@@ -178,3 +179,6 @@ export {
   type WebhookHeaders,
   WebhookVerificationError,
 } from './webhooks.js';
+=======
+export * from './console.js';
+>>>>>>> issue-14

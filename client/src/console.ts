@@ -1,0 +1,126 @@
+import createClient from 'openapi-fetch';
+import type { components, paths } from './openapi.js';
+
+/**
+ * The management API (the merchant console's), typed by the same OpenAPI document. In a browser it
+ * rides on the session cookie (no key); a script passes a console key. Calls that change something
+ * send the X-Console-Request header, which the API requires of cookie-authenticated changes (CSRF).
+ * No retries: a person sees the error (with its request id) and decides.
+ */
+type Schemas = components['schemas'];
+export type ConsoleSession = Schemas['ConsoleSession'];
+export type Review = Schemas['Review'];
+export type ReviewPage = Schemas['ReviewPage'];
+export type ReviewDetail = Schemas['ReviewDetail'];
+export type DecisionExplanation = Schemas['DecisionExplanation'];
+export type Workflow = Schemas['Workflow'];
+export type WorkflowState = Schemas['WorkflowState'];
+export type WorkflowValidation = Schemas['WorkflowValidation'];
+export type BacktestReport = Schemas['BacktestReport'];
+export type WorkflowVersionPage = Schemas['WorkflowVersionPage'];
+export type UploadResult = Schemas['DispositionsUploadResult'];
+export type Overview = Schemas['Overview'];
+export type AuditPage = Schemas['AuditPage'];
+export type ConsoleEventType = Review['eventType'];
+export type ErrorDetail = NonNullable<Schemas['ErrorEnvelope']['error']['details']>[number];
+
+export const CONSOLE_REQUEST_HEADER = 'X-Console-Request';
+
+/** A refused or failed call: the API's code, words and request id, and every listed problem. */
+export class ConsoleApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly requestId: string | undefined;
+  readonly field: string | undefined;
+  readonly details: readonly ErrorDetail[];
+
+  constructor(status: number, envelope: Schemas['ErrorEnvelope']['error'] | undefined, requestId?: string) {
+    super(envelope?.message ?? `HTTP ${status}`);
+    this.name = 'ConsoleApiError';
+    this.status = status;
+    this.code = envelope?.code ?? 'unknown';
+    this.requestId = envelope?.requestId ?? requestId;
+    this.field = envelope?.field;
+    this.details = envelope?.details ?? [];
+  }
+}
+
+export interface ConsoleClientOptions {
+  /** '' in the dashboard (same origin); the API's base address in a script. */
+  baseUrl: string;
+  /** A console key, for scripts; the dashboard signs in once and then uses the cookie. */
+  apiKey?: string;
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+export function createConsoleClient(options: ConsoleClientOptions) {
+  const api = createClient<paths>({
+    baseUrl: options.baseUrl,
+    credentials: 'same-origin',
+    headers: {
+      [CONSOLE_REQUEST_HEADER]: '1',
+      ...(options.apiKey ? { Authorization: options.apiKey } : {}),
+    },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+
+  async function answer<T>(outcome: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+    const { data, error, response } = await outcome;
+    if (response.ok && data !== undefined) return data;
+    const envelope = (error as Schemas['ErrorEnvelope'] | undefined)?.error;
+    throw new ConsoleApiError(response.status, envelope, response.headers.get('x-request-id') ?? undefined);
+  }
+
+  type ReviewQuery = paths['/v1/reviews']['get']['parameters']['query'];
+  type Type = ConsoleEventType;
+
+  return {
+    /** Exchanges a console key for the session cookie. */
+    signIn: (consoleKey: string) =>
+      answer(api.POST('/v1/console/session', { headers: { Authorization: consoleKey } })),
+    signOut: () => answer(api.DELETE('/v1/console/session')),
+    reviews: (query: ReviewQuery = {}) => answer(api.GET('/v1/reviews', { params: { query } })),
+    review: (reviewId: string) =>
+      answer(api.GET('/v1/reviews/{review-id}', { params: { path: { 'review-id': reviewId } } })),
+    resolveReview: (reviewId: string, body: { outcome: 'abuse' | 'legitimate'; note?: string }) =>
+      answer(
+        api.POST('/v1/reviews/{review-id}/resolve', {
+          params: { path: { 'review-id': reviewId } },
+          body,
+        }),
+      ),
+    decision: (type: Type, id: string) =>
+      answer(api.GET('/v1/decisions/{type}/{id}', { params: { path: { type, id } } })),
+    workflow: (type: Type) => answer(api.GET('/v1/workflows/{type}', { params: { path: { type } } })),
+    saveWorkflow: (type: Type, workflow: unknown) =>
+      answer(api.PUT('/v1/workflows/{type}', { params: { path: { type } }, body: { workflow } })),
+    validateWorkflow: (type: Type, workflow: unknown) =>
+      answer(api.POST('/v1/workflows/{type}/validate', { params: { path: { type } }, body: { workflow } })),
+    backtestWorkflow: (type: Type, workflow: unknown, days?: number) =>
+      answer(
+        api.POST('/v1/workflows/{type}/backtest', {
+          params: { path: { type } },
+          body: { workflow, ...(days ? { days } : {}) },
+        }),
+      ),
+    workflowVersions: (type: Type, cursor?: string) =>
+      answer(
+        api.GET('/v1/workflows/{type}/versions', {
+          params: { path: { type }, query: cursor ? { cursor } : {} },
+        }),
+      ),
+    uploadDispositions: (csv: string) =>
+      answer(
+        api.POST('/v1/return/dispositions/upload', {
+          body: csv,
+          headers: { 'Content-Type': 'text/csv' },
+          bodySerializer: (text: string) => text,
+        }),
+      ),
+    overview: (query: { from?: string; to?: string } = {}) =>
+      answer(api.GET('/v1/overview', { params: { query } })),
+    audit: (cursor?: string) => answer(api.GET('/v1/audit', { params: { query: cursor ? { cursor } : {} } })),
+  };
+}
+
+export type ConsoleClient = ReturnType<typeof createConsoleClient>;

@@ -1,0 +1,46 @@
+import { render } from 'preact';
+import { useEffect } from 'preact/hooks';
+import './styles.css';
+import { signedIn } from './api.ts';
+import { Layout } from './components/Layout.tsx';
+import { AuditPage } from './pages/AuditPage.tsx';
+import { DecisionsPage } from './pages/DecisionsPage.tsx';
+import { DispositionsPage } from './pages/DispositionsPage.tsx';
+import { OverviewPage } from './pages/OverviewPage.tsx';
+import { ReviewsPage } from './pages/ReviewsPage.tsx';
+import { SignInPage } from './pages/SignInPage.tsx';
+import { WorkflowsPage } from './pages/WorkflowsPage.tsx';
+import { navigate, useRoute } from './router.ts';
+
+/** The pages, by path; each is one screen of the console. */
+export const PAGES = [
+  { path: '/overview', title: 'Overview', Page: OverviewPage },
+  { path: '/reviews', title: 'Review queue', Page: ReviewsPage },
+  { path: '/decisions', title: 'Decision search', Page: DecisionsPage },
+  { path: '/workflows', title: 'Workflows', Page: WorkflowsPage },
+  { path: '/dispositions', title: 'Dispositions upload', Page: DispositionsPage },
+  { path: '/audit', title: 'Audit log', Page: AuditPage },
+] as const;
+
+function App() {
+  const route = useRoute();
+  const user = signedIn();
+  const page = PAGES.find((p) => p.path === route.path);
+  useEffect(() => {
+    if (route.path !== '/sign-in' && !user) navigate('/sign-in', { replace: true });
+    else if (route.path === '/' || (!page && route.path !== '/sign-in'))
+      navigate('/overview', { replace: true });
+  }, [route.path, user, page]);
+  useEffect(() => {
+    document.title = `${page?.title ?? 'Sign in'} · Abuse-decision console`;
+  }, [page]);
+  if (route.path === '/sign-in' || !user) return <SignInPage ended={route.query.has('ended')} />;
+  if (!page) return null;
+  return (
+    <Layout user={user} pages={PAGES} current={page.path} title={page.title}>
+      <page.Page route={route} />
+    </Layout>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

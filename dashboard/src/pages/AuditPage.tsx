@@ -1,0 +1,65 @@
+import { useState } from 'preact/hooks';
+import { api, type AuditPage as Page } from '../api.ts';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { useLoad } from '../components/useLoad.ts';
+
+const ACTIONS: Record<Page['items'][number]['action'], string> = {
+  'review.resolved': 'Review resolved',
+  'workflow.saved': 'Workflow saved',
+  'dispositions.uploaded': 'Dispositions uploaded',
+};
+
+/** Every change made through the console: who (key holder and key id) and when. */
+export function AuditPage() {
+  const first = useLoad(() => api.audit(), []);
+  const [more, setMore] = useState<Page>({ items: [] });
+  const cursor = more.nextCursor ?? (more.items.length === 0 ? first.data?.nextCursor : undefined);
+  const items = [...(first.data?.items ?? []), ...more.items];
+  return (
+    <div>
+      <ErrorMessage error={first.error} action="Loading the audit log" />
+      {first.data && items.length === 0 ? <p class="empty">No changes recorded yet</p> : null}
+      {items.length > 0 ? (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">Change</th>
+              <th scope="col">Subject</th>
+              <th scope="col">Detail</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((entry) => (
+              <tr key={`${entry.at}${entry.subject}`}>
+                <td>{new Date(entry.at).toLocaleString()}</td>
+                <td>
+                  {entry.keyName} <span class="muted">{entry.keyId}</span>
+                </td>
+                <td>{ACTIONS[entry.action]}</td>
+                <td>{entry.subject}</td>
+                <td class="clip">{entry.detail}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {cursor ? (
+        <button
+          type="button"
+          class="secondary"
+          onClick={async () => {
+            const page = await api.audit(cursor);
+            setMore({
+              items: [...more.items, ...page.items],
+              ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+            });
+          }}
+        >
+          Load more
+        </button>
+      ) : null}
+    </div>
+  );
+}
