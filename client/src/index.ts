@@ -171,7 +171,7 @@ export function createAbuseDecisionClient(options: ClientOptions): AbuseDecision
   };
 }
 
-<<<<<<< HEAD
+export * from './console.js';
 export {
   type VerifyOptions,
   verifyWebhook,
@@ -179,6 +179,3 @@ export {
   type WebhookHeaders,
   WebhookVerificationError,
 } from './webhooks.js';
-=======
-export * from './console.js';
->>>>>>> issue-14

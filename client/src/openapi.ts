@@ -406,7 +406,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-<<<<<<< HEAD
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -539,8 +538,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-=======
->>>>>>> issue-14
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -841,7 +838,6 @@ export interface components {
             workflow: unknown;
             days?: number;
         };
-<<<<<<< HEAD
         WebhookCreateRequest: components["schemas"]["WebhookSettings"];
         WebhookSettings: {
             /** @description https in production; http and local addresses in sandbox */
@@ -864,8 +860,6 @@ export interface components {
             /** @description false disables the endpoint; true enables it again */
             enabled?: boolean;
         };
-=======
->>>>>>> issue-14
         OrderResponse: {
             providerOrderID: string;
             serviceOrderID: string;
@@ -1167,7 +1161,6 @@ export interface components {
             subject: string;
             detail: string;
         };
-<<<<<<< HEAD
         WebhookList: {
             items: components["schemas"]["WebhookEndpoint"][];
         };
@@ -1237,8 +1230,6 @@ export interface components {
             };
             createdAt: string;
         };
-=======
->>>>>>> issue-14
     };
     responses: never;
     parameters: never;
@@ -6271,7 +6262,6 @@ export interface operations {
             };
         };
     };
-<<<<<<< HEAD
     webhookList: {
         parameters: {
             query?: never;
@@ -8400,8 +8390,6 @@ export interface operations {
             };
         };
     };
-=======
->>>>>>> issue-14
     openapi: {
         parameters: {
             query?: never;
