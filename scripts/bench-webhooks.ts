@@ -6,25 +6,15 @@
  * order's transaction. Goal: within 5 %. A benchmark to read, never a timed test.
  */
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
-import { applyLocalEnvironment } from '../local/local-env.ts';
+import { startInMemoryApi } from '../local/in-memory-api.ts';
 
 const ORDERS = Number(process.env.BENCH_WEBHOOK_ORDERS ?? 400);
 const WARMUP = 50;
 const GOAL_PERCENT = 5;
 
-const dynamoDb = await startDynamoDbLocal({});
-applyLocalEnvironment(dynamoDb.endpoint, {
-  DEFAULT_RATE_LIMIT_PER_SECOND: '100000',
-  DEFAULT_RATE_LIMIT_BURST: '100000',
-});
-const { ensureTable } = await import('../shared/store/ensure-table.ts');
-const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
+const { baseUrl, stop } = await startInMemoryApi();
 const { createMerchant } = await import('../shared/store/merchants.ts');
 const { createWebhookEndpoint } = await import('../shared/store/webhooks.ts');
-const { createLocalServer } = await import('../local/http-adapter.ts');
-await ensureTable(dynamoDbClient, tableName);
 
 const merchant = () =>
   createMerchant({ name: 'bench', accountUpdatesEnabled: false, environment: 'sandbox' });
@@ -35,9 +25,6 @@ await createWebhookEndpoint(
   { url: 'http://127.0.0.1:9/hooks', events: ['decision.created'] },
   Date.now(),
 );
-const server = createLocalServer();
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 const example = JSON.parse(readFileSync(new URL('../examples/order.json', import.meta.url), 'utf8'));
 let sequence = 0;
@@ -69,9 +56,7 @@ for (let i = 0; i < WARMUP + ORDERS; i++) {
   samples.without.push(pair[0]!);
   samples.with.push(pair[1]!);
 }
-server.closeAllConnections();
-server.close();
-await dynamoDb.stop();
+await stop();
 
 const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const ms = (v: number) => `${v.toFixed(2)} ms`;

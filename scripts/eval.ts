@@ -4,28 +4,15 @@
  * recall of non-APPROVE decisions under the default workflows, and the false-decline rate on good
  * customers.
  */
-import type { AddressInfo } from 'node:net';
 import { falseDeclineRate, reportByPattern, type ScoredEvent } from '../eval/metrics.ts';
 import * as patterns from '../eval/patterns.ts';
 import { SeededRandom } from '../eval/random.ts';
-import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
-import { applyLocalEnvironment } from '../local/local-env.ts';
+import { startInMemoryApi } from '../local/in-memory-api.ts';
 
 const seed = Number(process.env.EVAL_SEED ?? 20261121);
-const dynamoDb = await startDynamoDbLocal({});
-applyLocalEnvironment(dynamoDb.endpoint, {
-  DEFAULT_RATE_LIMIT_PER_SECOND: '100000',
-  DEFAULT_RATE_LIMIT_BURST: '100000',
-});
-const { ensureTable } = await import('../shared/store/ensure-table.ts');
-const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
+const { baseUrl, stop } = await startInMemoryApi();
 const { createMerchant } = await import('../shared/store/merchants.ts');
-const { createLocalServer } = await import('../local/http-adapter.ts');
-await ensureTable(dynamoDbClient, tableName);
 const merchant = await createMerchant({ name: 'eval', accountUpdatesEnabled: true, environment: 'sandbox' });
-const server = createLocalServer();
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 const events: ScoredEvent[] = [];
 let requests = 0;
@@ -83,8 +70,7 @@ try {
   await patterns.credentialStuffing(ctx, shoppers.slice(0, 150), 8);
   await patterns.accountTakeover(ctx, shoppers.slice(150, 190));
 } finally {
-  server.close();
-  await dynamoDb.stop();
+  await stop();
 }
 
 const percent = (x: number) => (Number.isNaN(x) ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
