@@ -7,6 +7,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { functionTimeoutSeconds } from '../shared/contract/endpoints.ts';
 import type { TableAccess } from './table-access.ts';
 
 /** The repository root: handler paths in shared/http/routes.ts are relative to it. */
@@ -26,6 +27,8 @@ const KEY_WRITE_ACTIONS = ['kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey
 const WRITE_ACTIONS = new Set<string>(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
 
 export interface ApiFunctionProps {
+  /** The function's name in the route table (its timeout comes from FUNCTION_TIMEOUT_SECONDS). */
+  name: string;
   /** Handler module relative to the repository root, exporting `handler`. */
   handlerFile: string;
   description: string;
@@ -33,7 +36,7 @@ export interface ApiFunctionProps {
   environment: Record<string, string>;
   logRetention: RetentionDays;
   logRemovalPolicy: RemovalPolicy;
-  /** Defaults to 10 s, the API's budget; the webhook worker waits on receivers for longer. */
+  /** Overrides FUNCTION_TIMEOUT_SECONDS: the webhook worker (no route) waits on receivers for longer. */
   timeout?: Duration;
 }
 
@@ -66,7 +69,7 @@ export class ApiFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 1024,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(functionTimeoutSeconds(props.name)),
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
       role: this.role,

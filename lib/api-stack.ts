@@ -58,6 +58,7 @@ export class ApiStack extends Stack {
     const functions = new Map<string, ApiFunction>();
     const apiFunction = (name: keyof typeof TABLE_ACCESS, handlerFile: string, description: string) => {
       const fn = new ApiFunction(this, `${pascalCase(name)}Function`, {
+        name,
         handlerFile,
         description,
         environment,

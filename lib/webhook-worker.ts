@@ -51,6 +51,7 @@ export class WebhookStack extends Stack {
     });
 
     this.worker = new ApiFunction(this, 'WorkerFunction', {
+      name: 'webhookWorker',
       handlerFile: 'functions/webhook-worker.ts',
       description: 'Delivers signed webhooks from the outbox (table stream) and the retry queue',
       environment: {

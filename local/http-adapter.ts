@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { functionTimeoutSeconds } from '../shared/contract/endpoints.ts';
 import { ApiError, type ErrorCode } from '../shared/errors.ts';
 import { errorResponse } from '../shared/http/responses.ts';
 import { FALLBACK_HANDLER_FILE, matchRoute, PUBLIC_ROUTES } from '../shared/http/routes.ts';
@@ -69,7 +70,13 @@ export function createLocalServer(): Server {
       const file = publicRoute?.handlerFile ?? routed?.route.handlerFile ?? FALLBACK_HANDLER_FILE;
       const functionName = publicRoute?.name ?? routed?.route.functionName ?? 'fallback';
       const handler = await loadHandler(file);
-      send(res, await handler(event, lambdaContext(`local-${functionName}`)));
+      send(
+        res,
+        await handler(
+          event,
+          lambdaContext(`local-${functionName}`, functionTimeoutSeconds(functionName) * 1000),
+        ),
+      );
     } catch {
       send(res, gatewayError('bad_gateway', 'The handler failed to answer.'));
     }

@@ -165,4 +165,5 @@ console.log(
   `target p99 <= ${TARGET_P99_MS} ms: ${p99 <= TARGET_P99_MS ? 'met' : quietest <= TARGET_P99_MS ? 'met in the quietest round only (machine busy)' : 'MISSED'}`,
 );
 await import('./bench-training.ts');
+await import('./bench-upload.ts');
 await import('./bench-webhooks.ts');

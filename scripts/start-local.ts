@@ -12,15 +12,6 @@ const port = Number(process.env.PORT ?? 3000);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const dynamoDbPort = Number(process.env.DYNAMODB_PORT ?? 8000);
 
-// The merchant console, served at / beside the API (built each start: a few seconds).
-if (
-  spawnSync(process.execPath, [join(import.meta.dirname, 'build-dashboard.ts')], { stdio: 'inherit' })
-    .status !== 0
-) {
-  console.error('Could not build the console (dashboard/).');
-  process.exit(1);
-}
-
 let dynamoDb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
 try {
   dynamoDb = await startDynamoDbLocal({ port: dynamoDbPort, dbPath: join(dataDir, 'dynamodb') });
@@ -33,6 +24,18 @@ try {
   process.exit(1);
 }
 applyLocalEnvironment(dynamoDb.endpoint);
+
+// The merchant console, served at / beside the API (rebuilt when its sources changed).
+const consoleBuild = spawnSync(process.execPath, [join(import.meta.dirname, 'build-dashboard.ts')], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+if (consoleBuild.status !== 0) {
+  console.error(
+    'Could not build the console (dashboard/): run `node scripts/build-dashboard.ts` to see why.',
+  );
+  await dynamoDb.stop();
+  process.exit(1);
+}
 
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');

@@ -25,7 +25,7 @@ describe('admin CLI', () => {
     const scoped = JSON.parse(
       (await admin('key', 'create', '--merchant', merchantId, '--endpoints', 'return,login')).stdout,
     );
-    expect(Object.keys(scoped).sort()).toEqual(['apiKey', 'keyId']);
+    expect(Object.keys(scoped).sort()).toEqual(['apiKey', 'keyId', 'scope']);
     expect((await api.post('/v1/order', orderBody(), { apiKey: scoped.apiKey })).body.error.code).toBe(
       'forbidden',
     );

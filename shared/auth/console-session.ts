@@ -1,4 +1,4 @@
-import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from '../contract/endpoints.ts';
+import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from '../contract/console-credentials.ts';
 import { ApiError } from '../errors.ts';
 import { findConsoleSession } from '../store/console-sessions.ts';
 import { admitKey, type CalledEndpoint, type Principal } from './authenticate.ts';

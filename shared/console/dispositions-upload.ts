@@ -1,4 +1,5 @@
 import { CsvError, parse } from 'csv-parse/sync';
+import { DISPOSITION_CSV_COLUMNS } from '../contract/disposition-csv.ts';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import type { ManagementUseCase } from '../http/management-handler.ts';
 import { describeIssues } from '../http/validation.ts';
@@ -20,19 +21,7 @@ import { recordDispositions, returnedLineOf } from '../use-cases/record-disposit
  * go through the endpoint's own use case, which records a disposition only when it differs from the
  * stored one, so uploading the same file again changes nothing.
  */
-export const CSV_COLUMNS = [
-  'returnId',
-  'identifierType',
-  'identifier',
-  'returnedItemCondition',
-  'dispositionOutcome',
-  'returnMethod',
-  'refundMode',
-  'warehouseIdentifier',
-  'storeIdentifier',
-  'images',
-  'inspectionNote',
-] as const;
+export const CSV_COLUMNS = DISPOSITION_CSV_COLUMNS;
 type Column = (typeof CSV_COLUMNS)[number];
 const REQUIRED_COLUMNS: readonly Column[] = CSV_COLUMNS.slice(0, 5);
 /** Returns looked up or recorded at once: DynamoDB takes it, a Lambda's sockets too. */
@@ -77,7 +66,7 @@ export const uploadDispositions: ManagementUseCase<'dispositionsUpload'> = async
       action: 'dispositions.uploaded',
       keyId: caller.keyId,
       keyName: caller.keyName,
-      subject: `${rows.length} rows`,
+      subject: `${rows.length} row${rows.length === 1 ? '' : 's'}`,
       detail: `${byReturn.size} returns, ${returnsChanged} changed`,
     }),
   ]);

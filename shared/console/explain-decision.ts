@@ -156,6 +156,8 @@ const METRIC_WORDS = new Map<string, string>(
     name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`),
   ]),
 );
+const plural = (noun: string) => (noun.endsWith('s') ? `${noun}es` : `${noun}s`);
+
 /** Link attributes are `l_<kind>` sets (shared/store/identity-history.ts). */
 const LINK_PREFIX = 'l_';
 
@@ -180,7 +182,7 @@ async function identityCounters(
       }
     }
     const parts = [
-      ...Object.entries(linked).map(([kind, n]) => `${n} ${kind}${n === 1 ? '' : 's'}`),
+      ...Object.entries(linked).map(([kind, n]) => `${n} ${n === 1 ? kind : plural(kind)}`),
       ...Object.entries(counters).map(([words, n]) => `${n} ${words}`),
     ];
     return {

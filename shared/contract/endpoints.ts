@@ -58,13 +58,6 @@ export interface RouteDeprecation {
 export const KEY_SCOPES = ['events', 'console'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
-/**
- * The console's session cookie and the header its changing calls carry (shared/auth/console-session.ts);
- * defined here, with the contract, so the OpenAPI document names them without depending on auth.
- */
-export const SESSION_COOKIE = 'console_session';
-export const CONSOLE_REQUEST_HEADER = 'X-Console-Request';
-
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface EndpointDefinition {
@@ -87,6 +80,11 @@ export interface EndpointDefinition {
   idempotency?: IdempotencyPolicy;
   /** The Lambda function serving it, `functions/<lambda>.ts`: its own by default. */
   lambda?: string;
+  /**
+   * How long the request may keep retrying the store before it answers 503 (default 5 s); a long
+   * request (the CSV upload) gets most of its function's time (FUNCTION_TIMEOUT_SECONDS).
+   */
+  requestBudgetMs?: number;
   /** Set on scored endpoints: the event type its model, workflow and metrics are named by. */
   eventType?: string;
   /** Codes this endpoint answers beyond COMMON_ERRORS (all from the catalog in shared/errors.ts). */
@@ -215,6 +213,15 @@ export const ENDPOINT_DEFINITIONS = {
   }),
 };
 
+/**
+ * Lambda timeouts by function: 10 s, but the management API's 29 s, API Gateway's longest wait, so
+ * an upload of many returns can finish. The CDK stack and the local adapter both read this.
+ */
+export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
+export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<string, number>> = { console: 29 };
+export const functionTimeoutSeconds = (functionName: string) =>
+  FUNCTION_TIMEOUT_SECONDS[functionName] ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS;
+
 /** 5 MB: a month of one warehouse's inspections; API Gateway takes up to 10 MB. */
 export const MAX_CSV_UPLOAD_BYTES = 5 * 1024 * 1024;
 
@@ -327,6 +334,7 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     description:
       'A `text/csv` file with a header row (returnId, identifierType, identifier, returnedItemCondition, dispositionOutcome, returnMethod, refundMode, warehouseIdentifier, storeIdentifier, images, inspectionNote; images separated by `|`). Every row is checked first; if any fails nothing is recorded and `error.details` lists each failing row (line, column, code). Uploading the same file again changes nothing.',
     csvBody: { maxBytes: MAX_CSV_UPLOAD_BYTES },
+    requestBudgetMs: 27_000,
     response: consoleSchemas.uploadResultSchema,
     errors: ['invalid_csv_rows'],
   }),

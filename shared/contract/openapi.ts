@@ -4,14 +4,13 @@ import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_CATALOG, type ErrorCode } from '../errors.ts';
 import { errorEnvelopeSchema } from '../schemas/responses.ts';
+import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from './console-credentials.ts';
 import {
   API_DEFINITIONS,
   API_ENDPOINTS,
-  CONSOLE_REQUEST_HEADER,
   type EndpointDefinition,
   errorsOf,
   IDEMPOTENCY_KEY_HEADER,
-  SESSION_COOKIE,
 } from './endpoints.ts';
 
 /**

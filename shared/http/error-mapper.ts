@@ -15,6 +15,12 @@ export function toApiError(error: unknown): ApiError {
       },
     );
   }
+  // Middy gives up just before the function's timeout, so the caller still gets an answer.
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return new ApiError('service_unavailable', 'The request took too long; retry later.', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
   return new ApiError('internal_error', 'An internal error occurred.');
 }
 

@@ -90,10 +90,10 @@ export function bodilessHandler(answer: (event: APIGatewayProxyEvent) => never |
 }
 
 /** Opens the request's scope (shared/request-scope.ts): its store retry budget and write gate. */
-export function inRequestScope(handler: ApiHandler): ApiHandler {
+export function inRequestScope(handler: ApiHandler, budgetMs = REQUEST_BUDGET_MS): ApiHandler {
   return (event, context) => {
-    const remaining = context.getRemainingTimeInMillis?.() ?? REQUEST_BUDGET_MS + ANSWER_MARGIN_MS;
-    const budget = Math.max(0, Math.min(REQUEST_BUDGET_MS, remaining - ANSWER_MARGIN_MS));
+    const remaining = context.getRemainingTimeInMillis?.() ?? budgetMs + ANSWER_MARGIN_MS;
+    const budget = Math.max(0, Math.min(budgetMs, remaining - ANSWER_MARGIN_MS));
     return runInRequestScope({ deadline: Date.now() + budget }, () => handler(event, context));
   };
 }

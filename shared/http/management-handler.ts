@@ -91,7 +91,10 @@ export function managementHandler<N extends ManagementEndpointName>(
       context.requestId,
     );
   });
-  return inRequestScope((event, context) => handler(event, context as ApiContext));
+  return inRequestScope(
+    (event, context) => handler(event, context as ApiContext),
+    definition.requestBudgetMs,
+  );
 }
 
 function callerOf(context: ApiContext): ConsoleCaller {

@@ -37,7 +37,8 @@ export const reviewListQuerySchema = z.strictObject({
   limit: pageLimit,
 });
 
-const reviewedDecisionSchema = z.object({
+/** What every decision shown in the console says: outcome, branch, reason, score, versions. */
+const decisionSummaryFields = {
   itemRef: z.string().optional(),
   decision: outcome,
   subDecision: z.string(),
@@ -45,7 +46,8 @@ const reviewedDecisionSchema = z.object({
   abuseScore: z.number(),
   modelVersion: z.string(),
   workflowVersion: z.string(),
-});
+};
+const reviewedDecisionSchema = z.object(decisionSummaryFields);
 
 export const reviewSchema = z
   .object({
@@ -86,13 +88,7 @@ const identityCountersSchema = z.object({
 });
 
 const explainedDecisionSchema = z.object({
-  itemRef: z.string().optional(),
-  decision: outcome,
-  subDecision: z.string(),
-  reason: z.string(),
-  abuseScore: z.number(),
-  modelVersion: z.string(),
-  workflowVersion: z.string(),
+  ...decisionSummaryFields,
   signals: z.array(contributionSchema),
   rule: z.object({ name: z.string(), condition: z.string().optional() }),
   variables: z.record(z.string(), z.unknown()),

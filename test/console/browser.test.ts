@@ -62,11 +62,10 @@ describe('merchant console in Chromium', () => {
   it('signs in with the keyboard at http://127.0.0.1 (the Secure cookie is kept there)', async () => {
     await page.goto(`${suite.api.baseUrl}/`);
     await visible(page.getByRole('heading', { name: 'Abuse-decision console' }));
+    await visible(page.getByLabel('Console key'));
     await shoot('sign-in');
     await page.keyboard.press('Tab');
-    expect(await page.getByLabel('Console key').evaluate((el) => el === el.ownerDocument.activeElement)).toBe(
-      true,
-    );
+    expect(await page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('console-key');
     await page.keyboard.type(key);
     await page.keyboard.press('Enter');
     await visible(page.getByRole('heading', { name: 'Overview', level: 1 }));

@@ -5,6 +5,13 @@ import { consoleKey, orderAndReturn, reviewEveryReturn, saveWorkflow } from '../
 import { uid } from '../support/fixtures.ts';
 
 const { revokeApiKey, findApiKeyByHash, hashApiKey } = await import('../../shared/store/merchants.ts');
+const { ROUTES } = await import('../../shared/http/routes.ts');
+
+/** Every management route with its path ids filled in. */
+const MANAGEMENT_ROUTES = ROUTES.filter((r) => r.functionName === 'console').map((r) => ({
+  method: r.method,
+  path: r.path.replace('{type}', 'order').replace(/\{[^}]+\}/g, 'x-1'),
+}));
 
 /** The management API (issue 14) through HTTP: scopes, sessions, reviews, decisions, workflows, audit. */
 describe('management API', () => {
@@ -20,6 +27,25 @@ describe('management API', () => {
     expect(refused.body.error.message).toContain('needs a console key');
     expectError(await suite.api.request('GET', '/v1/audit'), 401, 'unauthenticated');
     expectError(await get('/v1/reviews', 'pk_test_nope'), 401, 'invalid_api_key');
+  });
+
+  it('refuses an events key on every management endpoint, and a missing credential, before anything else', async () => {
+    expect(MANAGEMENT_ROUTES.length).toBe(14);
+    for (const { method, path } of MANAGEMENT_ROUTES) {
+      expectError(await suite.api.request(method, path, { apiKey: suite.apiKey }), 403, 'forbidden');
+      expectError(await suite.api.request(method, path), 401, 'unauthenticated');
+    }
+  });
+
+  it('refuses a CSV over 5 MB with 413', async () => {
+    const key = await consoleKey(suite.merchantId);
+    const big = `returnId\n${'r'.repeat(5 * 1024 * 1024)}`;
+    const response = await suite.api.request('POST', '/v1/return/dispositions/upload', {
+      apiKey: key,
+      headers: { 'Content-Type': 'text/csv' },
+      rawBody: big,
+    });
+    expectError(response, 413, 'payload_too_large');
   });
 
   it('answers unknown query parameters, bad cursors and unknown types with the envelope', async () => {

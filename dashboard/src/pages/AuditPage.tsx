@@ -39,7 +39,9 @@ export function AuditPage() {
                 </td>
                 <td>{ACTIONS[entry.action]}</td>
                 <td>{entry.subject}</td>
-                <td class="clip">{entry.detail}</td>
+                <td class="clip" title={entry.detail}>
+                  {entry.detail}
+                </td>
               </tr>
             ))}
           </tbody>

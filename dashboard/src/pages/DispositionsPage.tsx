@@ -1,20 +1,9 @@
 import { useState } from 'preact/hooks';
+import { DISPOSITION_CSV_COLUMNS } from '../../../shared/contract/disposition-csv.ts';
 import { api, ConsoleApiError, type UploadResult } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 
-const COLUMNS = [
-  'returnId',
-  'identifierType',
-  'identifier',
-  'returnedItemCondition',
-  'dispositionOutcome',
-  'returnMethod',
-  'refundMode',
-  'warehouseIdentifier',
-  'storeIdentifier',
-  'images',
-  'inspectionNote',
-];
+const COLUMNS = DISPOSITION_CSV_COLUMNS;
 const EXAMPLE_ROW =
   'r-1001,SKU,SKU-123,OPEN_BOX,RESTOCK,DROPOFF,ORIGINAL_PAYMENT,WH-1,,https://img.example/1.jpg|https://img.example/2.jpg,Box opened';
 const TEMPLATE_URL = `data:text/csv;charset=utf-8,${encodeURIComponent(`${COLUMNS.join(',')}\n${EXAMPLE_ROW}\n`)}`;
