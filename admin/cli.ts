@@ -3,6 +3,7 @@ import { importCommands } from './commands/import.ts';
 import { merchantCommands } from './commands/merchants.ts';
 import { modelCommands } from './commands/models.ts';
 import { reviewCommands } from './commands/reviews.ts';
+import { webhookCommands } from './commands/webhooks.ts';
 import { workflowCommands } from './commands/workflows.ts';
 
 /** Every admin command; later features add their command lists here. */
@@ -12,6 +13,7 @@ export const COMMANDS: readonly AdminCommand[] = [
   ...reviewCommands,
   ...modelCommands,
   ...importCommands,
+  ...webhookCommands,
 ];
 
 export function usageText(): string {

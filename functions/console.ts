@@ -5,6 +5,17 @@ import { overview } from '../shared/console/overview.ts';
 import { listReviews, resolve, showReview } from '../shared/console/reviews.ts';
 import { signIn, signOut } from '../shared/console/session.ts';
 import {
+  addWebhook,
+  changeWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhook,
+  rotateSecret,
+  showWebhook,
+  testWebhook,
+} from '../shared/console/webhooks.ts';
+import {
   backtestCandidate,
   listVersions,
   saveCandidate,
@@ -29,4 +40,13 @@ export const handler = routedFunction({
   dispositionsUpload: managementHandler('dispositionsUpload', uploadDispositions),
   overview: managementHandler('overview', overview),
   auditList: managementHandler('auditList', listAuditLog),
+  webhookList: managementHandler('webhookList', listWebhooks),
+  webhookCreate: managementHandler('webhookCreate', addWebhook),
+  webhookShow: managementHandler('webhookShow', showWebhook),
+  webhookUpdate: managementHandler('webhookUpdate', changeWebhook),
+  webhookDelete: managementHandler('webhookDelete', deleteWebhook),
+  webhookRotateSecret: managementHandler('webhookRotateSecret', rotateSecret),
+  webhookTest: managementHandler('webhookTest', testWebhook),
+  webhookDeliveries: managementHandler('webhookDeliveries', listWebhookDeliveries),
+  webhookRedeliver: managementHandler('webhookRedeliver', redeliverWebhook),
 });

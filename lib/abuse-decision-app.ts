@@ -5,6 +5,7 @@ import { ApiStack } from './api-stack.ts';
 import { STAGES, type StageConfig, type StageName, stackEnvironment, stackName } from './config.ts';
 import { DataStack } from './data-stack.ts';
 import { LearningStack } from './training-job.ts';
+import { WebhookStack } from './webhook-worker.ts';
 
 // cdk-nag is CommonJS; Node's ESM loader cannot see all of its named exports.
 const { AwsSolutionsChecks } = cdkNag;
@@ -13,6 +14,7 @@ export interface EnvironmentStacks {
   data: DataStack;
   api: ApiStack;
   learning: LearningStack;
+  webhooks: WebhookStack;
 }
 
 export interface AbuseDecisionAppOptions {
@@ -22,7 +24,7 @@ export interface AbuseDecisionAppOptions {
 }
 
 /**
- * One stateful and two stateless stacks (API, learning) per environment, checked by cdk-nag (AwsSolutions) at
+ * One stateful and three stateless stacks (API, learning, webhook delivery) per environment, checked by cdk-nag (AwsSolutions) at
  * synthesis: an unacknowledged finding fails `cdk synth`.
  */
 export function buildAbuseDecisionApp(
@@ -59,7 +61,14 @@ export function buildAbuseDecisionApp(
       table: data.table,
       alarmTopic: api.monitoring.topic,
     });
-    built[config.stage] = { data, api, learning };
+    const webhooks = new WebhookStack(app, stackName(config.stage, 'Webhooks'), {
+      ...common,
+      description: `Abuse-decision API, ${config.stage}: webhook delivery worker and retry queues (stateless)`,
+      config,
+      table: data.table,
+      alarmTopic: api.monitoring.topic,
+    });
+    built[config.stage] = { data, api, learning, webhooks };
   }
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return built;

@@ -36,7 +36,7 @@ export interface ApiFunctionProps {
   environment: Record<string, string>;
   logRetention: RetentionDays;
   logRemovalPolicy: RemovalPolicy;
-  /** Defaults fit a request (10 s, 1 GB); a batch job (training) asks for more. */
+  /** Defaults fit a request (FUNCTION_TIMEOUT_SECONDS, 1 GB); the training job and the webhook worker ask for more. */
   timeout?: Duration;
   memorySize?: number;
 }

@@ -88,3 +88,15 @@ export const TABLE_ACCESS: Readonly<Record<EndpointName | AuxiliaryFunction, Tab
     queriedIndexes: [GSI1.name],
   },
 };
+
+/**
+ * The webhook worker (functions/webhook-worker.ts): reads an endpoint and a delivery (GetItem), puts
+ * the deliveries of an outbox item and takes it off its queue in one transaction (PutItem,
+ * UpdateItem), and records attempts and endpoint health (UpdateItem). It reads no index: its work
+ * arrives from the stream and the retry queue.
+ */
+export const WEBHOOK_WORKER_ACCESS: TableAccess = access([
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+]);

@@ -164,3 +164,4 @@ const { execFileSync } = await import('node:child_process');
 execFileSync(process.execPath, ['scripts/bench-import.ts'], { stdio: 'inherit' });
 await import('./bench-training.ts');
 await import('./bench-upload.ts');
+await import('./bench-webhooks.ts');

@@ -12,7 +12,6 @@
  * keeping good customers declined at most 0.5 % of the time (how the default thresholds are judged).
  * Events are played in time order with the server's clock at each event's time (eval/patterns.ts).
  */
-import type { AddressInfo } from 'node:net';
 import {
   falseDeclineRate,
   type PatternReport,
@@ -22,28 +21,16 @@ import {
 } from '../eval/metrics.ts';
 import * as patterns from '../eval/patterns.ts';
 import { SeededRandom } from '../eval/random.ts';
-import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
-import { applyLocalEnvironment } from '../local/local-env.ts';
+import { startInMemoryApi } from '../local/in-memory-api.ts';
 
 const seed = Number(process.env.EVAL_SEED ?? 20261121);
 const RETRAIN_EVERY_DAYS = 30;
 const DAY = 86_400_000;
-const dynamoDb = await startDynamoDbLocal({});
-applyLocalEnvironment(dynamoDb.endpoint, {
-  DEFAULT_RATE_LIMIT_PER_SECOND: '100000',
-  DEFAULT_RATE_LIMIT_BURST: '100000',
-});
-const { ensureTable } = await import('../shared/store/ensure-table.ts');
-const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
+const { baseUrl, stop } = await startInMemoryApi();
 const { createMerchant } = await import('../shared/store/merchants.ts');
-const { createLocalServer } = await import('../local/http-adapter.ts');
 const { trainMerchantModel } = await import('../shared/use-cases/train-merchant-model.ts');
 const { TrainingError } = await import('../shared/learning/train.ts');
 const { EVENT_TYPES } = await import('../shared/scoring/workflow.ts');
-await ensureTable(dynamoDbClient, tableName);
-const server = createLocalServer();
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 /**
  * The server's clock during a run: each event is delivered at its own time, as live traffic would
@@ -210,8 +197,7 @@ try {
   after = await playTimeline(true);
 } finally {
   simulatedNow = undefined;
-  server.close();
-  await dynamoDb.stop();
+  await stop();
 }
 
 const percent = (x: number) => (Number.isNaN(x) ? '    -  ' : `${(x * 100).toFixed(1).padStart(5)} %`);

@@ -1,6 +1,6 @@
 /**
- * `npm start`: DynamoDB Local (persisted under DATA_DIR) + the local API Gateway adapter on PORT.
- * Ctrl-C stops both.
+ * `npm start`: DynamoDB Local (persisted under DATA_DIR) + the local API Gateway adapter on PORT +
+ * the webhook worker polling the outbox. Ctrl-C stops them.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -42,6 +42,7 @@ const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
 const { createApiKey, createMerchant } = await import('../shared/store/merchants.ts');
 const { readRuntimeConfig } = await import('../shared/config.ts');
 const { createLocalServer } = await import('../local/http-adapter.ts');
+const { startWebhookPoller } = await import('../local/webhook-poller.ts');
 
 await ensureTable(dynamoDbClient, tableName);
 
@@ -79,6 +80,8 @@ console.log(`Demo merchant ${demo.merchantId}, API key: ${demo.apiKey}`);
 console.log(`Console key (sign in at /): ${demo.consoleKey}`);
 
 const server = createLocalServer();
+// Webhooks go out from here, as the worker Lambda sends them in AWS.
+const webhooks = startWebhookPoller();
 server.listen(port, '127.0.0.1', () => {
   console.log(`Abuse-decision API (${readRuntimeConfig().environment}) ready at http://127.0.0.1:${port}`);
   console.log(
@@ -90,6 +93,7 @@ let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
+  webhooks.stop();
   server.close();
   server.closeAllConnections();
   await dynamoDb.stop();

@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAbuseDecisionApp, type EnvironmentStacks } from '../lib/abuse-decision-app.ts';
 import { POWERTOOLS_SERVICE_NAME, REPO_ROOT } from '../lib/api-function.ts';
 import { STAGES, type StageName } from '../lib/config.ts';
-import { TABLE_ACCESS, type TableAction } from '../lib/table-access.ts';
+import { TABLE_ACCESS, type TableAction, WEBHOOK_WORKER_ACCESS } from '../lib/table-access.ts';
 import { TRAINING_HANDLER_FILE } from '../lib/training-job.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
@@ -476,7 +476,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
       'AWS::CloudWatch::Dashboard': 'DashboardName',
       'AWS::CloudWatch::Alarm': 'AlarmName',
     };
-    for (const stack of [environment(stage).data, environment(stage).api]) {
+    const { data, api, webhooks } = environment(stage);
+    for (const stack of [data, api, webhooks]) {
       for (const [id, resource] of resources(templateOf(stack))) {
         const key = physicalNames[resource.Type];
         if (key) expect(resource.Properties[key], `${id}.${key}`).toBeUndefined();
@@ -570,7 +571,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
   });
 
   it('passes cdk-nag AwsSolutions: no unacknowledged finding, every acknowledgement with a reason', () => {
-    for (const stack of [environment(stage).data, environment(stage).api]) {
+    const { data, api, webhooks } = environment(stage);
+    for (const stack of [data, api, webhooks]) {
       const report = new AwsSolutionsChecks().validateScope(stack);
       expect(
         report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath)}`),
@@ -600,6 +602,7 @@ const COMMAND_ACTIONS: Record<string, string> = {
   DeleteCommand: 'dynamodb:DeleteItem',
   BatchWriteCommand: 'dynamodb:BatchWriteItem',
   TransactGetCommand: 'dynamodb:GetItem',
+  SendMessageCommand: 'sqs:SendMessage',
 };
 /** TransactWriteItems has no IAM action: each item is authorised as its single-item action. */
 const TRANSACT_ITEM_ACTIONS: Record<string, string> = {
@@ -639,6 +642,100 @@ async function actionsSentBy(handlerFile: string): Promise<{ actions: string[]; 
   }
   return { actions: [...actions].sort(), queriesIndex: /\bIndexName\b/.test(ours) };
 }
+
+describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage) => {
+  const template = () => templateOf(environment(stage).webhooks);
+
+  it('streams new table images to the worker, filtered to outbox items, with a dead-letter queue', () => {
+    templateOf(environment(stage).data).hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    });
+    const mappings = resources(template(), 'AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(2);
+    const stream = mappings.find(([, m]) =>
+      JSON.stringify(m.Properties.EventSourceArn).includes('StreamArn'),
+    );
+    expect(stream?.[1].Properties).toMatchObject({
+      StartingPosition: 'LATEST',
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/^DeadLetters/), 'Arn'] } },
+      },
+    });
+    const pattern = JSON.parse(
+      String(
+        (stream?.[1].Properties.FilterCriteria as { Filters: { Pattern: string }[] } | undefined)?.Filters[0]
+          ?.Pattern,
+      ),
+    );
+    expect(pattern).toEqual({
+      eventName: ['INSERT'],
+      dynamodb: { NewImage: { entity: { S: ['webhookEvent'] } } },
+    });
+  });
+
+  it('retries through delayed messages on an encrypted SQS queue with a dead-letter queue', () => {
+    const queues = resources(template(), 'AWS::SQS::Queue');
+    expect(queues).toHaveLength(2);
+    const retries = queues.find(([, q]) => q.Properties.RedrivePolicy !== undefined)?.[1];
+    expect(retries?.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 360,
+      RedrivePolicy: {
+        maxReceiveCount: 5,
+        deadLetterTargetArn: { 'Fn::GetAtt': [expect.stringMatching(/^DeadLetters/), 'Arn'] },
+      },
+    });
+    const sqsMapping = resources(template(), 'AWS::Lambda::EventSourceMapping').find(
+      ([, m]) => !JSON.stringify(m.Properties.EventSourceArn).includes('StreamArn'),
+    );
+    expect(sqsMapping?.[1].Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    template().hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: 60,
+      Runtime: 'nodejs24.x',
+      Environment: {
+        Variables: Match.objectLike({ WEBHOOK_RETRY_QUEUE_URL: Match.anyValue(), ENVIRONMENT: stage }),
+      },
+    });
+  });
+
+  it('grants the worker exactly its table actions, the stream, and its own queues', () => {
+    const statements = policyStatements(template());
+    const actions = statements.flatMap(({ statement }) => asList(statement.Action).map(String));
+    const tableActions = actions.filter(
+      (a) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a),
+    );
+    expect([...new Set(tableActions)].sort()).toEqual([...WEBHOOK_WORKER_ACCESS.actions].sort());
+    expect(actions).not.toContain('dynamodb:Query');
+    for (const { statement } of statements) {
+      for (const action of asList(statement.Action).map(String)) expect(action).not.toMatch(/:\*$|^\*$/);
+      if (asList(statement.Resource).includes('*')) {
+        // X-Ray and ListStreams support no resource-level permissions.
+        expect(asList(statement.Action).every((a) => /^xray:|^dynamodb:ListStreams$/.test(String(a)))).toBe(
+          true,
+        );
+      }
+    }
+    expect(JSON.stringify(statements)).not.toContain('/index/');
+  });
+
+  it('alarms when an endpoint is disabled after failing 72 h, and on dead letters', () => {
+    const alarms = resources(template(), 'AWS::CloudWatch::Alarm');
+    expect(alarms.map(([, a]) => a.Properties.MetricName).sort()).toEqual([
+      'ApproximateNumberOfMessagesVisible',
+      'WebhookEndpointsDisabled',
+    ]);
+    for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
+  });
+
+  it('sends from its bundle only the table actions it is granted', async () => {
+    const sent = await actionsSentBy('functions/webhook-worker.ts');
+    // Beside the table, it sends one thing: delayed messages to its retry queue.
+    expect(sent.actions).toEqual([...WEBHOOK_WORKER_ACCESS.actions, 'sqs:SendMessage'].sort());
+    expect(sent.queriesIndex).toBe(false);
+  });
+});
 
 describe('table access (lib/table-access.ts)', () => {
   it('grants each function exactly the DynamoDB actions its bundled code sends', async () => {

@@ -1,11 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../client/src/webhooks.ts';
 import { freePort } from '../local/dynamodb-local.ts';
 import { orderBody } from './support/fixtures.ts';
+import { startWebhookReceiver } from './support/webhook-receiver.ts';
+
+const run = promisify(execFile);
 
 /** `npm start` as a newcomer runs it: a separate process with its own persistent DynamoDB Local. */
 function startServer(env: Record<string, string>): {
@@ -50,7 +55,7 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 describe('npm start', () => {
-  it('serves orders with the printed demo key, persists under DATA_DIR, and Ctrl-C stops DynamoDB Local', async () => {
+  it('serves orders with the printed demo key, sends webhooks, persists under DATA_DIR, and Ctrl-C stops DynamoDB Local', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'abuse-data-'));
     const env = {
       PORT: String(await freePort()),
@@ -70,6 +75,38 @@ describe('npm start', () => {
       });
     const created = await post();
     expect(created.status).toBe(200);
+
+    // Webhooks go out locally: the same delivery code polls the outbox inside npm start.
+    const receiver = await startWebhookReceiver();
+    const merchantId = /Demo merchant (mer_\w+)/.exec(first.output())![1]!;
+    const { stdout } = await run(
+      process.execPath,
+      [
+        'scripts/admin.ts',
+        'webhooks',
+        'create',
+        '--merchant',
+        merchantId,
+        '--url',
+        receiver.url,
+        '--events',
+        'decision.created',
+      ],
+      { env: { PATH: process.env.PATH ?? '', DYNAMODB_PORT: env.DYNAMODB_PORT } },
+    );
+    const { secret } = JSON.parse(stdout);
+    const next = await fetch(`${baseUrl}/v1/order`, {
+      method: 'POST',
+      headers: { Authorization: apiKey },
+      body: JSON.stringify(orderBody()),
+    });
+    const deadline = Date.now() + 10_000;
+    while (receiver.received.length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    const [delivered] = receiver.received;
+    const event = await verifyWebhook(delivered!.body, delivered!.headers as Record<string, string>, secret);
+    expect(event).toMatchObject({ type: 'decision.created', data: await next.json() });
+    await receiver.close();
     first.child.kill('SIGINT');
     expect(await exited(first.child)).toBe(0);
     expect(await portOpen(Number(env.DYNAMODB_PORT))).toBe(false);

@@ -21,6 +21,10 @@ export type WorkflowVersionPage = Schemas['WorkflowVersionPage'];
 export type UploadResult = Schemas['DispositionsUploadResult'];
 export type Overview = Schemas['Overview'];
 export type AuditPage = Schemas['AuditPage'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookSettings = Schemas['WebhookSettings'];
+export type WebhookUpdate = Schemas['WebhookUpdate'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type ConsoleEventType = Review['eventType'];
 export type ErrorDetail = NonNullable<Schemas['ErrorEnvelope']['error']['details']>[number];
 
@@ -120,6 +124,30 @@ export function createConsoleClient(options: ConsoleClientOptions) {
     overview: (query: { from?: string; to?: string } = {}) =>
       answer(api.GET('/v1/overview', { params: { query } })),
     audit: (cursor?: string) => answer(api.GET('/v1/audit', { params: { query: cursor ? { cursor } : {} } })),
+    webhooks: () => answer(api.GET('/v1/webhooks')),
+    createWebhook: (body: WebhookSettings) => answer(api.POST('/v1/webhooks', { body })),
+    updateWebhook: (webhookId: string, body: WebhookUpdate) =>
+      answer(api.PATCH('/v1/webhooks/{webhook-id}', { params: { path: { 'webhook-id': webhookId } }, body })),
+    deleteWebhook: (webhookId: string) =>
+      answer(api.DELETE('/v1/webhooks/{webhook-id}', { params: { path: { 'webhook-id': webhookId } } })),
+    rotateWebhookSecret: (webhookId: string) =>
+      answer(
+        api.POST('/v1/webhooks/{webhook-id}/rotate-secret', {
+          params: { path: { 'webhook-id': webhookId } },
+        }),
+      ),
+    testWebhook: (webhookId: string) =>
+      answer(api.POST('/v1/webhooks/{webhook-id}/test', { params: { path: { 'webhook-id': webhookId } } })),
+    webhookDeliveries: (webhookId: string) =>
+      answer(
+        api.GET('/v1/webhooks/{webhook-id}/deliveries', { params: { path: { 'webhook-id': webhookId } } }),
+      ),
+    redeliverWebhook: (webhookId: string, deliveryId: string) =>
+      answer(
+        api.POST('/v1/webhooks/{webhook-id}/deliveries/{delivery-id}/redeliver', {
+          params: { path: { 'webhook-id': webhookId, 'delivery-id': deliveryId } },
+        }),
+      ),
   };
 }
 

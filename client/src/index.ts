@@ -172,3 +172,10 @@ export function createAbuseDecisionClient(options: ClientOptions): AbuseDecision
 }
 
 export * from './console.js';
+export {
+  type VerifyOptions,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookHeaders,
+  WebhookVerificationError,
+} from './webhooks.js';

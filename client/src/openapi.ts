@@ -406,6 +406,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The merchant’s webhook endpoints: URL, events, filters, status (and why disabled). Never their secrets.
+         */
+        get: operations["webhookList"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Subscribes a URL to decision.created (filterable by event type and outcome), review.created and review.resolved. The signing secret is in this answer only. Production accepts only https URLs that are not loopback, private, link-local or metadata addresses.
+         */
+        post: operations["webhookCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook-id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a webhook endpoint
+         * @description One endpoint: URL, events, filters, status (and why disabled).
+         */
+        get: operations["webhookShow"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description It receives nothing more; its past deliveries stay listed until they expire (30 days).
+         */
+        delete: operations["webhookDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes the URL, events or filters; `enabled: false` disables it, `true` enables it again.
+         */
+        patch: operations["webhookUpdate"];
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook-id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description A new secret, in this answer only; the previous one keeps signing (a second `v1=`) for 24 h.
+         */
+        post: operations["webhookRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook-id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook.test` event to this endpoint; its delivery shows in the endpoint’s deliveries.
+         */
+        post: operations["webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook-id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recent deliveries
+         * @description Newest first: status, attempts, the last answer (HTTP status, error, latency) and the next attempt.
+         */
+        get: operations["webhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook-id}/deliveries/{delivery-id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver an event
+         * @description Queues the delivery again with the same event id (Webhook-Id) and a fresh 72 h of retries.
+         */
+        post: operations["webhookRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -710,6 +842,28 @@ export interface components {
             workflow: unknown;
             days?: number;
         };
+        WebhookCreateRequest: components["schemas"]["WebhookSettings"];
+        WebhookSettings: {
+            /** @description https in production; http and local addresses in sandbox */
+            url: string;
+            events: ("decision.created" | "review.created" | "review.resolved")[];
+            /** @description Only events of these types; absent means every type */
+            eventTypes?: ("order" | "return" | "signup" | "login" | "account")[];
+            /** @description decision.created only for these outcomes; absent means every outcome */
+            outcomes?: ("APPROVE" | "DECLINE" | "REVIEW")[];
+        };
+        WebhookUpdateRequest: components["schemas"]["WebhookUpdate"];
+        WebhookUpdate: {
+            /** @description https in production; http and local addresses in sandbox */
+            url?: string;
+            events?: ("decision.created" | "review.created" | "review.resolved")[];
+            /** @description Only events of these types; absent means every type */
+            eventTypes?: ("order" | "return" | "signup" | "login" | "account")[];
+            /** @description decision.created only for these outcomes; absent means every outcome */
+            outcomes?: ("APPROVE" | "DECLINE" | "REVIEW")[];
+            /** @description false disables the endpoint; true enables it again */
+            enabled?: boolean;
+        };
         OrderResponse: {
             providerOrderID: string;
             serviceOrderID: string;
@@ -1010,6 +1164,75 @@ export interface components {
             keyName: string;
             subject: string;
             detail: string;
+        };
+        WebhookList: {
+            items: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookEndpoint: {
+            webhookId: string;
+            /** @description https in production; http and local addresses in sandbox */
+            url: string;
+            events: ("decision.created" | "review.created" | "review.resolved")[];
+            /** @description Only events of these types; absent means every type */
+            eventTypes?: ("order" | "return" | "signup" | "login" | "account")[];
+            /** @description decision.created only for these outcomes; absent means every outcome */
+            outcomes?: ("APPROVE" | "DECLINE" | "REVIEW")[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            disabled?: {
+                reason: string;
+                at: string;
+            };
+            createdAt: string;
+            updatedAt: string;
+        };
+        WebhookCreated: {
+            webhook: components["schemas"]["WebhookEndpoint"];
+            /** @description The signing secret, shown only in this answer */
+            secret: string;
+        };
+        WebhookDeleted: {
+            webhookId: string;
+            /** @constant */
+            deleted: true;
+        };
+        WebhookSecret: {
+            webhookId: string;
+            /** @description The new signing secret, shown only in this answer */
+            secret: string;
+            /** @description Until then both secrets sign */
+            previousSecretExpiresAt: string;
+        };
+        WebhookQueued: {
+            webhookId: string;
+            deliveryId: string;
+            eventId: string;
+            /**
+             * @description The worker sends it within seconds; see its deliveries
+             * @constant
+             */
+            queued: true;
+        };
+        WebhookDeliveryList: {
+            items: components["schemas"]["WebhookDelivery"][];
+        };
+        WebhookDelivery: {
+            deliveryId: string;
+            webhookId: string;
+            /** @description The Webhook-Id header: the same on every attempt */
+            eventId: string;
+            type: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            nextAttemptAt?: string;
+            lastAttempt?: {
+                at: string;
+                status?: number;
+                error?: string;
+                latencyMs: number;
+            };
+            createdAt: string;
         };
     };
     responses: never;
@@ -5905,6 +6128,2134 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    webhookList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    webhookCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    webhookShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                "webhook-id": string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    webhookDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                "webhook-id": string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeleted"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    webhookUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                "webhook-id": string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    webhookRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                "webhook-id": string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                "webhook-id": string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookQueued"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    webhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                "webhook-id": string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    webhookRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                "webhook-id": string;
+                "delivery-id": string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookQueued"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                         } & {
                             [key: string]: unknown;
                         };

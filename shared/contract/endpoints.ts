@@ -17,6 +17,7 @@ import {
 } from '../schemas/responses.ts';
 import { returnRequestSchema } from '../schemas/return.ts';
 import { signupRequestSchema } from '../schemas/signup.ts';
+import * as webhookSchemas from '../schemas/webhooks.ts';
 
 /**
  * The API as one registry: one definition per endpoint. The route table (shared/http/routes.ts),
@@ -57,7 +58,7 @@ export interface RouteDeprecation {
 export const KEY_SCOPES = ['events', 'console'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface EndpointDefinition {
   method: HttpMethod;
@@ -356,6 +357,86 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     query: consoleSchemas.auditQuerySchema,
     response: consoleSchemas.auditPageSchema,
     errors: [],
+  }),
+  webhookList: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/webhooks',
+    summary: 'List webhook endpoints',
+    description:
+      'The merchant’s webhook endpoints: URL, events, filters, status (and why disabled). Never their secrets.',
+    response: webhookSchemas.webhookListSchema,
+    errors: [],
+  }),
+  webhookCreate: consoleEndpoint({
+    method: 'POST',
+    path: '/v1/webhooks',
+    summary: 'Create a webhook endpoint',
+    description:
+      'Subscribes a URL to decision.created (filterable by event type and outcome), review.created and review.resolved. The signing secret is in this answer only. Production accepts only https URLs that are not loopback, private, link-local or metadata addresses.',
+    request: webhookSchemas.webhookSettingsSchema,
+    response: webhookSchemas.webhookCreatedSchema,
+    errors: ['not_found'],
+  }),
+  webhookShow: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/webhooks/{webhook-id}',
+    summary: 'Show a webhook endpoint',
+    description: 'One endpoint: URL, events, filters, status (and why disabled).',
+    response: webhookSchemas.webhookEndpointSchema,
+    errors: ['not_found'],
+  }),
+  webhookUpdate: consoleEndpoint({
+    method: 'PATCH',
+    path: '/v1/webhooks/{webhook-id}',
+    summary: 'Update a webhook endpoint',
+    description: 'Changes the URL, events or filters; `enabled: false` disables it, `true` enables it again.',
+    request: webhookSchemas.webhookUpdateSchema,
+    response: webhookSchemas.webhookEndpointSchema,
+    errors: ['not_found'],
+  }),
+  webhookDelete: consoleEndpoint({
+    method: 'DELETE',
+    path: '/v1/webhooks/{webhook-id}',
+    summary: 'Delete a webhook endpoint',
+    description: 'It receives nothing more; its past deliveries stay listed until they expire (30 days).',
+    response: webhookSchemas.webhookDeletedSchema,
+    errors: ['not_found'],
+  }),
+  webhookRotateSecret: consoleEndpoint({
+    method: 'POST',
+    path: '/v1/webhooks/{webhook-id}/rotate-secret',
+    summary: 'Rotate the signing secret',
+    description:
+      'A new secret, in this answer only; the previous one keeps signing (a second `v1=`) for 24 h.',
+    response: webhookSchemas.webhookSecretSchema,
+    errors: ['not_found'],
+  }),
+  webhookTest: consoleEndpoint({
+    method: 'POST',
+    path: '/v1/webhooks/{webhook-id}/test',
+    summary: 'Send a test event',
+    description:
+      'Queues a `webhook.test` event to this endpoint; its delivery shows in the endpoint’s deliveries.',
+    response: webhookSchemas.webhookQueuedSchema,
+    errors: ['not_found'],
+  }),
+  webhookDeliveries: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/webhooks/{webhook-id}/deliveries',
+    summary: 'List recent deliveries',
+    description:
+      'Newest first: status, attempts, the last answer (HTTP status, error, latency) and the next attempt.',
+    query: webhookSchemas.webhookDeliveryQuerySchema,
+    response: webhookSchemas.webhookDeliveryListSchema,
+    errors: ['not_found'],
+  }),
+  webhookRedeliver: consoleEndpoint({
+    method: 'POST',
+    path: '/v1/webhooks/{webhook-id}/deliveries/{delivery-id}/redeliver',
+    summary: 'Redeliver an event',
+    description: 'Queues the delivery again with the same event id (Webhook-Id) and a fresh 72 h of retries.',
+    response: webhookSchemas.webhookQueuedSchema,
+    errors: ['not_found'],
   }),
 };
 

@@ -137,13 +137,15 @@ export async function runImport(
   }
 }
 
-/** The one place an imported line becomes a use case's call: the merchant, the line's body and path id. */
+/** The one place an imported line becomes a use case's call: the merchant, the line's body and path id, no webhooks. */
 function callOf(event: ImportEvent, merchant: Merchant): EndpointCall<ImportEvent['body']> {
   return {
     endpoint: event.endpoint,
     merchantId: merchant.merchantId,
     body: event.body,
     pathParameters: event.pathParameters,
+    // Imported history is the past: it sends no webhook.
+    notify: false,
   };
 }
 

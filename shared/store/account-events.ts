@@ -7,6 +7,7 @@ import { type RecordOutcome, recordOnce } from './record-once.ts';
 import { reviewItemsFor } from './reviews.ts';
 import { TTL_ATTRIBUTE } from './table-definition.ts';
 import { type TransactItems, transactWrite } from './transact.ts';
+import { eventWebhookItems } from './webhook-notices.ts';
 
 /**
  * Signups, logins and account updates: each event's record and every counter it moves are written in
@@ -125,7 +126,8 @@ const retention = (now: number) => Math.floor(now / 1000) + EVENT_RETENTION_SECO
 
 /**
  * One transaction: the record first (index 0, so a failed condition points at it, findable by type
- * and time for backtests), one update per identity, and a review item when the decision is REVIEW.
+ * and time for backtests), one update per identity, a review item when the decision is REVIEW, and
+ * the outbox items of the merchant's webhooks.
  */
 function eventWithHistory(
   target: { eventType: EventType; key: TableKey; eventId: string; retainUntil?: number },
@@ -140,6 +142,11 @@ function eventWithHistory(
     decidedEventPut(target, record, retainUntil !== undefined ? { [TTL_ATTRIBUTE]: retainUntil } : {}),
     ...changes.toTransactItems(record.merchantId, storedItems, now),
     ...reviewItemsFor(record.merchantId, eventType, key, record.decision, record.identities, now),
+    ...eventWebhookItems(
+      { ...record, eventType, eventKey: key, decisions: record.decision },
+      storedItems,
+      now,
+    ),
     ...alsoWrite,
   ];
 }

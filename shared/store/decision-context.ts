@@ -3,14 +3,14 @@ import type { LiveModels } from '../scoring/decide.ts';
 import type { EventType, Workflow } from '../scoring/workflow.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { type IdentitySnapshot, identityKey, snapshotsFrom } from './identity-history.ts';
-import type { TableKey } from './keys.ts';
+import { type TableKey, webhookKeys } from './keys.ts';
 import { liveModelsFromItem, modelPointersKey } from './model-versions.ts';
 import { workflowFromItem, workflowKey } from './workflows.ts';
 
 /**
  * Everything a scored request reads, in one BatchGetItem: the merchant's workflow for the event
  * type, the history of every identity the event names, and the use case's own records (the
- * idempotency record, the referenced order, ...). Identities known only from those records (a
+ * idempotency record, the referenced order, ...) and the merchant's webhook subscriptions. Identities known only from those records (a
  * return's original order) are read in a second BatchGetItem, never more.
  */
 export interface DecisionContext {
@@ -32,6 +32,11 @@ export async function loadDecisionContext(input: {
   records: readonly TableKey[];
   /** The event's own time: windows, ages and first/last seen are read as of it. */
   now: number;
+  /**
+   * false for events that must send no webhook (imported history): the merchant's subscriptions are
+   * then not read, and the write finds none (store/webhook-notices.ts).
+   */
+  notify?: boolean;
   /** Identities named by the records just read; an empty answer saves the second read. */
   identitiesFromRecords?: (item: <T>(key: TableKey) => T | undefined) => readonly IdentityRef[];
 }): Promise<DecisionContext> {
@@ -41,6 +46,8 @@ export async function loadDecisionContext(input: {
   const items = await batchGetItems([
     wfKey,
     pointersKey,
+    // What the merchant's webhooks subscribe to: in this same read, never a round trip of its own.
+    ...(input.notify === false ? [] : [webhookKeys.subscriptions(merchantId)]),
     ...records,
     ...input.identities.map((ref) => identityKey(merchantId, ref)),
   ]);

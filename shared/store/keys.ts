@@ -51,6 +51,46 @@ export const keys = {
 };
 
 /**
+ * Webhooks: the merchant's subscriptions item (what each enabled endpoint wants, read with every
+ * decision), each endpoint with its deliveries in one partition (a Query lists an endpoint's recent
+ * deliveries), and each event's outbox item, written in the event's own transaction.
+ */
+const webhookPartition = (merchantId: string, webhookId: string) =>
+  `${merchantScope(merchantId)}#WEBHOOK#${webhookId}`;
+
+export const webhookKeys = {
+  subscriptions: (merchantId: string) => key(`${merchantScope(merchantId)}#WEBHOOKS`, 'SUBSCRIPTIONS'),
+  endpoint: (merchantId: string, webhookId: string) =>
+    key(webhookPartition(merchantId, webhookId), 'ENDPOINT'),
+  delivery: (merchantId: string, webhookId: string, deliveryId: string) =>
+    key(webhookPartition(merchantId, webhookId), `DELIVERY#${deliveryId}`),
+  /** Sort-key prefix of the delivery items in an endpoint's partition. */
+  deliveryPrefix: 'DELIVERY#',
+  outbox: (merchantId: string, eventId: string) =>
+    key(`${merchantScope(merchantId)}#WEBHOOKEVENT#${eventId}`, 'OUTBOX'),
+};
+
+/**
+ * GSI1 keys for webhooks: a merchant's endpoints by creation time, and the two work queues of the
+ * delivery worker (outbox items not yet fanned out, deliveries by the time they are next due). The
+ * queues are sparse: an item leaves its queue by losing these attributes.
+ */
+export const webhookGsi1 = {
+  endpointsByMerchant: (merchantId: string, createdAt: string, webhookId: string) => ({
+    [GSI1.partitionKey]: `${merchantScope(merchantId)}#WEBHOOKS`,
+    [GSI1.sortKey]: `${createdAt}#${webhookId}`,
+  }),
+  pendingOutbox: (createdAt: string, eventId: string) => ({
+    [GSI1.partitionKey]: 'WEBHOOKS#OUTBOX',
+    [GSI1.sortKey]: `${createdAt}#${eventId}`,
+  }),
+  dueDelivery: (dueAt: string, deliveryId: string) => ({
+    [GSI1.partitionKey]: 'WEBHOOKS#DUE',
+    [GSI1.sortKey]: `${dueAt}#${deliveryId}`,
+  }),
+};
+
+/**
  * The merchant console: saved workflow versions beside the live workflow (one Query lists them),
  * console sessions by token hash, and the audit log in one partition per merchant, by time.
  */

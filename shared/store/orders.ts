@@ -5,6 +5,7 @@ import { type DecidedEventRecord, decidedEventPut } from './decided-events.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { keys } from './keys.ts';
 import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
+import { eventWebhookItems } from './webhook-notices.ts';
 
 /** A recorded order: what later returns and disputes need, plus its stored response for replays. */
 export interface StoredOrder extends DecidedEventRecord {
@@ -31,7 +32,7 @@ export interface StoredOrder extends DecidedEventRecord {
 }
 
 /**
- * Writes the order and every counter it moves in one transaction. If the order id was taken
+ * Writes the order, every counter it moves and its webhook outbox item in one transaction. If the order id was taken
  * meanwhile (a concurrent duplicate), nothing is written and the winner's record is returned.
  */
 export async function recordOrder(
@@ -45,6 +46,11 @@ export async function recordOrder(
     [
       decidedEventPut({ eventType: 'order', key, eventId: order.providerOrderId }, order),
       ...changes.toTransactItems(order.merchantId, storedItems, now),
+      ...eventWebhookItems(
+        { ...order, eventType: 'order', eventKey: key, decisions: order.decision },
+        storedItems,
+        now,
+      ),
     ],
     key,
   );

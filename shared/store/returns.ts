@@ -7,6 +7,7 @@ import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
 import { reviewItemsFor } from './reviews.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
+import { eventWebhookItems } from './webhook-notices.ts';
 
 /** What a return adds to counters while it is not cancelled; stored so removal is exact. */
 export interface ReturnEffects {
@@ -76,7 +77,7 @@ export function returnedUnitsFrom(item: Record<string, unknown> | undefined): Ma
 
 /**
  * Writes a new return, the order's returned units, every counter it moves and, for REVIEW
- * decisions, its review-queue item in one transaction. If the return id was taken meanwhile,
+ * decisions, its review-queue item, and its webhook outbox items in one transaction. If the return id was taken meanwhile,
  * nothing is written and the winner's record is returned.
  */
 export async function recordReturn(
@@ -86,17 +87,19 @@ export async function recordReturn(
   now: number,
 ): Promise<RecordOutcome<StoredReturn>> {
   const key = keys.return(record.merchantId, record.providerReturnId);
+  const lineDecisions = record.decisions.map((decision, i) => ({
+    itemRef: itemRefOf(record.items[i]!),
+    decision,
+  }));
   return recordOnce<StoredReturn>(
     [
       decidedEventPut(returnTarget(record), record, { [VERSION_ATTRIBUTE]: record.version }),
       ...unitsUpdate(record, record.applied?.units, 1),
       ...changes.toTransactItems(record.merchantId, storedItems, now),
-      ...reviewItemsFor(
-        record.merchantId,
-        'return',
-        keys.return(record.merchantId, record.providerReturnId),
-        record.decisions.map((decision, i) => ({ itemRef: itemRefOf(record.items[i]!), decision })),
-        record.identities,
+      ...reviewItemsFor(record.merchantId, 'return', key, lineDecisions, record.identities, now),
+      ...eventWebhookItems(
+        { ...record, eventType: 'return', eventKey: key, decisions: lineDecisions },
+        storedItems,
         now,
       ),
     ],

@@ -10,10 +10,12 @@ import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
 import { HistoryChanges } from './identity-history.ts';
 import { queryGsi1 } from './index-query.ts';
-import { gsi1, keys, type TableKey } from './keys.ts';
+import { gsi1, keys, recordIdOf, type TableKey } from './keys.ts';
 import { type Page, queryPage } from './pages.ts';
 import { GSI1 } from './table-definition.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
+import { webhookOutboxItems } from './webhook-deliveries.ts';
+import { readSubscriptions } from './webhooks.ts';
 
 /**
  * The review queue: a REVIEW decision puts its event into the merchant's queue (one review item per
@@ -58,6 +60,36 @@ export const reviewIdFor = (eventType: EventType, eventKey: TableKey) =>
 /** A decision per part of the event (returns decide per returned line item). */
 export type DecisionsUnderReview = Decision | readonly { itemRef: string; decision: Decision }[];
 
+/** The review a set of decisions opens: one when at least one decision is REVIEW, else none. Pure. */
+export function reviewOf(
+  merchantId: string,
+  eventType: EventType,
+  eventKey: TableKey,
+  decisions: DecisionsUnderReview,
+  identities: readonly (IdentityRef | string)[],
+  now: number,
+): Review | undefined {
+  const parts = isDecisionList(decisions) ? decisions : [{ itemRef: undefined, decision: decisions }];
+  const reviewed = parts
+    .filter((p) => p.decision.decision === 'REVIEW')
+    .map(({ itemRef, decision }) => ({
+      ...(itemRef !== undefined ? { itemRef } : {}),
+      ...summary(decision),
+    }));
+  // Imported history is already decided: a review item for it would flood the queue with the past.
+  if (reviewed.length === 0 || importedEvent()) return undefined;
+  return {
+    merchantId,
+    reviewId: reviewIdFor(eventType, eventKey),
+    eventType,
+    eventKey: { PK: eventKey.PK, SK: eventKey.SK },
+    identities: [...new Set(identities.map((i) => (typeof i === 'string' ? i : identityId(i))))],
+    decisions: reviewed,
+    status: 'open',
+    createdAt: new Date(now).toISOString(),
+  };
+}
+
 /**
  * The TransactWriteItems entries to append to the event's own transaction: a Put of the review item
  * when at least one decision is REVIEW, else nothing. Pure.
@@ -70,34 +102,15 @@ export function reviewItemsFor(
   identities: readonly (IdentityRef | string)[],
   now: number,
 ): TransactItems {
-  const parts = isDecisionList(decisions) ? decisions : [{ itemRef: undefined, decision: decisions }];
-  const reviewed = parts
-    .filter((p) => p.decision.decision === 'REVIEW')
-    .map(({ itemRef, decision }) => ({
-      ...(itemRef !== undefined ? { itemRef } : {}),
-      ...summary(decision),
-    }));
-  // Imported history is already decided: a review item for it would flood the queue with the past.
-  if (reviewed.length === 0 || importedEvent()) return [];
-  const reviewId = reviewIdFor(eventType, eventKey);
-  const createdAt = new Date(now).toISOString();
-  const review: Review = {
-    merchantId,
-    reviewId,
-    eventType,
-    eventKey: { PK: eventKey.PK, SK: eventKey.SK },
-    identities: [...new Set(identities.map((i) => (typeof i === 'string' ? i : identityId(i))))],
-    decisions: reviewed,
-    status: 'open',
-    createdAt,
-  };
+  const review = reviewOf(merchantId, eventType, eventKey, decisions, identities, now);
+  if (!review) return [];
   return [
     {
       Put: {
         TableName: tableName,
         Item: {
-          ...keys.review(merchantId, reviewId),
-          ...gsi1.reviewByStatus(merchantId, 'open', createdAt, reviewId),
+          ...keys.review(merchantId, review.reviewId),
+          ...gsi1.reviewByStatus(merchantId, 'open', review.createdAt, review.reviewId),
           entity: 'review',
           ...review,
         },
@@ -105,6 +118,13 @@ export function reviewItemsFor(
       },
     },
   ];
+}
+
+/** What a merchant's receiver is told of a review: no internal keys or identity digests. */
+export function publicReview(review: Review) {
+  const { merchantId: _m, eventKey, identities: _i, ...shown } = review;
+  // The merchant's own id of the event (providerOrderId, providerReturnId, ...), as the console shows it.
+  return { ...shown, providerId: recordIdOf(eventKey) };
 }
 
 function isDecisionList(
@@ -208,6 +228,8 @@ export async function resolveReview(input: {
   /** Written in the same transaction (the console's audit entry). */
   alsoWrite?: TransactItems;
   now: number;
+  /** false for imported history: the resolution is recorded but no webhook is sent. */
+  notify?: boolean;
 }): Promise<ResolveResult> {
   const { merchantId, reviewId, outcome, now } = input;
   const review = await getReview(merchantId, reviewId);
@@ -223,6 +245,8 @@ export async function resolveReview(input: {
   const identities = uniqueIdentities(parseIdentityIds(review.identities));
   const changes = new HistoryChanges().addEach(identities, LABEL_METRIC[outcome], 1, now);
   const index = gsi1.reviewByStatus(merchantId, 'resolved', resolvedAt, reviewId);
+  const resolved: Review = { ...review, status: 'resolved', resolution };
+  const webhooks = input.notify === false ? [] : await readSubscriptions(merchantId);
   try {
     await transactWrite([
       {
@@ -248,6 +272,19 @@ export async function resolveReview(input: {
       },
       // No stale-bucket pruning here (that needs the items read); the next scored event prunes them.
       ...changes.toTransactItems(merchantId, new Map(), now),
+      ...webhookOutboxItems(
+        merchantId,
+        webhooks,
+        [
+          {
+            type: 'review.resolved',
+            eventType: review.eventType,
+            outcomes: review.decisions.map((d) => d.decision),
+            data: { eventType: review.eventType, review: publicReview(resolved) },
+          },
+        ],
+        now,
+      ),
       ...(input.alsoWrite ?? []),
     ]);
   } catch (error) {
@@ -257,7 +294,7 @@ export async function resolveReview(input: {
     }
     throw error;
   }
-  return { status: 'resolved', review: { ...review, status: 'resolved', resolution } };
+  return { status: 'resolved', review: resolved };
 }
 
 function toReview(item: Record<string, unknown>): Review {

@@ -37,7 +37,7 @@ export function evaluateAccountUpdate(
 }
 
 async function evaluateOnce(
-  { body, merchantId }: EndpointCall<AccountRequest>,
+  { body, merchantId, notify }: EndpointCall<AccountRequest>,
   claim: IdempotencyClaim<AccountResponse> | undefined,
 ): Promise<Answer<AccountResponse>> {
   const now = receivedAt();
@@ -46,6 +46,7 @@ async function evaluateOnce(
   const { customer } = identities;
   const context = await loadDecisionContext({
     merchantId,
+    notify,
     eventType: 'account',
     identities: identities.all,
     records: claim ? [claim.key] : [],

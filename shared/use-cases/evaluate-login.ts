@@ -32,7 +32,7 @@ export function evaluateLogin(request: EndpointCall<LoginRequest>): Promise<Answ
 }
 
 async function evaluateOnce(
-  { body, merchantId }: EndpointCall<LoginRequest>,
+  { body, merchantId, notify }: EndpointCall<LoginRequest>,
   claim: IdempotencyClaim<LoginResponse> | undefined,
 ): Promise<Answer<LoginResponse>> {
   const now = receivedAt();
@@ -41,6 +41,7 @@ async function evaluateOnce(
   const { customer } = identities;
   const context = await loadDecisionContext({
     merchantId,
+    notify,
     eventType: 'login',
     identities: identities.all,
     records: claim ? [claim.key] : [],

@@ -43,6 +43,7 @@ const MAX_STATUS_HISTORY = 50;
 export async function evaluateReturn({
   body,
   merchantId,
+  notify,
 }: EndpointCall<ReturnRequest>): Promise<Answer<ReturnResponse>> {
   const now = receivedAt();
   const at = eventTime(body.timestamp, now);
@@ -53,6 +54,7 @@ export async function evaluateReturn({
   const returnDevices = deviceIdentities(body.deviceFingerprints);
   const context = await loadDecisionContext({
     merchantId,
+    notify,
     eventType: 'return',
     identities: returnDevices,
     records: [returnKey, orderKey, unitsKey],

@@ -30,6 +30,7 @@ type SignupResponse = ResponseOf<'signup'>;
 export async function evaluateSignup({
   body,
   merchantId,
+  notify,
 }: EndpointCall<SignupRequest>): Promise<Answer<SignupResponse>> {
   const now = receivedAt();
   const at = eventTime(body.timestamp, now);
@@ -38,6 +39,7 @@ export async function evaluateSignup({
   const signupKey = keys.signup(merchantId, body.customerId);
   const context = await loadDecisionContext({
     merchantId,
+    notify,
     eventType: 'signup',
     identities: identities.all,
     records: [signupKey],

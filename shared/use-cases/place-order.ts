@@ -28,6 +28,7 @@ const STATUS_FIELDS = ['state', 'timestamp'] as const;
 export async function placeOrder({
   body,
   merchantId,
+  notify,
 }: EndpointCall<OrderRequest>): Promise<Answer<OrderResponse>> {
   const now = receivedAt();
   const at = eventTime(body.timestamp, now);
@@ -39,6 +40,7 @@ export async function placeOrder({
   const orderKey = keys.order(merchantId, body.providerOrderId);
   const context = await loadDecisionContext({
     merchantId,
+    notify,
     eventType: 'order',
     identities: identities.all,
     records: [orderKey],

@@ -12,6 +12,8 @@ export interface EndpointCall<TBody> {
   pathParameters: Readonly<Record<string, string>>;
   /** The caller's key for this logical call, on endpoints that honour one (decisions.md). */
   idempotencyKey?: string;
+  /** false: record the event but send no webhook (the history import). Default: notify. */
+  notify?: boolean;
 }
 
 /** What a use case answers: the response body, and whether it is an earlier call's answer replayed. */

@@ -7,10 +7,12 @@ import { withTestApi } from '../support/api.ts';
 import { countersOf, emailOf, placeOrder } from '../support/commerce.ts';
 import { consoleKey, orderAndReturn, reviewEveryReturn, saveWorkflow } from '../support/console.ts';
 import { uid } from '../support/fixtures.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const { CSV_COLUMNS } = await import('../../shared/console/dispositions-upload.ts');
 const { getRecord } = await import('../../shared/store/record-once.ts');
 const { keys } = await import('../../shared/store/keys.ts');
+const { runWebhookWorker } = await import('../../shared/use-cases/deliver-webhooks.ts');
 
 /**
  * The console in a real browser (headless Chromium from npm: @sparticuz/chromium driven by
@@ -198,6 +200,30 @@ describe('merchant console in Chromium', () => {
     await hasText(log, 'Dispositions uploaded');
     await hasText(log, 'ana@acme.example');
     await shoot('audit');
+  });
+
+  it('adds a webhook endpoint (secret shown once), sends a test event the worker delivers, lists it', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      await nav('Webhooks').click();
+      await visible(page.getByText('No webhook endpoints yet'));
+      await page.getByLabel('URL').fill(receiver.url);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await hasText(page.getByRole('status'), /shown only now: whsec_/);
+      await page.getByRole('link', { name: receiver.url }).click();
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await visible(page.getByText('Test event queued'));
+      await runWebhookWorker({ merchantId: suite.merchantId, policy: 'permissive' });
+      expect(JSON.parse(receiver.received[0]?.body ?? '{}').type).toBe('webhook.test');
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await hasText(
+        page.getByRole('region', { name: 'Endpoint', exact: true }).getByRole('table'),
+        'delivered',
+      );
+      await shoot('webhooks');
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('signs out: the session ends and the API refuses the old cookie', async () => {

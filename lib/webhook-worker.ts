@@ -1,0 +1,130 @@
+import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { ApiFunction, METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from './api-function.ts';
+import type { StageConfig } from './config.ts';
+import { WEBHOOK_WORKER_ACCESS } from './table-access.ts';
+
+export interface WebhookStackProps extends StackProps {
+  config: StageConfig;
+  table: Table;
+  /** The API stack's alarm topic: an endpoint disabled for failing 72 h alarms there. */
+  alarmTopic: ITopic;
+}
+
+/** The worker's function timeout: a batch of attempts, each waiting at most 10 s on its receiver. */
+const WORKER_TIMEOUT = Duration.seconds(60);
+
+/**
+ * Webhook delivery, out of the decision's path: the worker Lambda is fed by the table's stream,
+ * filtered to new outbox items (entity `webhookEvent`), and by a retry queue of delayed messages
+ * (SQS, with a dead-letter queue). Its role reads and writes only the table items the delivery code
+ * touches, reads the stream, and sends to and receives from its own queues.
+ */
+export class WebhookStack extends Stack {
+  readonly worker: ApiFunction;
+  readonly retryQueue: Queue;
+  readonly deadLetterQueue: Queue;
+
+  constructor(scope: Construct, id: string, props: WebhookStackProps) {
+    super(scope, id, props);
+    const { config, table } = props;
+    const removalPolicy = config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.retryQueue = new Queue(this, 'Retries', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // Six times the function timeout, as Lambda's SQS integration asks.
+      visibilityTimeout: Duration.seconds(WORKER_TIMEOUT.toSeconds() * 6),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
+    });
+
+    this.worker = new ApiFunction(this, 'WorkerFunction', {
+      name: 'webhookWorker',
+      handlerFile: 'functions/webhook-worker.ts',
+      description: 'Delivers signed webhooks from the outbox (table stream) and the retry queue',
+      environment: {
+        ENVIRONMENT: config.stage,
+        POWERTOOLS_LOG_LEVEL: config.logLevel,
+        WEBHOOK_RETRY_QUEUE_URL: this.retryQueue.queueUrl,
+      },
+      logRetention: config.logRetention,
+      logRemovalPolicy: removalPolicy,
+      timeout: WORKER_TIMEOUT,
+    });
+    this.worker.bindTable(table, WEBHOOK_WORKER_ACCESS);
+    this.retryQueue.grantSendMessages(this.worker.role);
+
+    this.worker.handler.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.LATEST,
+        batchSize: 10,
+        bisectBatchOnError: true,
+        retryAttempts: 10,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(this.deadLetterQueue),
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('INSERT'),
+            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual('webhookEvent') } } },
+          }),
+        ],
+      }),
+    );
+    this.worker.handler.addEventSource(
+      new SqsEventSource(this.retryQueue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+
+    const alarm = (name: string, metric: Metric, description: string) =>
+      new Alarm(this, name, {
+        metric,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      }).addAlarmAction(new SnsAction(props.alarmTopic));
+    alarm(
+      'EndpointsDisabledAlarm',
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'WebhookEndpointsDisabled',
+        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      'A merchant webhook endpoint was disabled after failing for 72 hours',
+    );
+    alarm(
+      'DeadLettersAlarm',
+      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Max',
+      }),
+      'Webhook work the worker could not process reached the dead-letter queue',
+    );
+
+    Validations.of(this.worker.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Two actions without resource-level permissions need Resource "*": X-Ray tracing ' +
+        '(xray:PutTraceSegments, xray:PutTelemetryRecords) and dynamodb:ListStreams, which the stream ' +
+        'event source needs; reading the stream itself is granted on its ARN only.',
+    });
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the dead-letter queue of the retry queue and of the stream source.',
+    });
+  }
+}

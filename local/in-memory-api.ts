@@ -1,0 +1,29 @@
+import type { AddressInfo } from 'node:net';
+import { startDynamoDbLocal } from './dynamodb-local.ts';
+import { applyLocalEnvironment } from './local-env.ts';
+
+/**
+ * The API on an in-memory DynamoDB Local with the table made and no rate limit in the way, for
+ * scripts that play traffic through HTTP (`npm run eval`, the webhook part of `npm run bench`).
+ */
+export async function startInMemoryApi(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  const dynamoDb = await startDynamoDbLocal({});
+  applyLocalEnvironment(dynamoDb.endpoint, {
+    DEFAULT_RATE_LIMIT_PER_SECOND: '100000',
+    DEFAULT_RATE_LIMIT_BURST: '100000',
+  });
+  const { ensureTable } = await import('../shared/store/ensure-table.ts');
+  const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
+  const { createLocalServer } = await import('./http-adapter.ts');
+  await ensureTable(dynamoDbClient, tableName);
+  const server = createLocalServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: async () => {
+      server.closeAllConnections();
+      server.close();
+      await dynamoDb.stop();
+    },
+  };
+}
