@@ -17,6 +17,15 @@ import { validateWorkflow } from '../shared/scoring/workflow-validation.ts';
 import { attributesForEvent } from '../shared/store/history-windows.ts';
 import { toSnapshot } from '../shared/store/identity-history.ts';
 
+// `npm run bench -- scale` (or capacity | partitions | bundle): only the scale and cost figures.
+const SCALE_PARTS = new Set(['scale', 'capacity', 'partitions', 'bundle']);
+if (SCALE_PARTS.has(process.argv[2] ?? '')) {
+  const { execFileSync } = await import('node:child_process');
+  const part = process.argv[2] === 'scale' ? [] : [process.argv[2]!];
+  execFileSync(process.execPath, ['scripts/bench-scale.ts', ...part], { stdio: 'inherit' });
+  process.exit(0);
+}
+
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20_000);
 const WARMUP = 2_000;
 const LINE_ITEMS = 50;
@@ -159,7 +168,8 @@ console.log(
   `target p99 <= ${TARGET_P99_MS} ms: ${p99 <= TARGET_P99_MS ? 'met' : quietest <= TARGET_P99_MS ? 'met in the quietest round only (machine busy)' : 'MISSED'}`,
 );
 
-// The import benchmark needs a store client built for DynamoDB Local: its own process.
+// The import and scale benchmarks need a store client built for DynamoDB Local: their own processes.
 const { execFileSync } = await import('node:child_process');
 execFileSync(process.execPath, ['scripts/bench-import.ts'], { stdio: 'inherit' });
 await import('./bench-training.ts');
+execFileSync(process.execPath, ['scripts/bench-scale.ts'], { stdio: 'inherit' });
