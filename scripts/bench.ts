@@ -16,6 +16,7 @@ import { compileCondition } from '../shared/scoring/workflow-engine.ts';
 import { validateWorkflow } from '../shared/scoring/workflow-validation.ts';
 import { attributesForEvent } from '../shared/store/history-windows.ts';
 import { toSnapshot } from '../shared/store/identity-history.ts';
+import { membersAttribute } from '../shared/store/link-sketch.ts';
 
 // `npm run bench -- scale` (or capacity | partitions | bundle): only the scale and cost figures.
 const SCALE_PARTS = new Set(['scale', 'capacity', 'partitions', 'bundle']);
@@ -47,7 +48,7 @@ function identityItem(
     }
   }
   for (const [kind, n] of Object.entries(links)) {
-    item[`l_${kind}`] = new Set(Array.from({ length: n }, (_, i) => `${kind}-digest-${i}`));
+    item[membersAttribute(kind)] = new Set(Array.from({ length: n }, (_, i) => i + 1));
   }
   return item;
 }
