@@ -21,7 +21,7 @@ import { applyLocalEnvironment } from '../local/local-env.ts';
 
 const only = process.argv[2];
 const ORDERS = Number(process.env.BENCH_SCALE_ORDERS ?? 10_000);
-const CHECKPOINTS = [0, 100, 1_000, 10_000].filter((n) => n < ORDERS || n === ORDERS);
+const CHECKPOINTS = [...new Set([0, 100, 1_000, 10_000, ORDERS].filter((n) => n <= ORDERS))];
 const BURST = Number(process.env.BENCH_SCALE_BURST ?? 1_000);
 const TARGET_RATE = 20_000;
 const TARGET_WRITES_PER_KEY = 500;
@@ -30,7 +30,6 @@ const TARGET_ITEM_BYTES = 1_024;
 const TARGET_BUNDLE_BYTES = 500 * 1_024;
 const TARGET_IMPORT_RATIO = 1.4;
 const IMPORTS = 15;
-
 
 async function storeFigures(): Promise<void> {
   const dynamoDb = await startDynamoDbLocal({});
@@ -48,16 +47,48 @@ async function storeFigures(): Promise<void> {
     await ensureTable(dynamoDbClient, tableName);
 
     const meter = new Meter();
+    // Items are sized by a second, unmetered client: write capacity by the AWS rules (below).
+    const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+    const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
+    const sizer = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ region: 'us-east-1', endpoint: dynamoDb.endpoint }),
+      { marshallOptions: { removeUndefinedValues: true, allowImpreciseNumbers: true } },
+    );
+    const stored = async (key: Record<string, unknown>) => {
+      const { Item } = await sizer.send(
+        new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }),
+      );
+      return Item
+        ? { bytes: itemBytes(marshall(Item, { removeUndefinedValues: true })), indexed: 'GSI1PK' in Item }
+        : undefined;
+    };
     dynamoDbClient.middlewareStack.add(
       (next, context) => async (args) => {
+        const command = context.commandName ?? '';
         const input = args.input as Record<string, unknown>;
-        meter.countWrites(context.commandName ?? '', input);
-        if (CAPACITY_COMMANDS.has(context.commandName ?? '')) input.ReturnConsumedCapacity = 'TOTAL';
-        const result = await next(args);
-        meter.addCapacity(
-          READ_COMMANDS.has(context.commandName ?? ''),
-          (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity,
-        );
+        const writes = writesOf(command, input);
+        meter.countWrites(writes);
+        if (READ_COMMANDS.has(command)) input.ReturnConsumedCapacity = 'TOTAL';
+        const keysWritten = writes.map((w) => keyOf(w));
+        const before = await Promise.all(keysWritten.map(stored));
+        let result: Awaited<ReturnType<typeof next>>;
+        try {
+          result = await next(args);
+        } catch (error) {
+          // A write refused by its condition still costs a write unit.
+          if (writes.length > 0) meter.wcu += 1;
+          throw error;
+        }
+        const after = await Promise.all(keysWritten.map(stored));
+        const transactional = command === 'TransactWriteItemsCommand' ? 2 : 1;
+        writes.forEach((_, i) => {
+          const largest = Math.max(before[i]?.bytes ?? 0, after[i]?.bytes ?? 0);
+          meter.wcu += transactional * Math.max(1, Math.ceil(largest / 1024));
+          // GSI1 projects ALL: an indexed item is written to the index as well (1 WCU per KB).
+          if (after[i]?.indexed) meter.wcu += Math.max(1, Math.ceil((after[i]?.bytes ?? 0) / 1024));
+        });
+        if (READ_COMMANDS.has(command))
+          meter.addReads((result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity);
         return result;
       },
       { step: 'initialize', priority: 'low', name: 'benchMeter' },
@@ -78,7 +109,8 @@ async function storeFigures(): Promise<void> {
         headers: { 'Content-Type': 'application/json', Authorization: apiKey },
         body: JSON.stringify(body),
       });
-      if (response.status !== 200) throw new Error(`order answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 200)
+        throw new Error(`order answered ${response.status}: ${await response.text()}`);
       await response.arrayBuffer();
     };
     try {
@@ -93,23 +125,26 @@ async function storeFigures(): Promise<void> {
         const start = Date.now() - span - 60_000;
         const rows: string[] = [];
         const figures: { wcu: number; rcu: number; bytes: number }[] = [];
-        for (let i = 0; i < ORDERS; i++) {
+        for (let i = 0; i <= ORDERS; i++) {
           const body = orderBody(`b${i}`, start + Math.floor((span * i) / ORDERS), shared);
-          const checkpoint = CHECKPOINTS.includes(i) || i === ORDERS - 1;
+          const checkpoint = CHECKPOINTS.includes(i);
           if (checkpoint) meter.reset();
           await post(body);
           if (!checkpoint) continue;
-          const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: addressKey }));
+          const { wcu, rcu } = meter;
+          const { Item } = await documentClient.send(
+            new GetCommand({ TableName: tableName, Key: addressKey }),
+          );
           const bytes = Item ? itemBytes(marshall(Item, { removeUndefinedValues: true })) : 0;
-          figures.push({ wcu: meter.wcu, rcu: meter.rcu, bytes });
+          figures.push({ wcu, rcu, bytes });
           rows.push(
-            `  ${String(i === ORDERS - 1 ? ORDERS : i).padStart(6)} earlier orders: ${meter.wcu.toFixed(1)} WCU + ${meter.rcu.toFixed(1)} RCU, address item ${bytes} B`,
+            `  ${String(i).padStart(6)} earlier orders: ${wcu.toFixed(1)} WCU + ${rcu.toFixed(1)} RCU, address item ${bytes} B`,
           );
         }
         const maxWcu = Math.max(...figures.map((f) => f.wcu));
         const maxBytes = Math.max(...figures.map((f) => f.bytes));
         console.log(
-          `\ncapacity per order, ${ORDERS} orders on one shipping address (5 identities each, the rest fresh), ReturnConsumedCapacity`,
+          `\ncapacity per order, ${ORDERS} orders on one shipping address (5 identities each: the address, a fresh e-mail, phone, card and device), write units by the AWS rules from item sizes (transactional x2, GSI1 1 per KB), read units from ReturnConsumedCapacity`,
         );
         for (const row of rows) console.log(row);
         console.log(
@@ -124,7 +159,9 @@ async function storeFigures(): Promise<void> {
           Array.from({ length: 8 }, async () => {
             while (next < BURST) {
               const i = next++;
-              await post(orderBody(`p${i}`, now, { line1: `${i} Burst St`, postalCode: '10001', country: 'US' }));
+              await post(
+                orderBody(`p${i}`, now, { line1: `${i} Burst St`, postalCode: '10001', country: 'US' }),
+              );
             }
           }),
         );
@@ -147,19 +184,33 @@ async function storeFigures(): Promise<void> {
   }
 }
 
-const READ_COMMANDS = new Set(['BatchGetItemCommand', 'GetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
-const CAPACITY_COMMANDS = new Set([
+const READ_COMMANDS = new Set([
   'BatchGetItemCommand',
   'GetItemCommand',
   'QueryCommand',
-  'PutItemCommand',
-  'UpdateItemCommand',
-  'DeleteItemCommand',
-  'TransactWriteItemsCommand',
   'TransactGetItemsCommand',
 ]);
 
 type AttributeValue = Record<string, unknown>;
+type Write = { Key?: AttributeValue; Item?: AttributeValue };
+
+/** The items a command writes (document-client shapes: the meter runs before marshalling). */
+function writesOf(command: string, input: Record<string, unknown>): Write[] {
+  if (command === 'TransactWriteItemsCommand') {
+    return (input.TransactItems as Record<string, Write>[]).flatMap((t) => {
+      const write = t.Put ?? t.Update ?? t.Delete;
+      return write ? [write] : [];
+    });
+  }
+  if (command === 'PutItemCommand' || command === 'UpdateItemCommand' || command === 'DeleteItemCommand')
+    return [input as Write];
+  return [];
+}
+
+const keyOf = (write: Write): Record<string, unknown> => {
+  const source = (write.Key ?? write.Item)!;
+  return { PK: source.PK, SK: source.SK };
+};
 
 /** Capacity consumed and writes per partition key (table PK, GSI1PK), as sent to DynamoDB. */
 class Meter {
@@ -173,26 +224,13 @@ class Meter {
     this.writes.clear();
   }
 
-  addCapacity(read: boolean, consumed: unknown): void {
+  addReads(consumed: unknown): void {
     const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as ConsumedCapacity[];
-    // DynamoDB Local reports the total only: the command says whether it read or wrote.
-    for (const c of list) {
-      if (read) this.rcu += c.ReadCapacityUnits ?? c.CapacityUnits ?? 0;
-      else this.wcu += c.WriteCapacityUnits ?? c.CapacityUnits ?? 0;
-    }
+    for (const c of list) this.rcu += c.ReadCapacityUnits ?? c.CapacityUnits ?? 0;
   }
 
-  countWrites(command: string, input: Record<string, unknown>): void {
-    const items: { Key?: AttributeValue; Item?: AttributeValue }[] = [];
-    if (command === 'TransactWriteItemsCommand') {
-      for (const t of input.TransactItems as Record<string, { Key?: AttributeValue; Item?: AttributeValue }>[]) {
-        const write = t.Put ?? t.Update ?? t.Delete;
-        if (write) items.push(write);
-      }
-    } else if (command === 'PutItemCommand' || command === 'UpdateItemCommand' || command === 'DeleteItemCommand') {
-      items.push(input as { Key?: AttributeValue; Item?: AttributeValue });
-    }
-    for (const write of items) {
+  countWrites(writes: readonly Write[]): void {
+    for (const write of writes) {
       const pk = stringOf((write.Item ?? write.Key)?.PK);
       if (pk) this.writes.set(`table ${pk}`, (this.writes.get(`table ${pk}`) ?? 0) + 1);
       const gsi = stringOf(write.Item?.GSI1PK);
@@ -262,11 +300,17 @@ function orderBody(id: string, at: number, address: { line1: string; postalCode:
       lastName: 'Shopper',
       contactInformation: [
         { contactType: 'EMail', address: `shopper-${id}@example.com` },
+        { contactType: 'Phone', number: `+1555${String(hash(`${id}p`) % 10_000_000).padStart(7, '0')}` },
         { contactType: 'ContactAddress', addressType: 'Shipping', address },
       ],
     },
     paymentInfo: [
-      { instrument: 'CC-A', BIN: String(400000 + (hash(id) % 99999)), last4: String(1000 + (hash(`${id}l`) % 8999)), expiry: '12/29' },
+      {
+        instrument: 'CC-A',
+        BIN: String(400000 + (hash(id) % 99999)),
+        last4: String(1000 + (hash(`${id}l`) % 8999)),
+        expiry: '12/29',
+      },
     ],
     deviceFingerprints: [{ deviceIdentifier: `device-${id}` }],
     timestamp: String(at),

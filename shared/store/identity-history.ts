@@ -294,7 +294,10 @@ export class HistoryChanges {
  */
 const LEGACY_REMOVALS_PER_WRITE = 60;
 const legacyAttributes = (stored: Record<string, unknown>): string[] =>
-  [...legacyBuckets(stored), ...Object.keys(stored).filter(isLegacyLinkSet)].slice(0, LEGACY_REMOVALS_PER_WRITE);
+  [...legacyBuckets(stored), ...Object.keys(stored).filter(isLegacyLinkSet)].slice(
+    0,
+    LEGACY_REMOVALS_PER_WRITE,
+  );
 
 function touch(change: PendingIdentityChange, at: number): void {
   change.earliestAt = Math.min(change.earliestAt ?? at, at);
