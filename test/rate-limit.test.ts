@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimit } from '../shared/config.ts';
 import { updateMerchant } from '../shared/store/merchants.ts';
 import { getOrder } from '../shared/store/orders.ts';
+import { leaseSize, takeToken } from '../shared/store/rate-limit-buckets.ts';
 import { admin } from './support/admin.ts';
 import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { orderBody } from './support/fixtures.ts';
@@ -123,6 +124,41 @@ describe('per-merchant rate limit (decisions.md)', () => {
       env: process.env,
     });
     expect(JSON.parse(stdout)).toMatchObject({ admitted: false });
+  });
+});
+
+describe('a large merchant: leases of tokens', () => {
+  it('two instances against one table admit no more than the limit, with one bucket write per lease', async () => {
+    const rateLimit = { perSecond: 300, burst: 600 };
+    const lease = leaseSize(rateLimit);
+    expect(lease).toBe(3);
+    const { merchantId } = await newMerchant();
+    const bucket = pathToFileURL(resolve(import.meta.dirname, '../shared/store/rate-limit-buckets.ts')).href;
+    const calls = 2_000;
+    const script = `const { takeToken } = await import(${JSON.stringify(bucket)});
+      let admitted = 0;
+      for (let i = 0; i < ${calls}; i++) if ((await takeToken(${JSON.stringify(merchantId)}, ${JSON.stringify(rateLimit)})).admitted) admitted++;
+      console.log(admitted);`;
+    const started = Date.now();
+    const trips = countRoundTrips();
+    // This process is one instance, a child process with its own memory the other.
+    const [other, mine] = await Promise.all([
+      run(process.execPath, ['--input-type=module', '-e', script], { env: process.env }),
+      (async () => {
+        let admitted = 0;
+        for (let i = 0; i < calls; i++) if ((await takeToken(merchantId, rateLimit)).admitted) admitted++;
+        return admitted;
+      })(),
+    ]);
+    const seconds = (Date.now() - started) / 1000;
+    const admitted = mine + Number(other.stdout.trim());
+    // Never more than the bucket allows; at most one unused lease per instance short of it.
+    expect(admitted).toBeLessThanOrEqual(rateLimit.burst + Math.ceil(rateLimit.perSecond * seconds));
+    expect(admitted).toBeGreaterThanOrEqual(rateLimit.burst - 2 * lease);
+    expect(admitted).toBeLessThan(2 * calls);
+    const writes = trips.commands().filter((c) => c === 'UpdateItemCommand').length;
+    expect(writes).toBeLessThanOrEqual(Math.ceil(mine / lease) + (calls - mine));
+    expect(writes).toBeLessThan(mine);
   });
 });
 
