@@ -4,6 +4,7 @@ import { batchGetItems, keyString } from './batch-get.ts';
 import { decisionsOfItem } from './decided-events.ts';
 import type { StoredDispositions } from './dispositions.ts';
 import type { StoredDispute } from './disputes.ts';
+import { queryGsi1 } from './index-query.ts';
 import { gsi1, keys, learningGsi1 } from './keys.ts';
 import { queryAll } from './query-all.ts';
 import { listReviews } from './reviews.ts';
@@ -61,24 +62,18 @@ export async function loadTrainingData(
 }
 
 async function readDecidedEvents(merchantId: string, eventType: EventType, limit: number) {
-  const partition = gsi1.eventsByType(merchantId, eventType, '', '')[GSI1.partitionKey];
-  const rows: DecidedEventRow[] = [];
-  await queryAll(
+  const { results } = await queryGsi1(
+    gsi1.eventPartitions(merchantId, eventType),
     {
-      IndexName: GSI1.name,
       KeyConditionExpression: '#pk = :pk',
       FilterExpression: '#entity = :type',
       ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#entity': 'entity' },
-      ExpressionAttributeValues: { ':pk': partition, ':type': eventType },
-      ScanIndexForward: false,
+      ExpressionAttributeValues: { ':type': eventType },
     },
-    (item) => {
-      const row = toEventRow(item, eventType);
-      if (row) rows.push(row);
-      return rows.length < limit;
-    },
+    (item) => toEventRow(item, eventType),
+    limit,
   );
-  return rows;
+  return results;
 }
 
 function toEventRow(item: Record<string, unknown>, eventType: EventType): DecidedEventRow | undefined {
