@@ -153,6 +153,7 @@ async function storeFigures(): Promise<void> {
       }
       if (!only || only === 'partitions') {
         meter.reset();
+        const started = performance.now();
         const now = Date.now() - 60_000;
         let next = 0;
         await Promise.all(
@@ -165,14 +166,27 @@ async function storeFigures(): Promise<void> {
             }
           }),
         );
-        const busiest = meter.busiest();
+        const seconds = (performance.now() - started) / 1000;
+        // Writes that follow decisions scale with them; the rate-limit bucket's follow time (leases).
+        const bucketKey = `table ${keys.rateLimitBucket(merchantId).PK}`;
+        const busiest = meter.busiest((key) => key !== bucketKey);
         const perSecond = (busiest.writes / BURST) * TARGET_RATE;
+        const { leaseSize } = await import('../shared/store/rate-limit-buckets.ts');
+        const lease = leaseSize({ perSecond: TARGET_RATE, burst: TARGET_RATE });
+        const bucketWrites = meter.writesTo(bucketKey);
+        const bucketAtTarget = TARGET_RATE / lease;
         console.log(
-          `\nhot partitions, burst of ${BURST} orders of one merchant: ${meter.keyCount} partition keys written (table + GSI1)`,
+          `\nhot partitions, burst of ${BURST} orders of one merchant (limit ${TARGET_RATE}/s), ${(BURST / seconds).toFixed(0)} decisions/s here: ${meter.keyCount} partition keys written (table + GSI1)`,
         );
-        console.log(`  busiest: ${busiest.key} (${busiest.writes} writes)`);
         console.log(
-          `goal 2: ${perSecond.toFixed(0)} writes/s on the busiest key at ${TARGET_RATE} decisions/s (target <= ${TARGET_WRITES_PER_KEY}): ${verdict(perSecond <= TARGET_WRITES_PER_KEY)}`,
+          `  busiest key that takes a write per decision: ${busiest.key}, ${busiest.writes} writes -> ${perSecond.toFixed(0)}/s at ${TARGET_RATE} decisions/s`,
+        );
+        console.log(
+          `  rate-limit bucket: ${bucketWrites} writes in ${seconds.toFixed(1)} s here (${(bucketWrites / seconds).toFixed(0)}/s); at ${TARGET_RATE}/s a write leases ${lease} tokens: ${bucketAtTarget.toFixed(0)} writes/s, plus one per instance per second whose lease lapses unused`,
+        );
+        const worst = Math.max(perSecond, bucketAtTarget);
+        console.log(
+          `goal 2: ${worst.toFixed(0)} writes/s on the busiest key at ${TARGET_RATE} decisions/s (target <= ${TARGET_WRITES_PER_KEY}): ${verdict(worst <= TARGET_WRITES_PER_KEY)}`,
         );
       }
     } finally {
@@ -242,10 +256,14 @@ class Meter {
     return this.writes.size;
   }
 
-  busiest(): { key: string; writes: number } {
+  busiest(counted: (key: string) => boolean): { key: string; writes: number } {
     let best = { key: '-', writes: 0 };
-    for (const [key, writes] of this.writes) if (writes > best.writes) best = { key, writes };
+    for (const [key, writes] of this.writes) if (counted(key) && writes > best.writes) best = { key, writes };
     return best;
+  }
+
+  writesTo(key: string): number {
+    return this.writes.get(key) ?? 0;
   }
 }
 

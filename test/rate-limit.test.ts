@@ -128,7 +128,7 @@ describe('per-merchant rate limit (decisions.md)', () => {
 });
 
 describe('a large merchant: leases of tokens', () => {
-  it('two instances against one table admit no more than the limit, with one bucket write per lease', async () => {
+  it('two instances against one table admit no more than the bucket allows', async () => {
     const rateLimit = { perSecond: 300, burst: 600 };
     const lease = leaseSize(rateLimit);
     expect(lease).toBe(3);
@@ -156,9 +156,18 @@ describe('a large merchant: leases of tokens', () => {
     expect(admitted).toBeLessThanOrEqual(rateLimit.burst + Math.ceil(rateLimit.perSecond * seconds));
     expect(admitted).toBeGreaterThanOrEqual(rateLimit.burst - 2 * lease);
     expect(admitted).toBeLessThan(2 * calls);
+    expect(trips.commands().filter((c) => c === 'UpdateItemCommand').length).toBeLessThan(mine);
+  });
+
+  it('takes one bucket write per lease while the bucket has room', async () => {
+    const rateLimit = { perSecond: 300, burst: 600 };
+    const { merchantId } = await newMerchant();
+    const trips = countRoundTrips();
+    for (let i = 0; i < 90; i++) expect((await takeToken(merchantId, rateLimit)).admitted).toBe(true);
     const writes = trips.commands().filter((c) => c === 'UpdateItemCommand').length;
-    expect(writes).toBeLessThanOrEqual(Math.ceil(mine / lease) + (calls - mine));
-    expect(writes).toBeLessThan(mine);
+    // 90 requests, leases of 3: 30 writes (a guess of the bucket's shape corrected costs one more).
+    expect(writes).toBeGreaterThanOrEqual(30);
+    expect(writes).toBeLessThanOrEqual(32);
   });
 });
 

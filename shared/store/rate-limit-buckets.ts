@@ -48,6 +48,7 @@ const LEASE_MS = 1_000;
 
 /** Tokens this instance holds from its last lease, usable until `until` (ms). */
 const leases = new Map<string, { tokens: number; until: number; verdict: BucketVerdict }>();
+const renewals = new Map<string, Promise<BucketVerdict>>();
 
 /** Tokens one bucket write takes: 1 for ordinary limits, more for large ones, never half the burst. */
 export const leaseSize = (limit: RateLimit): number =>
@@ -58,21 +59,27 @@ export async function takeToken(
   limit: RateLimit,
   now = Date.now(),
 ): Promise<BucketVerdict> {
-  const lease = leases.get(merchantId);
-  if (lease && lease.tokens > 0 && now < lease.until) {
-    lease.tokens--;
-    return lease.verdict;
-  }
   const size = leaseSize(limit);
-  let verdict = await reserve(merchantId, limit, now, size);
-  if (!verdict.admitted && size > 1) verdict = await reserve(merchantId, limit, now, 1);
-  else if (verdict.admitted && size > 1) {
-    // Requests that raced for a lease in this instance pool what they took.
-    const held = leases.get(merchantId);
-    const unused = held && now < held.until ? held.tokens : 0;
-    leases.set(merchantId, { tokens: unused + size - 1, until: now + LEASE_MS, verdict });
+  if (size === 1) return reserve(merchantId, limit, now, 1);
+  for (;;) {
+    const lease = leases.get(merchantId);
+    if (lease && lease.tokens > 0 && now < lease.until) {
+      lease.tokens--;
+      return lease.verdict;
+    }
+    // One renewal at a time per instance: concurrent requests wait for it and draw from it.
+    let renewal = renewals.get(merchantId);
+    if (!renewal) {
+      renewal = reserve(merchantId, limit, now, size).then((verdict) => {
+        if (verdict.admitted) leases.set(merchantId, { tokens: size, until: now + LEASE_MS, verdict });
+        return verdict;
+      });
+      renewals.set(merchantId, renewal);
+      void renewal.finally(() => renewals.delete(merchantId)).catch(() => {});
+    }
+    // A refused lease may still leave room for one request.
+    if (!(await renewal).admitted) return reserve(merchantId, limit, now, 1);
   }
-  return verdict;
 }
 
 /** Takes `cost` tokens from the shared bucket in one conditional write. */
