@@ -16,6 +16,14 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CREATE_REQUIRE_BANNER =
   "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
+/**
+ * Packages swapped for a smaller stand-in in the Lambda bundles (esbuild `alias`): the credential
+ * chain Lambda never needs beyond its environment variables (lib/lambda-credentials.ts).
+ */
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': join(REPO_ROOT, 'lib/lambda-credentials.ts'),
+};
+
 /** Must equal SERVICE_NAME in shared/observability.ts (the infra test checks it). */
 export const POWERTOOLS_SERVICE_NAME = 'abuse-decision';
 export const METRICS_NAMESPACE = 'AbuseDecision';
@@ -89,6 +97,9 @@ export class ApiFunction extends Construct {
         // The AWS SDK is bundled (pinned, tree-shaken) rather than taken from the runtime.
         bundleAwsSDK: true,
         externalModules: [],
+        esbuildArgs: Object.fromEntries(
+          Object.entries(BUNDLE_ALIASES).map(([from, to]) => [`--alias:${from}`, to]),
+        ),
         // Local esbuild only: synth must work offline and without Docker.
         forceDockerBundling: false,
         logLevel: LogLevel.WARNING,

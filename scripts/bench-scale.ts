@@ -350,7 +350,7 @@ async function bundleFigures(): Promise<void> {
     bare,
     "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => client;\n",
   );
-  const { CREATE_REQUIRE_BANNER } = await import('../lib/api-function.ts');
+  const { BUNDLE_ALIASES, CREATE_REQUIRE_BANNER } = await import('../lib/api-function.ts');
   // The CDK's NodejsFunction bundling (lib/api-function.ts), run with the same esbuild options.
   const bundle = async (entry: string, out: string) => {
     await build({
@@ -367,6 +367,7 @@ async function bundleFigures(): Promise<void> {
       sourcemap: true,
       sourcesContent: false,
       nodePaths: [join(process.cwd(), 'node_modules')],
+      alias: { ...BUNDLE_ALIASES },
       logLevel: 'warning',
     });
     return statSync(out).size;

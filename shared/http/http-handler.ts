@@ -1,5 +1,4 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
@@ -11,7 +10,7 @@ import {
   type EndpointName,
   type RequestOf,
 } from '../contract/endpoints.ts';
-import { logger, tracer } from '../observability.ts';
+import { logger } from '../observability.ts';
 import { runInRequestScope } from '../request-scope.ts';
 import type { EndpointUseCase } from '../use-cases/use-case.ts';
 import type { ApiContext } from './api-context.ts';
@@ -107,7 +106,6 @@ function baseStack(endpoint: EndpointName | undefined, requiredFeature?: Endpoin
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
     .use(errorEnvelope())
     .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
-    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(logContext())
     .use(authentication({ environment, endpoint, ...(requiredFeature ? { requiredFeature } : {}) }));
 }

@@ -2,7 +2,6 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { readRuntimeConfig } from '../config.ts';
 import { StoreUnavailableError } from '../errors.ts';
-import { tracer } from '../observability.ts';
 import { currentRequestScope } from '../request-scope.ts';
 import { isThrottle, isTimeout } from './store-failures.ts';
 
@@ -19,12 +18,10 @@ const localCredentials = config.dynamoDbEndpoint
     }
   : undefined;
 
-export const dynamoDbClient: DynamoDBClient = tracer.captureAWSv3Client(
-  new DynamoDBClient({
-    region: config.region,
-    ...(config.dynamoDbEndpoint ? { endpoint: config.dynamoDbEndpoint, credentials: localCredentials } : {}),
-  }),
-);
+export const dynamoDbClient: DynamoDBClient = new DynamoDBClient({
+  region: config.region,
+  ...(config.dynamoDbEndpoint ? { endpoint: config.dynamoDbEndpoint, credentials: localCredentials } : {}),
+});
 
 /** Commands that may change the table; PartiQL ones are counted in, being opaque. */
 const WRITE_COMMANDS = new Set([
