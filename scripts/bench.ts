@@ -18,8 +18,14 @@ import { attributesForEvent } from '../shared/store/history-windows.ts';
 import { toSnapshot } from '../shared/store/identity-history.ts';
 import { membersAttribute } from '../shared/store/link-sketch.ts';
 
-// `npm run bench -- scale` (or capacity | partitions | bundle): only the scale and cost figures.
+// `npm run bench -- scale` (or capacity | partitions | bundle): only the scale and cost figures;
+// `npm run bench -- e2e`: the warm order path beside its floor.
 const SCALE_PARTS = new Set(['scale', 'capacity', 'partitions', 'bundle']);
+if (process.argv[2] === 'e2e') {
+  const { execFileSync } = await import('node:child_process');
+  execFileSync(process.execPath, ['scripts/bench-e2e.ts'], { stdio: 'inherit' });
+  process.exit(0);
+}
 if (SCALE_PARTS.has(process.argv[2] ?? '')) {
   const { execFileSync } = await import('node:child_process');
   const part = process.argv[2] === 'scale' ? [] : [process.argv[2]!];
