@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { applyLocalEnvironment } from '../local/local-env.ts';
+import { orderBody } from './bench-orders.ts';
 
 const ROUNDS = Number(process.env.BENCH_E2E_ROUNDS ?? 300);
 const WARMUP = 50;
@@ -71,7 +72,8 @@ try {
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     if (round === WARMUP && session) session.post('Profiler.start');
     recorded = [];
-    const body = JSON.stringify(orderBody(`e${round}`));
+    const address = { line1: `${round} Main St`, postalCode: '10001', country: 'US' };
+    const body = JSON.stringify(orderBody(`e${round}`, Date.now() - 60_000, address));
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const response = await fetch(url, {
@@ -167,45 +169,4 @@ function moveAside(call: { command: string; input: Record<string, unknown> }, ro
   // idempotency token must be its own.
   if (typeof input.ClientRequestToken === 'string') input.ClientRequestToken = randomUUID();
   return { command: call.command, input, rateLimit };
-}
-
-function orderBody(id: string) {
-  return {
-    intent: 'Order',
-    state: 'PAID',
-    providerOrderId: `order-${id}`,
-    providerCartId: `cart-${id}`,
-    totalPrice: { currencyCode: '840', amount: '49.99' },
-    lineItems: [
-      {
-        identifiers: [{ identifierType: 'SKU', identifier: 'sku-1' }],
-        title: 'Item',
-        category: 'Apparel',
-        quantity: '1',
-        unitPrice: { currencyCode: '840', amount: '49.99' },
-      },
-    ],
-    customer: {
-      firstName: 'Bench',
-      lastName: 'Shopper',
-      contactInformation: [
-        { contactType: 'EMail', address: `shopper-${id}@example.com` },
-        {
-          contactType: 'ContactAddress',
-          addressType: 'Shipping',
-          address: { line1: `${id} Main St`, postalCode: '10001', country: 'US' },
-        },
-      ],
-    },
-    paymentInfo: [
-      {
-        instrument: 'CC-A',
-        BIN: '411111',
-        last4: String(1000 + ((id.length * 7919) % 8999)),
-        expiry: '12/29',
-      },
-    ],
-    deviceFingerprints: [{ deviceIdentifier: `device-${id}` }],
-    timestamp: String(Date.now() - 60_000),
-  };
 }

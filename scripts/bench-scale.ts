@@ -18,6 +18,7 @@ import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { applyLocalEnvironment } from '../local/local-env.ts';
+import { orderBody } from './bench-orders.ts';
 
 const only = process.argv[2];
 const ORDERS = Number(process.env.BENCH_SCALE_ORDERS ?? 10_000);
@@ -311,50 +312,6 @@ function valueBytes(value: unknown): number {
 function numberBytes(text: string): number {
   const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
   return Math.ceil(Math.max(1, digits.length) / 2) + 1;
-}
-
-function orderBody(id: string, at: number, address: { line1: string; postalCode: string; country: string }) {
-  return {
-    intent: 'Order',
-    state: 'PAID',
-    providerOrderId: `order-${id}`,
-    providerCartId: `cart-${id}`,
-    totalPrice: { currencyCode: '840', amount: '49.99' },
-    lineItems: [
-      {
-        identifiers: [{ identifierType: 'SKU', identifier: 'sku-1' }],
-        title: 'Item',
-        category: 'Apparel',
-        quantity: '1',
-        unitPrice: { currencyCode: '840', amount: '49.99' },
-      },
-    ],
-    customer: {
-      firstName: 'Bench',
-      lastName: 'Shopper',
-      contactInformation: [
-        { contactType: 'EMail', address: `shopper-${id}@example.com` },
-        { contactType: 'Phone', number: `+1555${String(hash(`${id}p`) % 10_000_000).padStart(7, '0')}` },
-        { contactType: 'ContactAddress', addressType: 'Shipping', address },
-      ],
-    },
-    paymentInfo: [
-      {
-        instrument: 'CC-A',
-        BIN: String(400000 + (hash(id) % 99999)),
-        last4: String(1000 + (hash(`${id}l`) % 8999)),
-        expiry: '12/29',
-      },
-    ],
-    deviceFingerprints: [{ deviceIdentifier: `device-${id}` }],
-    timestamp: String(at),
-  };
-}
-
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
-  return h;
 }
 
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');

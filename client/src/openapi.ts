@@ -405,6 +405,8 @@ export interface components {
             deviceFingerprints?: {
                 deviceIdentifier: string;
             }[];
+            /** @description Epoch milliseconds as a string */
+            timestamp?: string;
         };
         LoginRequest: {
             providerCustomerId: string;
@@ -427,6 +429,8 @@ export interface components {
             deviceFingerprints?: {
                 deviceIdentifier: string;
             }[];
+            /** @description Epoch milliseconds as a string */
+            timestamp?: string;
         };
         AccountRequest: {
             providerCustomerId: string;
@@ -1716,7 +1720,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema); `invalid_timestamp` (Timestamp is not epoch milliseconds). */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1728,7 +1732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & ({
                         error: {
                             /** @enum {string} */
-                            code: "unprocessable_entity" | "unknown_field";
+                            code: "unprocessable_entity" | "unknown_field" | "invalid_timestamp";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1959,7 +1963,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema); `invalid_timestamp` (Timestamp is not epoch milliseconds). */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1971,7 +1975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & ({
                         error: {
                             /** @enum {string} */
-                            code: "unprocessable_entity" | "unknown_field";
+                            code: "unprocessable_entity" | "unknown_field" | "invalid_timestamp";
                         } & {
                             [key: string]: unknown;
                         };
