@@ -23,9 +23,9 @@ import { TTL_ATTRIBUTE } from './table-definition.ts';
  *
  * Leases keep the item cool for a large merchant: a write takes `leaseSize` tokens at once (tat
  * moves by that many intervals) and the instance admits that many requests from memory within
- * LEASE_MS. One token per write below LEASES_PER_SECOND requests/s (exactly the bucket above); at
- * 20,000/s a lease is 200 tokens, so the item takes about 100 writes/s however many instances run,
- * well under a partition's 1,000. The cost: tokens an instance leased and did not use within
+ * LEASE_MS. Up to EXACT_UP_TO_PER_SECOND requests/s a write takes one token (exactly the bucket
+ * above, at most the 1,000 writes/s one partition takes); above it a lease is perSecond / 100
+ * tokens: 200 at 20,000/s, so the item takes about 100 writes/s however many instances run. The cost: tokens an instance leased and did not use within
  * LEASE_MS lapse (under-admission of at most one lease per instance per LEASE_MS), and an
  * instance whose lease is refused asks for a single token before answering 429.
  */
@@ -42,7 +42,9 @@ const MAX_ATTEMPTS = 3;
 /** The last tat each merchant's bucket was seen at by this instance (µs); it only ever grows. */
 const lastSeenTat = new Map<string, number>();
 
-/** A bucket write per this many requests/s of the limit, at most (see leases above). */
+/** Limits up to this take one token per write; larger ones lease (see above). */
+const EXACT_UP_TO_PER_SECOND = 1_000;
+/** Above it, a bucket write per this many requests/s of the limit, at most. */
 const LEASES_PER_SECOND = 100;
 const LEASE_MS = 1_000;
 
@@ -52,7 +54,9 @@ const renewals = new Map<string, Promise<BucketVerdict>>();
 
 /** Tokens one bucket write takes: 1 for ordinary limits, more for large ones, never half the burst. */
 export const leaseSize = (limit: RateLimit): number =>
-  Math.max(1, Math.min(Math.floor(limit.perSecond / LEASES_PER_SECOND), Math.floor(limit.burst / 2)));
+  limit.perSecond <= EXACT_UP_TO_PER_SECOND
+    ? 1
+    : Math.max(1, Math.min(Math.floor(limit.perSecond / LEASES_PER_SECOND), Math.floor(limit.burst / 2)));
 
 export async function takeToken(
   merchantId: string,
