@@ -18,10 +18,12 @@ export const CREATE_REQUIRE_BANNER =
 
 /**
  * Packages swapped for a smaller stand-in in the Lambda bundles (esbuild `alias`): the credential
- * chain Lambda never needs beyond its environment variables (lib/lambda-credentials.ts).
+ * chain Lambda never needs beyond its environment variables (lib/lambda-credentials.ts), and the
+ * event-stream codec no DynamoDB operation loads (lib/no-event-streams.ts).
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': join(REPO_ROOT, 'lib/lambda-credentials.ts'),
+  '@smithy/core/event-streams': join(REPO_ROOT, 'lib/no-event-streams.ts'),
 };
 
 /** Must equal SERVICE_NAME in shared/observability.ts (the infra test checks it). */
