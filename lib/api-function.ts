@@ -7,6 +7,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { BuildOptions } from 'esbuild';
 import type { TableAccess } from './table-access.ts';
 
 /** The repository root: handler paths in shared/http/routes.ts are relative to it. */
@@ -25,6 +26,31 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': join(REPO_ROOT, 'lib/lambda-credentials.ts'),
   '@smithy/core/event-streams': join(REPO_ROOT, 'lib/no-event-streams.ts'),
 };
+
+/**
+ * The esbuild options the bundling settings below amount to, for the bench and the test that build
+ * a function's bundle themselves (the CDK runs esbuild with these through NodejsFunction).
+ */
+export function lambdaBuildOptions(entry: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    mainFields: ['module', 'main'],
+    banner: { js: CREATE_REQUIRE_BANNER },
+    minify: true,
+    keepNames: true,
+    sourcemap: true,
+    sourcesContent: false,
+    alias: { ...BUNDLE_ALIASES },
+    // An entry outside the repository (the bench's bare bundle) still resolves its packages here.
+    nodePaths: [join(REPO_ROOT, 'node_modules')],
+    logLevel: 'warning',
+  };
+}
 
 /** Must equal SERVICE_NAME in shared/observability.ts (the infra test checks it). */
 export const POWERTOOLS_SERVICE_NAME = 'abuse-decision';

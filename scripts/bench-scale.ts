@@ -323,26 +323,10 @@ async function bundleFigures(): Promise<void> {
     bare,
     "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => client;\n",
   );
-  const { BUNDLE_ALIASES, CREATE_REQUIRE_BANNER } = await import('../lib/api-function.ts');
+  const { lambdaBuildOptions } = await import('../lib/api-function.ts');
   // The CDK's NodejsFunction bundling (lib/api-function.ts), run with the same esbuild options.
   const bundle = async (entry: string, out: string) => {
-    await build({
-      entryPoints: [entry],
-      outfile: out,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node24',
-      mainFields: ['module', 'main'],
-      banner: { js: CREATE_REQUIRE_BANNER },
-      minify: true,
-      keepNames: true,
-      sourcemap: true,
-      sourcesContent: false,
-      nodePaths: [join(process.cwd(), 'node_modules')],
-      alias: { ...BUNDLE_ALIASES },
-      logLevel: 'warning',
-    });
+    await build(lambdaBuildOptions(entry, out));
     return statSync(out).size;
   };
   const orderOut = join(dir, 'order.mjs');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_ALIASES, CREATE_REQUIRE_BANNER } from '../lib/api-function.ts';
+import { lambdaBuildOptions } from '../lib/api-function.ts';
 import { lambdaContext, toApiGatewayEvent } from '../local/api-gateway-event.ts';
 import { newMerchant } from './support/api.ts';
 import { orderBody } from './support/fixtures.ts';
@@ -15,20 +15,7 @@ import { orderBody } from './support/fixtures.ts';
 describe('the bundled order function', () => {
   it('built with the CDK esbuild settings and aliases, answers an order against DynamoDB Local', async () => {
     const outfile = join(mkdtempSync(join(tmpdir(), 'bundle-test-')), 'order.mjs');
-    await build({
-      entryPoints: ['functions/order.ts'],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node24',
-      mainFields: ['module', 'main'],
-      banner: { js: CREATE_REQUIRE_BANNER },
-      minify: true,
-      keepNames: true,
-      alias: { ...BUNDLE_ALIASES },
-      logLevel: 'warning',
-    });
+    await build(lambdaBuildOptions('functions/order.ts', outfile));
     const { handler } = (await import(outfile)) as {
       handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }>;
     };
