@@ -16,6 +16,22 @@ import { compileCondition } from '../shared/scoring/workflow-engine.ts';
 import { validateWorkflow } from '../shared/scoring/workflow-validation.ts';
 import { attributesForEvent } from '../shared/store/history-windows.ts';
 import { toSnapshot } from '../shared/store/identity-history.ts';
+import { membersAttribute } from '../shared/store/link-sketch.ts';
+
+// `npm run bench -- scale` (or capacity | partitions | bundle): only the scale and cost figures;
+// `npm run bench -- e2e`: the warm order path beside its floor.
+const SCALE_PARTS = new Set(['scale', 'capacity', 'partitions', 'bundle']);
+if (process.argv[2] === 'e2e') {
+  const { execFileSync } = await import('node:child_process');
+  execFileSync(process.execPath, ['scripts/bench-e2e.ts'], { stdio: 'inherit' });
+  process.exit(0);
+}
+if (SCALE_PARTS.has(process.argv[2] ?? '')) {
+  const { execFileSync } = await import('node:child_process');
+  const part = process.argv[2] === 'scale' ? [] : [process.argv[2]!];
+  execFileSync(process.execPath, ['scripts/bench-scale.ts', ...part], { stdio: 'inherit' });
+  process.exit(0);
+}
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20_000);
 const WARMUP = 2_000;
@@ -38,7 +54,7 @@ function identityItem(
     }
   }
   for (const [kind, n] of Object.entries(links)) {
-    item[`l_${kind}`] = new Set(Array.from({ length: n }, (_, i) => `${kind}-digest-${i}`));
+    item[membersAttribute(kind)] = new Set(Array.from({ length: n }, (_, i) => i + 1));
   }
   return item;
 }
@@ -159,9 +175,10 @@ console.log(
   `target p99 <= ${TARGET_P99_MS} ms: ${p99 <= TARGET_P99_MS ? 'met' : quietest <= TARGET_P99_MS ? 'met in the quietest round only (machine busy)' : 'MISSED'}`,
 );
 
-// The import benchmark needs a store client built for DynamoDB Local: its own process.
+// The import and scale benchmarks need a store client built for DynamoDB Local: their own processes.
 const { execFileSync } = await import('node:child_process');
 execFileSync(process.execPath, ['scripts/bench-import.ts'], { stdio: 'inherit' });
 await import('./bench-training.ts');
 await import('./bench-upload.ts');
 await import('./bench-webhooks.ts');
+execFileSync(process.execPath, ['scripts/bench-scale.ts'], { stdio: 'inherit' });

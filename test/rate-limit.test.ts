@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimit } from '../shared/config.ts';
 import { updateMerchant } from '../shared/store/merchants.ts';
 import { getOrder } from '../shared/store/orders.ts';
+import { leaseSize, takeToken } from '../shared/store/rate-limit-buckets.ts';
 import { admin } from './support/admin.ts';
 import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { orderBody } from './support/fixtures.ts';
@@ -123,6 +124,52 @@ describe('per-merchant rate limit (decisions.md)', () => {
       env: process.env,
     });
     expect(JSON.parse(stdout)).toMatchObject({ admitted: false });
+  });
+});
+
+describe('a large merchant: leases of tokens', () => {
+  // Both instances read one frozen clock, so nothing refills: the burst is all there is to share.
+  it('two instances against one table admit no more than the bucket holds', async () => {
+    const rateLimit = { perSecond: 2_000, burst: 600 };
+    const lease = leaseSize(rateLimit);
+    expect(lease).toBe(20);
+    const { merchantId } = await newMerchant();
+    const now = Date.now();
+    const bucket = pathToFileURL(resolve(import.meta.dirname, '../shared/store/rate-limit-buckets.ts')).href;
+    const calls = 400;
+    const script = `const { takeToken } = await import(${JSON.stringify(bucket)});
+      let admitted = 0;
+      for (let i = 0; i < ${calls}; i++) if ((await takeToken(${JSON.stringify(merchantId)}, ${JSON.stringify(rateLimit)}, ${now})).admitted) admitted++;
+      console.log(admitted);`;
+    const trips = countRoundTrips();
+    // This process is one instance, a child process with its own memory the other.
+    const [other, mine] = await Promise.all([
+      run(process.execPath, ['--input-type=module', '-e', script], { env: process.env }),
+      (async () => {
+        let admitted = 0;
+        for (let i = 0; i < calls; i++)
+          if ((await takeToken(merchantId, rateLimit, now)).admitted) admitted++;
+        return admitted;
+      })(),
+    ]);
+    const admitted = mine + Number(other.stdout.trim());
+    // Never more than the bucket; at most one unused lease per instance short of it.
+    expect(admitted).toBeLessThanOrEqual(rateLimit.burst);
+    expect(admitted).toBeGreaterThanOrEqual(rateLimit.burst - 2 * lease);
+    expect(trips.commands().filter((c) => c === 'UpdateItemCommand').length).toBeLessThan(mine);
+  });
+
+  it('takes one bucket write per lease while the bucket has room; limits up to 1,000/s take one per request', async () => {
+    const rateLimit = { perSecond: 2_000, burst: 4_000 };
+    const { merchantId } = await newMerchant();
+    const now = Date.now();
+    const trips = countRoundTrips();
+    for (let i = 0; i < 200; i++) expect((await takeToken(merchantId, rateLimit, now)).admitted).toBe(true);
+    const writes = trips.commands().filter((c) => c === 'UpdateItemCommand').length;
+    // 200 requests, leases of 20: 10 writes (a guess of the bucket's shape corrected costs one more).
+    expect(writes).toBeGreaterThanOrEqual(10);
+    expect(writes).toBeLessThanOrEqual(12);
+    expect(leaseSize({ perSecond: 1_000, burst: 2_000 })).toBe(1);
   });
 });
 

@@ -1,6 +1,6 @@
-import currencyCodes from 'currency-codes';
 import * as z from 'zod';
 import type { ErrorCode } from '../errors.ts';
+import { ISO_NUMERIC_CURRENCIES } from './iso-currencies.ts';
 
 /**
  * Field builders shared by every request schema. Fields whose failure has a specific catalog code
@@ -68,8 +68,6 @@ export const timestampNumber = () =>
       params: { apiCode: 'invalid_timestamp' },
     })
     .meta({ override: { type: 'integer', description: 'Epoch milliseconds as a number' } });
-
-const ISO_NUMERIC_CURRENCIES = new Set(currencyCodes.data.map((c) => c.number));
 
 export const currencyCode = () =>
   z

@@ -72,8 +72,8 @@ export async function listDecidedEvents(
   since: number,
   limit: number,
 ): Promise<{ events: BacktestEvent[]; more: boolean }> {
-  const partition = gsi1.eventsByType(merchantId, eventType, '', '')[GSI1.partitionKey];
   const { results, more } = await queryGsi1(
+    gsi1.eventPartitions(merchantId, eventType),
     {
       KeyConditionExpression: '#pk = :pk AND #sk >= :since',
       FilterExpression: '#entity = :type',
@@ -86,7 +86,6 @@ export async function listDecidedEvents(
         '#decisions': 'decisions',
       },
       ExpressionAttributeValues: {
-        ':pk': partition,
         ':since': new Date(since).toISOString(),
         ':type': eventType,
       },

@@ -1,6 +1,6 @@
 /**
  * Velocity of distinct identities (e-mails per device in the last 15 min, ...), kept in bounded
- * space per identity item. Each time bucket holds a DynamoDB number set of 24-bit fingerprints of
+ * space per identity item. Each time bucket holds a DynamoDB number set of 16-bit fingerprints of
  * the linked identities seen in it: adding to a set is commutative and idempotent, so racing and
  * out-of-order writes land in the right bucket and a replayed write counts once.
  *
@@ -9,9 +9,9 @@
  * the union of its buckets. The approximation, documented in the README:
  * - windows are bucket-aligned, like the counters (a "1 h" window spans 45 to 60 minutes);
  * - a bucket stops taking new members at MAX_DISTINCT_PER_BUCKET, so counts saturate there;
- * - two identities share a fingerprint with probability about n^2 / 2^25 (negligible below the cap);
+ * - two identities share a fingerprint with probability about n^2 / 2^17 (0.05% at the cap);
  * - a late event sees the members its bucket got from events after it in the same bucket.
- * Storage per tracked pair is at most (4 + 8 buckets) x 16 small numbers; stale buckets are removed by
+ * Storage per tracked pair is at most (4 + 8 buckets) x 8 small numbers; stale buckets are removed by
  * the write that adds new ones. Pure functions, shared by the writer and the reader.
  */
 import type { IdentityKind } from '../identity/identities.ts';
@@ -35,7 +35,7 @@ export const VELOCITY_WINDOWS = {
 } as const satisfies Record<VelocityWindow, { granularity: VelocityGranularity; count: number }>;
 
 /** A bucket stops growing here: the signal is saturated long before. */
-export const MAX_DISTINCT_PER_BUCKET = 16;
+export const MAX_DISTINCT_PER_BUCKET = 8;
 
 /** Which linked kinds are counted per identity kind: the pairs rings cannot avoid reusing. */
 export const VELOCITY_LINKS: Partial<Record<IdentityKind, readonly IdentityKind[]>> = {
@@ -50,17 +50,21 @@ export const tracksVelocity = (kind: IdentityKind, linked: IdentityKind): boolea
 const bucketIndex = (granularity: VelocityGranularity, at: number) =>
   Math.floor(at / BUCKETS[granularity].size);
 
+/** `<granularity><index><kind>`, the counters' compact naming (history-windows.ts). */
 export const velocityAttribute = (kind: string, granularity: VelocityGranularity, index: number) =>
-  `${granularity}_${kind}_${index}`;
+  `${granularity}${index}${kind}`;
 
 /** The bucket attributes one sighting of a linked `kind` at `at` adds to. */
 export function velocityAttributesForEvent(kind: string, at: number): string[] {
   return (['vq', 'vh'] as const).map((g) => velocityAttribute(kind, g, bucketIndex(g, at)));
 }
 
-/** 24 bits of an identity digest (base64url of a SHA-256, so uniformly distributed). */
+/**
+ * 16 bits of an identity digest (base64url of a SHA-256, so uniformly distributed): a DynamoDB
+ * number of at most 5 digits, 4 bytes in a set.
+ */
 export function fingerprintOf(digest: string): number {
-  return Buffer.from(digest.slice(0, 4), 'base64url').readUIntBE(0, 3);
+  return Buffer.from(digest.slice(0, 4), 'base64url').readUInt16BE(0);
 }
 
 /** Velocity buckets of a stored item that have aged out of retention at `at`. */

@@ -1,29 +1,35 @@
 import type { WindowedCount } from '../scoring/identity-snapshot.ts';
 
 /**
- * Time buckets of identity counters. Each counted event adds to a lifetime total and to three
- * buckets: a 15-minute one (kept 24 h), a day (kept 31 days) and a week (kept 53 weeks). Windows
- * are read from them: 15 min and 1 h and 24 h from quarters, 30 d from days, 365 d from weeks.
+ * Time buckets of identity counters. Each counted event adds to a lifetime total and to four
+ * nested buckets: a quarter-hour (kept 1 h), 3 hours (kept 24 h), 3 days (kept 30 days) and 30 days
+ * (kept 390 days). Windows are read from them, aligned to bucket boundaries: 15 min and 1 h from
+ * quarters (as exact as before), 24 h from 3-hour buckets (21 to 24 h), 30 d from 3-day buckets (27
+ * to 30 days), 365 d from 30-day buckets (360 to 390 days). Coarse buckets keep an item's size
+ * fixed whatever its history: at most 36 attributes per metric (README, Identity items).
  * Pure functions, shared by the writer (which prunes stale buckets) and the reader.
  */
 const QUARTER_MS = 15 * 60_000;
+const THREE_HOURS_MS = 3 * 3_600_000;
 const DAY_MS = 86_400_000;
-const WEEK_MS = 7 * DAY_MS;
 
-export type Granularity = 'q' | 'd' | 'w';
+export type Granularity = 'q' | 'h' | 'd' | 'y';
 
+/** Coarse to fine is the nesting order: each size divides the one before it. */
 const BUCKETS: Record<Granularity, { size: number; keep: number }> = {
-  q: { size: QUARTER_MS, keep: 96 },
-  d: { size: DAY_MS, keep: 31 },
-  w: { size: WEEK_MS, keep: 53 },
+  y: { size: 30 * DAY_MS, keep: 13 },
+  d: { size: 3 * DAY_MS, keep: 10 },
+  h: { size: THREE_HOURS_MS, keep: 8 },
+  q: { size: QUARTER_MS, keep: 4 },
 };
+const COARSE_TO_FINE = ['y', 'd', 'h', 'q'] as const;
 
 export const WINDOWS = {
   m15: { granularity: 'q', count: 1 },
   h1: { granularity: 'q', count: 4 },
-  h24: { granularity: 'q', count: 96 },
-  d30: { granularity: 'd', count: 30 },
-  d365: { granularity: 'w', count: 52 },
+  h24: { granularity: 'h', count: 8 },
+  d30: { granularity: 'd', count: 10 },
+  d365: { granularity: 'y', count: 13 },
 } as const satisfies Record<string, { granularity: Granularity; count: number }>;
 
 export type WindowName = keyof typeof WINDOWS | 'lifetime';
@@ -31,8 +37,9 @@ export type WindowName = keyof typeof WINDOWS | 'lifetime';
 export type { WindowedCount };
 
 export const lifetimeAttribute = (metric: string) => `c_${metric}`;
+/** `<granularity><index><metric>`, no separators: every byte of a name is paid on every write. */
 export const bucketAttribute = (metric: string, granularity: Granularity, index: number) =>
-  `${granularity}_${metric}_${index}`;
+  `${granularity}${index}${metric}`;
 
 export function bucketIndex(granularity: Granularity, at: number): number {
   return Math.floor(at / BUCKETS[granularity].size);
@@ -42,23 +49,29 @@ export function bucketIndex(granularity: Granularity, at: number): number {
 export function attributesForEvent(metric: string, at: number): string[] {
   return [
     lifetimeAttribute(metric),
-    ...(['q', 'd', 'w'] as const).map((g) => bucketAttribute(metric, g, bucketIndex(g, at))),
+    ...COARSE_TO_FINE.map((g) => bucketAttribute(metric, g, bucketIndex(g, at))),
   ];
 }
 
 /** A family of time buckets: per granularity (the attribute prefix), bucket size and buckets kept. */
 export type BucketScheme = Readonly<Record<string, { size: number; keep: number }>>;
 
-const BUCKET_ATTRIBUTE = /^([a-z]+)_(.+)_(\d+)$/;
+const BUCKET_ATTRIBUTE = /^([a-z]+)(\d+)([A-Za-z]+)$/;
+/** The bucket names written before items were bounded (`q_ord_1963000`): removed on the next write. */
+const LEGACY_BUCKET_ATTRIBUTE = /^([a-z]+)_(.+)_(\d+)$/;
 
-/** Attributes `<granularity>_<name>_<index>` of a scheme that have aged out of retention at `at`. */
+/** Attributes `<granularity><index><name>` of a scheme that have aged out of retention at `at`. */
 export function staleAttributes(item: Record<string, unknown>, scheme: BucketScheme, at: number): string[] {
   return Object.keys(item).filter((name) => {
     const match = BUCKET_ATTRIBUTE.exec(name);
     const bucket = match ? scheme[match[1]!] : undefined;
-    return bucket !== undefined && Number(match![3]) <= Math.floor(at / bucket.size) - bucket.keep;
+    return bucket !== undefined && Number(match![2]) <= Math.floor(at / bucket.size) - bucket.keep;
   });
 }
+
+/** Bucket attributes in the unbounded format of earlier versions. */
+export const legacyBuckets = (item: Record<string, unknown>): string[] =>
+  Object.keys(item).filter((name) => LEGACY_BUCKET_ATTRIBUTE.test(name));
 
 /** Counter bucket attributes of a stored item that have aged out of retention at `now`. */
 export const staleBuckets = (item: Record<string, unknown>, now: number): string[] =>
@@ -110,23 +123,23 @@ export function windowedCount(
 
 /**
  * What the lifetime total holds from events after `at`, so a late event reads the total as of its
- * own time: weeks after its week, days after its day within its week, quarters after its quarter
- * within its day (each event is in all three, so nothing counts twice). Exact while those buckets
- * are kept (a day of quarters, a month of days, a year of weeks); nothing to do for an event later
+ * own time: the 30-day buckets after its own, then within its 30 days the 3-day buckets after its
+ * own, and so on down to quarters (each event is in every granularity and the sizes nest, so
+ * nothing counts twice). Exact while those buckets are kept; nothing to do for an event later
  * than everything the identity has seen, which is every live event.
  */
 function countedAfter(item: Record<string, unknown>, metric: string, at: number): number {
   if (!(typeof item.lastSeenAt === 'number' && item.lastSeenAt > at)) return 0;
-  const week = bucketIndex('w', at);
-  const day = bucketIndex('d', at);
   let later = 0;
-  const sum = (granularity: Granularity, from: number, to: number) => {
-    for (let index = from; index <= to; index++)
+  let parentEnd: number | undefined;
+  for (const granularity of COARSE_TO_FINE) {
+    const { size, keep } = BUCKETS[granularity];
+    const own = bucketIndex(granularity, at);
+    const last = parentEnd === undefined ? own + keep : Math.floor((parentEnd - 1) / size);
+    for (let index = own + 1; index <= last; index++)
       later += numberOf(item[bucketAttribute(metric, granularity, index)]);
-  };
-  sum('w', week + 1, week + BUCKETS.w.keep);
-  sum('d', day + 1, Math.floor(((week + 1) * WEEK_MS - 1) / DAY_MS));
-  sum('q', bucketIndex('q', at) + 1, Math.floor(((day + 1) * DAY_MS - 1) / QUARTER_MS));
+    parentEnd = (own + 1) * size;
+  }
   return later;
 }
 

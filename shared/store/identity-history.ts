@@ -11,20 +11,27 @@ import {
   tracksVelocity,
   velocityAttributesForEvent,
 } from './distinct-windows.ts';
-import { attributesForEvent, staleBuckets, windowedCount } from './history-windows.ts';
+import { attributesForEvent, legacyBuckets, staleBuckets, windowedCount } from './history-windows.ts';
 import { keys, type TableKey } from './keys.ts';
+import {
+  isLegacyLinkSet,
+  isLinked,
+  keepsLinks,
+  linkedCount,
+  linkWrite,
+  membersAttribute,
+  sketchAttribute,
+} from './link-sketch.ts';
 
 /**
  * Per-identity history: counters in time windows and the distinct identities linked to it
- * (e-mails per device, accounts per card, ...). One item per identity, read in the request's single
+ * (e-mails per device, accounts per card, ...), in fixed space whatever the history (coarse
+ * buckets, capped velocity buckets, link sketches). One item per identity, read in the request's single
  * BatchGetItem and moved by commutative ADDs inside the request's one transaction; read back as the
  * IdentitySnapshot scoring defines, as of the event's own time `at`: windows end there and ages are
  * measured to it.
  */
 export type { IdentitySnapshot };
-
-/** Keeps a link set bounded: past this many members it stops growing (the signal is saturated). */
-export const MAX_LINKS_PER_KIND = 200;
 
 export const identityKey = (merchantId: string, ref: IdentityRef): TableKey =>
   keys.identity(merchantId, ref.kind, ref.digest);
@@ -34,10 +41,6 @@ export function toSnapshot(
   item: Record<string, unknown> | undefined,
   at: number,
 ): IdentitySnapshot {
-  const linkSet = (kind: string) => {
-    const value = item?.[`l_${kind}`];
-    return value instanceof Set ? (value as Set<string>) : undefined;
-  };
   return {
     ref,
     known: item !== undefined,
@@ -51,8 +54,8 @@ export function toSnapshot(
         at,
         own.map((ref) => fingerprintOf(ref.digest)),
       ),
-    linkedCount: (kind) => linkSet(kind)?.size ?? 0,
-    isLinked: (kind, digest) => linkSet(kind)?.has(digest) ?? false,
+    linkedCount: (kind) => linkedCount(item, kind),
+    isLinked: (kind, digest) => isLinked(item, kind, digest),
   };
 }
 
@@ -159,9 +162,11 @@ export class HistoryChanges {
     const change = this.entry(ref);
     for (const other of others) {
       if (other.kind === ref.kind && other.digest === ref.digest) continue;
-      const set = change.links.get(other.kind) ?? new Set<string>();
-      set.add(other.digest);
-      change.links.set(other.kind, set);
+      if (keepsLinks(ref.kind, other.kind)) {
+        const set = change.links.get(other.kind) ?? new Set<string>();
+        set.add(other.digest);
+        change.links.set(other.kind, set);
+      }
       if (tracksVelocity(ref.kind, other.kind)) {
         for (const attribute of velocityAttributesForEvent(other.kind, at)) {
           const members = change.sightings.get(attribute) ?? new Set<number>();
@@ -205,15 +210,19 @@ export class HistoryChanges {
         addClauses.push(`#a${n} :a${n}`);
         n++;
       }
+      const setClauses = ['#kind = :kind'];
       for (const [kind, digests] of change.links) {
-        const current = stored?.[`l_${kind}`];
-        const size = current instanceof Set ? current.size : 0;
-        const fresh = [...digests].filter((d) => !(current instanceof Set && current.has(d)));
-        const room = Math.max(0, MAX_LINKS_PER_KIND - size);
-        if (fresh.length === 0 || room === 0) continue;
-        names[`#l${n}`] = `l_${kind}`;
-        values[`:l${n}`] = new Set(fresh.slice(0, room));
-        addClauses.push(`#l${n} :l${n}`);
+        const { add, sketch } = linkWrite(stored, kind, digests);
+        if (add.length > 0) {
+          names[`#l${n}`] = membersAttribute(kind);
+          values[`:l${n}`] = new Set(add);
+          addClauses.push(`#l${n} :l${n}`);
+        }
+        if (sketch) {
+          names[`#s${n}`] = sketchAttribute(kind);
+          values[`:s${n}`] = sketch;
+          setClauses.push(`#s${n} = :s${n}`);
+        }
         n++;
       }
       for (const [attribute, members] of change.sightings) {
@@ -230,7 +239,13 @@ export class HistoryChanges {
       const earliest = change.earliestAt ?? latest;
       const adding = new Set([...change.adds.keys(), ...change.sightings.keys()]);
       const removeClauses = (
-        stored ? [...staleBuckets(stored, latest), ...staleVelocityBuckets(stored, latest)] : []
+        stored
+          ? [
+              ...staleBuckets(stored, latest),
+              ...staleVelocityBuckets(stored, latest),
+              ...legacyAttributes(stored),
+            ]
+          : []
       )
         .filter((attribute) => !adding.has(attribute))
         .map((attribute, i) => {
@@ -239,7 +254,6 @@ export class HistoryChanges {
         });
       const storedFirst = typeof stored?.firstSeenAt === 'number' ? stored.firstSeenAt : undefined;
       const storedLast = typeof stored?.lastSeenAt === 'number' ? stored.lastSeenAt : undefined;
-      const setClauses = ['#kind = :kind'];
       names['#kind'] = 'kind';
       values[':kind'] = change.ref.kind;
       if (storedFirst === undefined || earliest < storedFirst) {
@@ -273,6 +287,17 @@ export class HistoryChanges {
     });
   }
 }
+
+/**
+ * Attributes in the unbounded formats of earlier versions, removed by the item's next write (at most
+ * LEGACY_REMOVALS_PER_WRITE at a time, so the expression stays small): their windows start over.
+ */
+const LEGACY_REMOVALS_PER_WRITE = 60;
+const legacyAttributes = (stored: Record<string, unknown>): string[] =>
+  [...legacyBuckets(stored), ...Object.keys(stored).filter(isLegacyLinkSet)].slice(
+    0,
+    LEGACY_REMOVALS_PER_WRITE,
+  );
 
 function touch(change: PendingIdentityChange, at: number): void {
   change.earliestAt = Math.min(change.earliestAt ?? at, at);

@@ -9,21 +9,40 @@ export type Gsi1Query = Omit<
 >;
 
 /**
- * The one paged GSI1 query: newest first, page after page until `limit` results are taken or the
- * partition ends. `toResult` turns an item into a result or skips it (undefined). `more` says
- * whether the listing went on.
+ * The one paged GSI1 query, over the shards of a listing (keys.ts): each partition is read newest
+ * first, page after page until `limit` results are taken or it ends, all at once; the results are
+ * merged by sort key and the newest `limit` kept. The query names its partition `:pk`. `toResult`
+ * turns an item into a result or skips it (undefined). `more` says whether the listing went on.
  */
 export async function queryGsi1<T>(
+  partitions: readonly string[],
   query: Gsi1Query,
   toResult: (item: Record<string, unknown>) => T | undefined,
   limit: number,
 ): Promise<{ results: T[]; more: boolean }> {
-  const results: T[] = [];
+  const shards = await Promise.all(partitions.map((pk) => queryPartition(pk, query, toResult, limit)));
+  const merged = shards
+    .flatMap((shard) => shard.results)
+    .sort((a, b) => (a.sortKey < b.sortKey ? 1 : a.sortKey > b.sortKey ? -1 : 0));
+  return {
+    results: merged.slice(0, limit).map((r) => r.result),
+    more: merged.length > limit || shards.some((shard) => shard.more),
+  };
+}
+
+async function queryPartition<T>(
+  pk: string,
+  query: Gsi1Query,
+  toResult: (item: Record<string, unknown>) => T | undefined,
+  limit: number,
+): Promise<{ results: { sortKey: string; result: T }[]; more: boolean }> {
+  const results: { sortKey: string; result: T }[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
       new QueryCommand({
         ...query,
+        ExpressionAttributeValues: { ...query.ExpressionAttributeValues, ':pk': pk },
         TableName: tableName,
         IndexName: GSI1.name,
         ScanIndexForward: false,
@@ -34,7 +53,7 @@ export async function queryGsi1<T>(
     );
     for (const item of page.Items ?? []) {
       const result = toResult(item);
-      if (result !== undefined) results.push(result);
+      if (result !== undefined) results.push({ sortKey: String(item[GSI1.sortKey] ?? ''), result });
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey && results.length < limit);

@@ -111,18 +111,48 @@ export const recordIdOf = (recordKey: TableKey): string =>
 export const apiKeyHashOf = (apiKeyItem: TableKey): string =>
   apiKeyItem[PARTITION_KEY].replace(/^APIKEY#/, '');
 
+/**
+ * Per-merchant GSI1 listings are sharded so no index partition is hot: an item goes to the shard
+ * its id hashes to (a replay lands on the same one), and a listing reads every shard and merges
+ * them by sort key (shared/store/index-query.ts). A partition takes at most 1,000 writes/s; at
+ * 20,000 decisions/s of one merchant the event listing puts 20,000 / 64 = 313 writes/s on each
+ * shard, and reviews (a share of decisions) stay under 500 per shard while under 40% of decisions
+ * go to review.
+ */
+export const EVENT_INDEX_SHARDS = 64;
+export const REVIEW_INDEX_SHARDS = 16;
+
+/** FNV-1a of an id, modulo the shard count. */
+function shardOf(id: string, shards: number): number {
+  let hash = 2166136261;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 16777619) >>> 0;
+  return hash % shards;
+}
+
+const reviewPartition = (merchantId: string, status: string, shard: number) =>
+  `${merchantScope(merchantId)}#REVIEWS#${status}#${shard}`;
+const eventPartition = (merchantId: string, eventType: string, shard: number) =>
+  `${merchantScope(merchantId)}#EVENTS#${eventType}#${shard}`;
+const allShards = (shards: number) => Array.from({ length: shards }, (_, shard) => shard);
+
 /** GSI1 keys: secondary access paths. */
 export const gsi1 = {
   apiKeyById: (keyId: string) => ({ [GSI1.partitionKey]: `KEYID#${keyId}`, [GSI1.sortKey]: 'APIKEY' }),
   reviewByStatus: (merchantId: string, status: string, createdAt: string, reviewId: string) => ({
-    [GSI1.partitionKey]: `${merchantScope(merchantId)}#REVIEWS#${status}`,
+    [GSI1.partitionKey]: reviewPartition(merchantId, status, shardOf(reviewId, REVIEW_INDEX_SHARDS)),
     [GSI1.sortKey]: `${createdAt}#${reviewId}`,
   }),
+  /** Every shard of the reviews in one status: a listing reads them all. */
+  reviewPartitions: (merchantId: string, status: string) =>
+    allShards(REVIEW_INDEX_SHARDS).map((shard) => reviewPartition(merchantId, status, shard)),
   /** Decided events of one type by time (backtests); `createdAt` is ISO 8601 so keys sort by time. */
   eventsByType: (merchantId: string, eventType: string, createdAt: string, eventId: string) => ({
-    [GSI1.partitionKey]: `${merchantScope(merchantId)}#EVENTS#${eventType}`,
+    [GSI1.partitionKey]: eventPartition(merchantId, eventType, shardOf(eventId, EVENT_INDEX_SHARDS)),
     [GSI1.sortKey]: `${createdAt}#${eventId}`,
   }),
+  /** Every shard of the decided events of one type. */
+  eventPartitions: (merchantId: string, eventType: string) =>
+    allShards(EVENT_INDEX_SHARDS).map((shard) => eventPartition(merchantId, eventType, shard)),
 };
 
 /**

@@ -19,8 +19,15 @@ import { TTL_ATTRIBUTE } from './table-definition.ts';
  * commutes, so concurrent busy updates never conflict). Each instance guesses the shape from the
  * last tat it saw; a wrong guess fails its condition, returns the stored tat (ALL_OLD) and is
  * corrected by a second UpdateItem. A refusal this instance can already prove from the last tat it
- * saw (tat only grows) costs nothing at all. A single item takes up to 1,000 writes per second, the
- * ceiling for one merchant's limit; shard the bucket before configuring more.
+ * saw (tat only grows) costs nothing at all.
+ *
+ * Leases keep the item cool for a large merchant: a write takes `leaseSize` tokens at once (tat
+ * moves by that many intervals) and the instance admits that many requests from memory within
+ * LEASE_MS. Up to EXACT_UP_TO_PER_SECOND requests/s a write takes one token (exactly the bucket
+ * above, at most the 1,000 writes/s one partition takes); above it a lease is perSecond / 100
+ * tokens: 200 at 20,000/s, so the item takes about 100 writes/s however many instances run. The cost: tokens an instance leased and did not use within
+ * LEASE_MS lapse (under-admission of at most one lease per instance per LEASE_MS), and an
+ * instance whose lease is refused asks for a single token before answering 429.
  */
 export type BucketVerdict =
   | { admitted: true; remaining: number; resetSeconds: number }
@@ -35,14 +42,61 @@ const MAX_ATTEMPTS = 3;
 /** The last tat each merchant's bucket was seen at by this instance (µs); it only ever grows. */
 const lastSeenTat = new Map<string, number>();
 
+/** Limits up to this take one token per write; larger ones lease (see above). */
+const EXACT_UP_TO_PER_SECOND = 1_000;
+/** Above it, a bucket write per this many requests/s of the limit, at most. */
+const LEASES_PER_SECOND = 100;
+const LEASE_MS = 1_000;
+
+/** Tokens this instance holds from its last lease, usable until `until` (ms). */
+const leases = new Map<string, { tokens: number; until: number; verdict: BucketVerdict }>();
+const renewals = new Map<string, Promise<BucketVerdict>>();
+
+/** Tokens one bucket write takes: 1 for ordinary limits, more for large ones, never half the burst. */
+export const leaseSize = (limit: RateLimit): number =>
+  limit.perSecond <= EXACT_UP_TO_PER_SECOND
+    ? 1
+    : Math.max(1, Math.min(Math.floor(limit.perSecond / LEASES_PER_SECOND), Math.floor(limit.burst / 2)));
+
 export async function takeToken(
   merchantId: string,
   limit: RateLimit,
   now = Date.now(),
 ): Promise<BucketVerdict> {
+  const size = leaseSize(limit);
+  if (size === 1) return reserve(merchantId, limit, now, 1);
+  for (;;) {
+    const lease = leases.get(merchantId);
+    if (lease && lease.tokens > 0 && now < lease.until) {
+      lease.tokens--;
+      return lease.verdict;
+    }
+    // One renewal at a time per instance: concurrent requests wait for it and draw from it.
+    let renewal = renewals.get(merchantId);
+    if (!renewal) {
+      renewal = reserve(merchantId, limit, now, size).then((verdict) => {
+        if (verdict.admitted) leases.set(merchantId, { tokens: size, until: now + LEASE_MS, verdict });
+        return verdict;
+      });
+      renewals.set(merchantId, renewal);
+      void renewal.finally(() => renewals.delete(merchantId)).catch(() => {});
+    }
+    // A refused lease may still leave room for one request.
+    if (!(await renewal).admitted) return reserve(merchantId, limit, now, 1);
+  }
+}
+
+/** Takes `cost` tokens from the shared bucket in one conditional write. */
+async function reserve(
+  merchantId: string,
+  limit: RateLimit,
+  now: number,
+  cost: number,
+): Promise<BucketVerdict> {
   const interval = Math.max(1, Math.round(1e6 / limit.perSecond));
+  const step = cost * interval;
   const nowUs = now * 1_000;
-  const latestStart = nowUs + (limit.burst - 1) * interval;
+  const latestStart = nowUs + (limit.burst - cost) * interval;
   const verdictAt = (tat: number): BucketVerdict => ({
     admitted: true,
     remaining: Math.max(0, Math.floor((nowUs + limit.burst * interval - tat) / interval)),
@@ -64,22 +118,22 @@ export async function takeToken(
           Key: keys.rateLimitBucket(merchantId),
           ...(busy
             ? {
-                UpdateExpression: 'SET #tat = #tat + :interval, #expires = :expires',
+                UpdateExpression: 'SET #tat = #tat + :step, #expires = :expires',
                 ConditionExpression: '#tat > :now AND #tat <= :latestStart',
                 ExpressionAttributeValues: {
-                  ':interval': interval,
+                  ':step': step,
                   ':now': nowUs,
                   ':latestStart': latestStart,
-                  ':expires': expiry(latestStart + interval),
+                  ':expires': expiry(latestStart + step),
                 },
               }
             : {
                 UpdateExpression: 'SET #tat = :next, #expires = :expires',
                 ConditionExpression: 'attribute_not_exists(#tat) OR #tat <= :now',
                 ExpressionAttributeValues: {
-                  ':next': nowUs + interval,
+                  ':next': nowUs + step,
                   ':now': nowUs,
-                  ':expires': expiry(nowUs + interval),
+                  ':expires': expiry(nowUs + step),
                 },
               }),
           ExpressionAttributeNames: { '#tat': TAT, '#expires': TTL_ATTRIBUTE },

@@ -148,12 +148,11 @@ export async function listReviews(
   status: ReviewStatus,
   limit: number,
 ): Promise<{ reviews: Review[]; more: boolean }> {
-  const partition = gsi1.reviewByStatus(merchantId, status, '', '')[GSI1.partitionKey];
   const { results, more } = await queryGsi1(
+    gsi1.reviewPartitions(merchantId, status),
     {
       KeyConditionExpression: '#pk = :pk',
       ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-      ExpressionAttributeValues: { ':pk': partition },
     },
     toReview,
     limit,

@@ -4,6 +4,7 @@ import { batchGetItems, keyString } from './batch-get.ts';
 import { decisionsOfItem } from './decided-events.ts';
 import type { StoredDispositions } from './dispositions.ts';
 import type { StoredDispute } from './disputes.ts';
+import { queryGsi1 } from './index-query.ts';
 import { gsi1, keys, learningGsi1 } from './keys.ts';
 import { queryAll } from './query-all.ts';
 import { listReviews } from './reviews.ts';
@@ -63,28 +64,18 @@ export async function loadTrainingData(
 }
 
 async function readDecidedEvents(merchantId: string, eventType: EventType, limit: number, since = 0) {
-  const partition = gsi1.eventsByType(merchantId, eventType, '', '')[GSI1.partitionKey];
-  const rows: DecidedEventRow[] = [];
-  await queryAll(
+  const { results } = await queryGsi1(
+    gsi1.eventPartitions(merchantId, eventType),
     {
-      IndexName: GSI1.name,
       KeyConditionExpression: '#pk = :pk AND #sk >= :since',
       FilterExpression: '#entity = :type',
       ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey, '#entity': 'entity' },
-      ExpressionAttributeValues: {
-        ':pk': partition,
-        ':type': eventType,
-        ':since': new Date(since).toISOString(),
-      },
-      ScanIndexForward: false,
+      ExpressionAttributeValues: { ':type': eventType, ':since': new Date(since).toISOString() },
     },
-    (item) => {
-      const row = toEventRow(item, eventType);
-      if (row) rows.push(row);
-      return rows.length < limit;
-    },
+    (item) => toEventRow(item, eventType),
+    limit,
   );
-  return rows;
+  return results;
 }
 
 function toEventRow(item: Record<string, unknown>, eventType: EventType): DecidedEventRow | undefined {

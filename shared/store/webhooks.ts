@@ -127,12 +127,12 @@ export async function deliveryTarget(
 }
 
 export async function listWebhookEndpoints(merchantId: string, limit = 100): Promise<WebhookEndpoint[]> {
-  const partition = webhookGsi1.endpointsByMerchant(merchantId, '', '')[GSI1.partitionKey];
+  const partition = String(webhookGsi1.endpointsByMerchant(merchantId, '', '')[GSI1.partitionKey]);
   const { results } = await queryGsi1(
+    [partition],
     {
       KeyConditionExpression: '#pk = :pk',
       ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-      ExpressionAttributeValues: { ':pk': partition },
     },
     toEndpoint,
     limit,

@@ -79,10 +79,10 @@ describe('distinctCount', () => {
     expect(distinctCount(item, 'email', at - 4 * 3_600_000)).toEqual({ m15: 0, h1: 0, h24: 1 });
   });
 
-  it('keeps at most (4 + 8) buckets of 16 members per linked kind: stale ones are marked for removal', () => {
+  it('keeps at most (4 + 8) buckets of 8 members per linked kind: stale ones are marked for removal', () => {
     const item = itemWith(Array.from({ length: 50 }, (_, i): [string, number] => [`E${i}xx`, i * 3_600_000]));
     const live = Object.keys(item).filter((name) => !staleVelocityBuckets(item, at).includes(name));
     expect(live.length).toBeLessThanOrEqual(4 + 8);
-    expect(MAX_DISTINCT_PER_BUCKET).toBe(16);
+    expect(MAX_DISTINCT_PER_BUCKET).toBe(8);
   });
 });

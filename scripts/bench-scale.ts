@@ -1,0 +1,373 @@
+/**
+ * Scale and cost figures (`npm run bench -- scale`; `npm run bench` runs it too), in its own process
+ * so the store client is built for DynamoDB Local:
+ * 1. capacity per order at any history: orders replayed through the local API on one shared shipping
+ *    address, every other identity fresh; WCU/RCU of the order that finds 0, 100, 1,000 and 10,000
+ *    earlier orders on the address, from ReturnConsumedCapacity, and the address item's size;
+ * 2. hot partitions: a burst of decisions of one merchant, writes counted per partition key of the
+ *    table and of GSI1, the busiest key's share scaled to 20,000 decisions/s;
+ * 3. cold start: the order function bundled with the CDK's esbuild settings beside a bare bundle
+ *    that imports only the DynamoDB document client, sizes and 15 fresh imports of each, interleaved.
+ * A benchmark to read, never a timed test.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
+import { build } from 'esbuild';
+import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
+import { applyLocalEnvironment } from '../local/local-env.ts';
+import { orderBody } from './bench-orders.ts';
+
+const only = process.argv[2];
+const ORDERS = Number(process.env.BENCH_SCALE_ORDERS ?? 10_000);
+const CHECKPOINTS = [...new Set([0, 100, 1_000, 10_000, ORDERS].filter((n) => n <= ORDERS))];
+const WINDOW = 10;
+const BURST = Number(process.env.BENCH_SCALE_BURST ?? 1_000);
+const TARGET_RATE = 20_000;
+const TARGET_WRITES_PER_KEY = 500;
+const TARGET_WCU = 16;
+const TARGET_ITEM_BYTES = 1_024;
+const TARGET_BUNDLE_BYTES = 500 * 1_024;
+const TARGET_IMPORT_RATIO = 1.4;
+const IMPORTS = 15;
+
+async function storeFigures(): Promise<void> {
+  const dynamoDb = await startDynamoDbLocal({});
+  applyLocalEnvironment(dynamoDb.endpoint, { POWERTOOLS_LOG_LEVEL: 'CRITICAL' });
+  try {
+    const { dynamoDbClient, tableName, documentClient } = await import('../shared/store/client.ts');
+    const { ensureTable } = await import('../shared/store/ensure-table.ts');
+    const { createMerchant, updateMerchant } = await import('../shared/store/merchants.ts');
+    const { createLocalServer } = await import('../local/http-adapter.ts');
+    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { marshall } = await import('@aws-sdk/util-dynamodb');
+    const { identity } = await import('../shared/identity/identities.ts');
+    const { normalizeAddress } = await import('../shared/identity/identities.ts');
+    const { keys } = await import('../shared/store/keys.ts');
+    await ensureTable(dynamoDbClient, tableName);
+
+    const meter = new Meter();
+    // Items are sized by a second, unmetered client: write capacity by the AWS rules (below).
+    const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+    const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
+    const sizer = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ region: 'us-east-1', endpoint: dynamoDb.endpoint }),
+      { marshallOptions: { removeUndefinedValues: true, allowImpreciseNumbers: true } },
+    );
+    const stored = async (key: Record<string, unknown>) => {
+      const { Item } = await sizer.send(
+        new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }),
+      );
+      return Item
+        ? { bytes: itemBytes(marshall(Item, { removeUndefinedValues: true })), indexed: 'GSI1PK' in Item }
+        : undefined;
+    };
+    dynamoDbClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        const command = context.commandName ?? '';
+        const input = args.input as Record<string, unknown>;
+        const writes = writesOf(command, input);
+        meter.countWrites(writes);
+        if (READ_COMMANDS.has(command)) input.ReturnConsumedCapacity = 'TOTAL';
+        const keysWritten = writes.map((w) => keyOf(w));
+        const before = await Promise.all(keysWritten.map(stored));
+        let result: Awaited<ReturnType<typeof next>>;
+        try {
+          result = await next(args);
+        } catch (error) {
+          // A write refused by its condition still costs a write unit.
+          if (writes.length > 0) meter.wcu += 1;
+          throw error;
+        }
+        const after = await Promise.all(keysWritten.map(stored));
+        const transactional = command === 'TransactWriteItemsCommand' ? 2 : 1;
+        writes.forEach((write, i) => {
+          const largest = Math.max(before[i]?.bytes ?? 0, after[i]?.bytes ?? 0);
+          const units = transactional * Math.max(1, Math.ceil(largest / 1024));
+          if (stringOf(keyOf(write).PK)?.endsWith('#RATELIMIT')) meter.rateLimitWcu += units;
+          else meter.wcu += units;
+          // GSI1 projects ALL: an indexed item is written to the index as well (1 WCU per KB).
+          if (after[i]?.indexed) meter.wcu += Math.max(1, Math.ceil((after[i]?.bytes ?? 0) / 1024));
+        });
+        if (READ_COMMANDS.has(command))
+          meter.addReads((result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity);
+        return result;
+      },
+      { step: 'initialize', priority: 'low', name: 'benchMeter' },
+    );
+
+    const { merchantId, apiKey } = await createMerchant({
+      name: 'bench-scale',
+      accountUpdatesEnabled: false,
+      environment: 'sandbox',
+    });
+    await updateMerchant(merchantId, { rateLimit: { perSecond: TARGET_RATE, burst: TARGET_RATE } });
+    const server = createLocalServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const post = async (body: unknown) => {
+      const response = await fetch(`http://127.0.0.1:${port}/v1/order`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: apiKey },
+        body: JSON.stringify(body),
+      });
+      if (response.status !== 200)
+        throw new Error(`order answered ${response.status}: ${await response.text()}`);
+      await response.arrayBuffer();
+    };
+    try {
+      if (!only || only === 'capacity') {
+        const shared = { line1: '1 Shared Office Park', postalCode: '10001', country: 'US' };
+        const addressKey = keys.identity(
+          merchantId,
+          'address',
+          identity('address', normalizeAddress(shared)!).digest,
+        );
+        const span = 364 * 86_400_000;
+        const start = Date.now() - span - 60_000;
+        const rows: string[] = [];
+        const figures: { wcu: number; rcu: number; bytes: number }[] = [];
+        const tokenShares: number[] = [];
+        // Each figure is the mean of WINDOW orders from the checkpoint on: a rate-limit lease is one
+        // write shared by the requests it admits.
+        let from = -1;
+        for (let i = 0; i < ORDERS + WINDOW; i++) {
+          const body = orderBody(`b${i}`, start + Math.floor((span * i) / (ORDERS + WINDOW)), shared);
+          if (CHECKPOINTS.includes(i)) {
+            meter.reset();
+            from = i;
+          }
+          await post(body);
+          if (i !== from + WINDOW - 1) continue;
+          const wcu = meter.wcu / WINDOW;
+          const tokenWcu = meter.rateLimitWcu / WINDOW;
+          const rcu = meter.rcu / WINDOW;
+          const { Item } = await documentClient.send(
+            new GetCommand({ TableName: tableName, Key: addressKey }),
+          );
+          const bytes = Item ? itemBytes(marshall(Item, { removeUndefinedValues: true })) : 0;
+          figures.push({ wcu, rcu, bytes });
+          tokenShares.push(tokenWcu);
+          rows.push(
+            `  ${String(from).padStart(6)} earlier orders: ${wcu.toFixed(1)} WCU + ${tokenWcu.toFixed(2)} WCU rate limit + ${rcu.toFixed(1)} RCU, address item ${bytes} B`,
+          );
+        }
+        const maxWcu = Math.max(...figures.map((f) => f.wcu));
+        const maxBytes = Math.max(...figures.map((f) => f.bytes));
+        console.log(
+          `\ncapacity per order, ${ORDERS} orders on one shipping address (5 identities each: the address, a fresh e-mail, phone, card and device), write units by the AWS rules from item sizes (transactional x2, GSI1 1 per KB), read units from ReturnConsumedCapacity`,
+        );
+        for (const row of rows) console.log(row);
+        console.log(
+          `goal 1: max ${maxWcu.toFixed(1)} WCU per order, rate-limit leases aside (mean over the checkpoints ${(tokenShares.reduce((a, b) => a + b, 0) / tokenShares.length).toFixed(2)} WCU) (target <= ${TARGET_WCU}): ${verdict(maxWcu <= TARGET_WCU)}; largest identity item ${maxBytes} B (target <= ${TARGET_ITEM_BYTES}): ${verdict(maxBytes <= TARGET_ITEM_BYTES)}`,
+        );
+      }
+      if (!only || only === 'partitions') {
+        meter.reset();
+        const started = performance.now();
+        const now = Date.now() - 60_000;
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            while (next < BURST) {
+              const i = next++;
+              await post(
+                orderBody(`p${i}`, now, { line1: `${i} Burst St`, postalCode: '10001', country: 'US' }),
+              );
+            }
+          }),
+        );
+        const seconds = (performance.now() - started) / 1000;
+        // Writes that follow decisions scale with them; the rate-limit bucket's follow time (leases).
+        const bucketKey = `table ${keys.rateLimitBucket(merchantId).PK}`;
+        const busiest = meter.busiest((key) => key !== bucketKey);
+        const perSecond = (busiest.writes / BURST) * TARGET_RATE;
+        const { leaseSize } = await import('../shared/store/rate-limit-buckets.ts');
+        const lease = leaseSize({ perSecond: TARGET_RATE, burst: TARGET_RATE });
+        const bucketWrites = meter.writesTo(bucketKey);
+        const bucketAtTarget = TARGET_RATE / lease;
+        console.log(
+          `\nhot partitions, burst of ${BURST} orders of one merchant (limit ${TARGET_RATE}/s), ${(BURST / seconds).toFixed(0)} decisions/s here: ${meter.keyCount} partition keys written (table + GSI1)`,
+        );
+        console.log(
+          `  busiest key that takes a write per decision: ${busiest.key}, ${busiest.writes} writes -> ${perSecond.toFixed(0)}/s at ${TARGET_RATE} decisions/s`,
+        );
+        console.log(
+          `  rate-limit bucket: ${bucketWrites} writes in ${seconds.toFixed(1)} s here (${(bucketWrites / seconds).toFixed(0)}/s); at ${TARGET_RATE}/s a write leases ${lease} tokens: ${bucketAtTarget.toFixed(0)} writes/s, plus one per instance per second whose lease lapses unused`,
+        );
+        const worst = Math.max(perSecond, bucketAtTarget);
+        console.log(
+          `goal 2: ${worst.toFixed(0)} writes/s on the busiest key at ${TARGET_RATE} decisions/s (target <= ${TARGET_WRITES_PER_KEY}): ${verdict(worst <= TARGET_WRITES_PER_KEY)}`,
+        );
+      }
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  } finally {
+    await dynamoDb.stop();
+  }
+}
+
+const READ_COMMANDS = new Set([
+  'BatchGetItemCommand',
+  'GetItemCommand',
+  'QueryCommand',
+  'TransactGetItemsCommand',
+]);
+
+type AttributeValue = Record<string, unknown>;
+type Write = { Key?: AttributeValue; Item?: AttributeValue };
+
+/** The items a command writes (document-client shapes: the meter runs before marshalling). */
+function writesOf(command: string, input: Record<string, unknown>): Write[] {
+  if (command === 'TransactWriteItemsCommand') {
+    return (input.TransactItems as Record<string, Write>[]).flatMap((t) => {
+      const write = t.Put ?? t.Update ?? t.Delete;
+      return write ? [write] : [];
+    });
+  }
+  if (command === 'PutItemCommand' || command === 'UpdateItemCommand' || command === 'DeleteItemCommand')
+    return [input as Write];
+  return [];
+}
+
+const keyOf = (write: Write): Record<string, unknown> => {
+  const source = (write.Key ?? write.Item)!;
+  return { PK: source.PK, SK: source.SK };
+};
+
+/** Capacity consumed and writes per partition key (table PK, GSI1PK), as sent to DynamoDB. */
+class Meter {
+  /** Write units of the decision's own items (record, identities, index). */
+  wcu = 0;
+  /** Write units of rate-limit bucket writes, kept apart: a lease is shared by many requests. */
+  rateLimitWcu = 0;
+  rcu = 0;
+  private readonly writes = new Map<string, number>();
+
+  reset(): void {
+    this.wcu = 0;
+    this.rateLimitWcu = 0;
+    this.rcu = 0;
+    this.writes.clear();
+  }
+
+  addReads(consumed: unknown): void {
+    const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as ConsumedCapacity[];
+    for (const c of list) this.rcu += c.ReadCapacityUnits ?? c.CapacityUnits ?? 0;
+  }
+
+  countWrites(writes: readonly Write[]): void {
+    for (const write of writes) {
+      const pk = stringOf((write.Item ?? write.Key)?.PK);
+      if (pk) this.writes.set(`table ${pk}`, (this.writes.get(`table ${pk}`) ?? 0) + 1);
+      const gsi = stringOf(write.Item?.GSI1PK);
+      if (gsi) this.writes.set(`GSI1 ${gsi}`, (this.writes.get(`GSI1 ${gsi}`) ?? 0) + 1);
+    }
+  }
+
+  get keyCount(): number {
+    return this.writes.size;
+  }
+
+  busiest(counted: (key: string) => boolean): { key: string; writes: number } {
+    let best = { key: '-', writes: 0 };
+    for (const [key, writes] of this.writes) if (counted(key) && writes > best.writes) best = { key, writes };
+    return best;
+  }
+
+  writesTo(key: string): number {
+    return this.writes.get(key) ?? 0;
+  }
+}
+
+/** A key attribute as the document client or the low-level client carries it. */
+const stringOf = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : (value as { S?: string } | undefined)?.S;
+
+/** DynamoDB's item size: attribute names plus values (numbers ~1 byte per 2 digits + 1). */
+function itemBytes(item: Record<string, unknown>): number {
+  let total = 0;
+  for (const [name, value] of Object.entries(item)) total += Buffer.byteLength(name) + valueBytes(value);
+  return total;
+}
+
+function valueBytes(value: unknown): number {
+  const v = value as Record<string, unknown>;
+  if ('S' in v) return Buffer.byteLength(String(v.S));
+  if ('N' in v) return numberBytes(String(v.N));
+  if ('B' in v) return (v.B as Uint8Array).length;
+  if ('BOOL' in v || 'NULL' in v) return 1;
+  if ('SS' in v) return (v.SS as string[]).reduce((s, x) => s + Buffer.byteLength(x), 0);
+  if ('NS' in v) return (v.NS as string[]).reduce((s, x) => s + numberBytes(x), 0);
+  if ('BS' in v) return (v.BS as Uint8Array[]).reduce((s, x) => s + x.length, 0);
+  if ('L' in v) return 3 + (v.L as unknown[]).reduce<number>((s, x) => s + 1 + valueBytes(x), 0);
+  if ('M' in v) return 3 + itemBytes(v.M as Record<string, unknown>) + Object.keys(v.M as object).length;
+  return 0;
+}
+
+function numberBytes(text: string): number {
+  const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return Math.ceil(Math.max(1, digits.length) / 2) + 1;
+}
+
+const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+
+async function bundleFigures(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-bundle-'));
+  const bare = join(dir, 'bare.ts');
+  writeFileSync(
+    bare,
+    "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => client;\n",
+  );
+  const { lambdaBuildOptions } = await import('../lib/api-function.ts');
+  // The CDK's NodejsFunction bundling (lib/api-function.ts), run with the same esbuild options.
+  const bundle = async (entry: string, out: string) => {
+    await build(lambdaBuildOptions(entry, out));
+    return statSync(out).size;
+  };
+  const orderOut = join(dir, 'order.mjs');
+  const bareOut = join(dir, 'bare.mjs');
+  const orderBytes = await bundle('functions/order.ts', orderOut);
+  const bareBytes = await bundle(bare, bareOut);
+  const env = {
+    ...process.env,
+    TABLE_NAME: 'bench',
+    AWS_REGION: 'us-east-1',
+    POWERTOOLS_SERVICE_NAME: 'abuse-decision',
+    POWERTOOLS_METRICS_NAMESPACE: 'AbuseDecision',
+  };
+  const importMs = (file: string) =>
+    Number(
+      execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const t=performance.now();await import(${JSON.stringify(file)});console.log(performance.now()-t)`,
+        ],
+        { env, encoding: 'utf8' },
+      ).trim(),
+    );
+  const orderTimes: number[] = [];
+  const bareTimes: number[] = [];
+  for (let i = 0; i < IMPORTS; i++) {
+    orderTimes.push(importMs(orderOut));
+    bareTimes.push(importMs(bareOut));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  const ratio = median(orderTimes) / median(bareTimes);
+  const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+  console.log(`\ncold start, CDK esbuild settings, ${IMPORTS} fresh imports each, interleaved (median)`);
+  console.log(`  order bundle ${kb(orderBytes)}, import ${median(orderTimes).toFixed(1)} ms`);
+  console.log(`  bare document-client bundle ${kb(bareBytes)}, import ${median(bareTimes).toFixed(1)} ms`);
+  console.log(
+    `goal 4: bundle ${kb(orderBytes)} (target <= ${kb(TARGET_BUNDLE_BYTES)}): ${verdict(orderBytes <= TARGET_BUNDLE_BYTES)}; import ${ratio.toFixed(2)}x bare (target <= ${TARGET_IMPORT_RATIO}x): ${verdict(ratio <= TARGET_IMPORT_RATIO)}`,
+  );
+}
+
+if (!only || only === 'capacity' || only === 'partitions') await storeFigures();
+if (!only || only === 'bundle') await bundleFigures();
