@@ -82,9 +82,10 @@ export const TABLE_ACCESS: Readonly<Record<EndpointName | AuxiliaryFunction, Tab
   },
   // functions/train-models.ts (lib/training-job.ts): lists merchants and reads a merchant's decided
   // events, disputes and resolved reviews from GSI1 (Query), dispositions (BatchGetItem), the profile,
-  // workflow and model pointers (GetItem); writes the new version and the pointers (PutItem).
+  // workflow and model pointers (GetItem), its model versions on the table (Query); writes the new version
+  // and the pointers (PutItem).
   training: {
-    actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem'],
+    actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'],
     queriedIndexes: [GSI1.name],
   },
 };
