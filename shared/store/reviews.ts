@@ -1,4 +1,4 @@
-import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
 import { identityId, parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
@@ -11,7 +11,7 @@ import { documentClient, tableName } from './client.ts';
 import { HistoryChanges } from './identity-history.ts';
 import { queryGsi1 } from './index-query.ts';
 import { gsi1, keys, recordIdOf, type TableKey } from './keys.ts';
-import { type Page, queryPage } from './pages.ts';
+import { type Page, queryShardedPage } from './pages.ts';
 import { GSI1 } from './table-definition.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { webhookOutboxItems } from './webhook-deliveries.ts';
@@ -167,28 +167,24 @@ export function listReviewPage(
   cursor: string | undefined,
   limit: number,
 ): Promise<Page<Review>> {
-  const partition = gsi1.reviewByStatus(merchantId, filter.status, '', '')[GSI1.partitionKey] as string;
-  const byType: Pick<
-    QueryCommandInput,
-    'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
-  > = filter.eventType
-    ? {
-        FilterExpression: '#type = :type',
-        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#type': 'eventType' },
-        ExpressionAttributeValues: { ':pk': partition, ':type': filter.eventType },
-      }
-    : {
-        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-        ExpressionAttributeValues: { ':pk': partition },
-      };
-  return queryPage(
+  return queryShardedPage(
     {
-      query: { IndexName: GSI1.name, KeyConditionExpression: '#pk = :pk', ...byType },
-      partition: { attribute: GSI1.partitionKey, value: partition },
-      oldestFirst: true,
+      partitions: gsi1.reviewPartitions(merchantId, filter.status),
+      query: {
+        IndexName: GSI1.name,
+        ...(filter.eventType
+          ? {
+              FilterExpression: '#type = :type',
+              ExpressionAttributeNames: { '#type': 'eventType' },
+              ExpressionAttributeValues: { ':type': filter.eventType },
+            }
+          : {}),
+      },
       cursor,
       limit,
     },
+    GSI1.sortKey,
+    GSI1.partitionKey,
     toReview,
   );
 }
