@@ -10,23 +10,30 @@ export type Gsi1Query = Omit<
 
 /**
  * The one paged GSI1 query, over the shards of a listing (keys.ts): each partition is read newest
- * first, page after page until `limit` results are taken or it ends, all at once; the results are
- * merged by sort key and the newest `limit` kept. The query names its partition `:pk`. `toResult`
- * turns an item into a result or skips it (undefined). `more` says whether the listing went on.
+ * first (or oldest first), page after page until `limit` results are taken or it ends, all at once;
+ * the results are merged by sort key and the first `limit` kept. The query names its partition `:pk`.
+ * `toResult` turns an item into a result or skips it (undefined). `more` says whether the listing went
+ * on; `lastSortKey` is the sort key of the last result kept (a cursor for the next page).
  */
 export async function queryGsi1<T>(
   partitions: readonly string[],
   query: Gsi1Query,
   toResult: (item: Record<string, unknown>) => T | undefined,
   limit: number,
-): Promise<{ results: T[]; more: boolean }> {
-  const shards = await Promise.all(partitions.map((pk) => queryPartition(pk, query, toResult, limit)));
+  { oldestFirst = false }: { oldestFirst?: boolean } = {},
+): Promise<{ results: T[]; more: boolean; lastSortKey: string | undefined }> {
+  const shards = await Promise.all(
+    partitions.map((pk) => queryPartition(pk, query, toResult, limit, oldestFirst)),
+  );
+  const direction = oldestFirst ? 1 : -1;
   const merged = shards
     .flatMap((shard) => shard.results)
-    .sort((a, b) => (a.sortKey < b.sortKey ? 1 : a.sortKey > b.sortKey ? -1 : 0));
+    .sort((a, b) => (a.sortKey < b.sortKey ? -direction : a.sortKey > b.sortKey ? direction : 0));
+  const kept = merged.slice(0, limit);
   return {
-    results: merged.slice(0, limit).map((r) => r.result),
+    results: kept.map((r) => r.result),
     more: merged.length > limit || shards.some((shard) => shard.more),
+    lastSortKey: kept.at(-1)?.sortKey,
   };
 }
 
@@ -35,6 +42,7 @@ async function queryPartition<T>(
   query: Gsi1Query,
   toResult: (item: Record<string, unknown>) => T | undefined,
   limit: number,
+  oldestFirst: boolean,
 ): Promise<{ results: { sortKey: string; result: T }[]; more: boolean }> {
   const results: { sortKey: string; result: T }[] = [];
   let startKey: Record<string, unknown> | undefined;
@@ -45,7 +53,7 @@ async function queryPartition<T>(
         ExpressionAttributeValues: { ...query.ExpressionAttributeValues, ':pk': pk },
         TableName: tableName,
         IndexName: GSI1.name,
-        ScanIndexForward: false,
+        ScanIndexForward: oldestFirst,
         // Never more than still needed, so no page is cut short and `more` is DynamoDB's own answer.
         Limit: limit - results.length,
         ExclusiveStartKey: startKey,

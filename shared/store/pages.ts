@@ -47,80 +47,13 @@ export async function queryPage<T>(
 }
 
 /**
- * One page of a listing spread over shards (keys.ts: the review queue), oldest first by sort key: every
- * shard is read past the cursor at once, the results merged by sort key and the oldest `limit` kept.
- * The cursor is the last sort key given (base64url JSON); it names no partition, so it cannot lead
- * outside the merchant's shards.
+ * The cursor of a listing spread over shards (keys.ts: the review queue): the last sort key given,
+ * base64url JSON. It names no partition, so it cannot lead outside the listing's own shards.
  */
-export async function queryShardedPage<T>(
-  {
-    partitions,
-    query,
-    cursor,
-    limit,
-  }: {
-    partitions: readonly string[];
-    query: Omit<
-      QueryCommandInput,
-      'TableName' | 'KeyConditionExpression' | 'ExclusiveStartKey' | 'Limit' | 'ScanIndexForward'
-    >;
-    cursor: string | undefined;
-    limit: number;
-  },
-  sortKeyAttribute: string,
-  partitionKeyAttribute: string,
-  toItem: (item: Record<string, unknown>) => T | undefined,
-): Promise<Page<T>> {
-  const after = cursor === undefined ? undefined : decodeShardCursor(cursor);
-  const shards = await Promise.all(
-    partitions.map(async (partition) => {
-      const found: { sortKey: string; item: T }[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await documentClient.send(
-          new QueryCommand({
-            ...query,
-            TableName: tableName,
-            KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk > :after',
-            ExpressionAttributeNames: {
-              ...query.ExpressionAttributeNames,
-              '#pk': partitionKeyAttribute,
-              ...(after === undefined ? {} : { '#sk': sortKeyAttribute }),
-            },
-            ExpressionAttributeValues: {
-              ...query.ExpressionAttributeValues,
-              ':pk': partition,
-              ...(after === undefined ? {} : { ':after': after }),
-            },
-            ScanIndexForward: true,
-            Limit: limit - found.length,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const raw of page.Items ?? []) {
-          const item = toItem(raw);
-          if (item !== undefined) found.push({ sortKey: String(raw[sortKeyAttribute] ?? ''), item });
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey && found.length < limit);
-      return { found, more: startKey !== undefined };
-    }),
-  );
-  const merged = shards
-    .flatMap((shard) => shard.found)
-    .sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
-  const taken = merged.slice(0, limit);
-  const more = merged.length > limit || shards.some((shard) => shard.more);
-  const last = taken.at(-1);
-  return more && last
-    ? {
-        items: taken.map((t) => t.item),
-        nextCursor: Buffer.from(JSON.stringify({ after: last.sortKey })).toString('base64url'),
-      }
-    : { items: taken.map((t) => t.item) };
-}
+export const encodeSortKeyCursor = (sortKey: string) =>
+  Buffer.from(JSON.stringify({ after: sortKey })).toString('base64url');
 
-function decodeShardCursor(cursor: string): string {
+export function decodeSortKeyCursor(cursor: string): string {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
     if (

@@ -11,7 +11,7 @@ import { documentClient, tableName } from './client.ts';
 import { HistoryChanges } from './identity-history.ts';
 import { queryGsi1 } from './index-query.ts';
 import { gsi1, keys, recordIdOf, type TableKey } from './keys.ts';
-import { type Page, queryShardedPage } from './pages.ts';
+import { decodeSortKeyCursor, encodeSortKeyCursor, type Page } from './pages.ts';
 import { GSI1 } from './table-definition.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { webhookOutboxItems } from './webhook-deliveries.ts';
@@ -161,32 +161,35 @@ export async function listReviews(
 }
 
 /** One page of the queue for the console: oldest first, optionally of one event type. */
-export function listReviewPage(
+export async function listReviewPage(
   merchantId: string,
   filter: { status: ReviewStatus; eventType?: EventType },
   cursor: string | undefined,
   limit: number,
 ): Promise<Page<Review>> {
-  return queryShardedPage(
+  const after = cursor === undefined ? undefined : decodeSortKeyCursor(cursor);
+  const { results, more, lastSortKey } = await queryGsi1(
+    gsi1.reviewPartitions(merchantId, filter.status),
     {
-      partitions: gsi1.reviewPartitions(merchantId, filter.status),
-      query: {
-        IndexName: GSI1.name,
-        ...(filter.eventType
-          ? {
-              FilterExpression: '#type = :type',
-              ExpressionAttributeNames: { '#type': 'eventType' },
-              ExpressionAttributeValues: { ':type': filter.eventType },
-            }
-          : {}),
+      KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk > :after',
+      ExpressionAttributeNames: {
+        '#pk': GSI1.partitionKey,
+        ...(after === undefined ? {} : { '#sk': GSI1.sortKey }),
+        ...(filter.eventType ? { '#type': 'eventType' } : {}),
       },
-      cursor,
-      limit,
+      ExpressionAttributeValues: {
+        ...(after === undefined ? {} : { ':after': after }),
+        ...(filter.eventType ? { ':type': filter.eventType } : {}),
+      },
+      ...(filter.eventType ? { FilterExpression: '#type = :type' } : {}),
     },
-    GSI1.sortKey,
-    GSI1.partitionKey,
     toReview,
+    limit,
+    { oldestFirst: true },
   );
+  return more && lastSortKey
+    ? { items: results, nextCursor: encodeSortKeyCursor(lastSortKey) }
+    : { items: results };
 }
 
 export async function getReview(merchantId: string, reviewId: string): Promise<Review | undefined> {
