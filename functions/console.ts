@@ -1,6 +1,6 @@
 import { listAuditLog } from '../shared/console/audit-log.ts';
 import { showDecision } from '../shared/console/decisions.ts';
-import { uploadDispositions } from '../shared/console/dispositions-upload.ts';
+import { showUpload, uploadDispositions } from '../shared/console/dispositions-upload.ts';
 import { overview } from '../shared/console/overview.ts';
 import { listReviews, resolve, showReview } from '../shared/console/reviews.ts';
 import { signIn, signOut } from '../shared/console/session.ts';
@@ -38,6 +38,7 @@ export const handler = routedFunction({
   workflowBacktest: managementHandler('workflowBacktest', backtestCandidate),
   workflowVersions: managementHandler('workflowVersions', listVersions),
   dispositionsUpload: managementHandler('dispositionsUpload', uploadDispositions),
+  dispositionsUploadShow: managementHandler('dispositionsUploadShow', showUpload),
   overview: managementHandler('overview', overview),
   auditList: managementHandler('auditList', listAuditLog),
   webhookList: managementHandler('webhookList', listWebhooks),

@@ -1,6 +1,6 @@
 /**
  * `npm start`: DynamoDB Local (persisted under DATA_DIR) + the local API Gateway adapter on PORT +
- * the webhook worker polling the outbox. Ctrl-C stops them.
+ * the webhook and upload workers polling their queues. Ctrl-C stops them.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -43,6 +43,7 @@ const { createApiKey, createMerchant } = await import('../shared/store/merchants
 const { readRuntimeConfig } = await import('../shared/config.ts');
 const { createLocalServer } = await import('../local/http-adapter.ts');
 const { startWebhookPoller } = await import('../local/webhook-poller.ts');
+const { startUploadPoller } = await import('../local/upload-poller.ts');
 
 await ensureTable(dynamoDbClient, tableName);
 
@@ -82,6 +83,8 @@ console.log(`Console key (sign in at /): ${demo.consoleKey}`);
 const server = createLocalServer();
 // Webhooks go out from here, as the worker Lambda sends them in AWS.
 const webhooks = startWebhookPoller();
+// Accepted disposition uploads are recorded from here, as the upload worker Lambda does in AWS.
+const uploads = startUploadPoller();
 server.listen(port, '127.0.0.1', () => {
   console.log(`Abuse-decision API (${readRuntimeConfig().environment}) ready at http://127.0.0.1:${port}`);
   console.log(
@@ -94,6 +97,7 @@ async function stop() {
   if (stopping) return;
   stopping = true;
   webhooks.stop();
+  uploads.stop();
   server.close();
   server.closeAllConnections();
   await dynamoDb.stop();

@@ -18,7 +18,8 @@ export type WorkflowState = Schemas['WorkflowState'];
 export type WorkflowValidation = Schemas['WorkflowValidation'];
 export type BacktestReport = Schemas['BacktestReport'];
 export type WorkflowVersionPage = Schemas['WorkflowVersionPage'];
-export type UploadResult = Schemas['DispositionsUploadResult'];
+export type UploadAccepted = Schemas['DispositionsUploadAccepted'];
+export type UploadStatus = Schemas['DispositionsUploadStatus'];
 export type Overview = Schemas['Overview'];
 export type AuditPage = Schemas['AuditPage'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
@@ -119,6 +120,13 @@ export function createConsoleClient(options: ConsoleClientOptions) {
           body: csv,
           headers: { 'Content-Type': 'text/csv' },
           bodySerializer: (text: string) => text,
+        }),
+      ),
+    /** An accepted upload's job: status and progress (poll until `done` or `failed`). */
+    upload: (uploadId: string) =>
+      answer(
+        api.GET('/v1/return/dispositions/uploads/{upload-id}', {
+          params: { path: { 'upload-id': uploadId } },
         }),
       ),
     overview: (query: { from?: string; to?: string } = {}) =>

@@ -357,9 +357,29 @@ export interface paths {
         put?: never;
         /**
          * Upload dispositions as CSV
-         * @description A `text/csv` file with a header row (returnId, identifierType, identifier, returnedItemCondition, dispositionOutcome, returnMethod, refundMode, warehouseIdentifier, storeIdentifier, images, inspectionNote; images separated by `|`). Every row is checked first; if any fails nothing is recorded and `error.details` lists each failing row (line, column, code). Uploading the same file again changes nothing.
+         * @description A `text/csv` file with a header row (returnId, identifierType, identifier, returnedItemCondition, dispositionOutcome, returnMethod, refundMode, warehouseIdentifier, storeIdentifier, images, inspectionNote; images separated by `|`). Every row is checked first; if any fails nothing is recorded and `error.details` lists each failing row (line, column, code). A valid file is answered 202: its rows are recorded by a job whose progress `Location` (GET /v1/return/dispositions/uploads/{upload-id}) shows. Uploading the same file again changes nothing (its returns count as already present).
          */
         post: operations["dispositionsUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/return/dispositions/uploads/{upload-id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a dispositions upload
+         * @description The job recording an accepted upload: `recording`, `done` or `failed`, the file’s totals, how many returns are recorded or were already present so far, any return refused while recording, and when it finished.
+         */
+        get: operations["dispositionsUploadShow"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1128,10 +1148,30 @@ export interface components {
             savedAt: string;
             savedBy: string;
         };
-        DispositionsUploadResult: {
+        DispositionsUploadAccepted: {
+            uploadId: string;
+            /** @constant */
+            status: "recording";
             rows: number;
             returns: number;
-            returnsChanged: number;
+        };
+        DispositionsUploadStatus: {
+            uploadId: string;
+            /** @enum {string} */
+            status: "recording" | "done" | "failed";
+            rows: number;
+            returns: number;
+            returnsRecorded: number;
+            returnsAlreadyPresent: number;
+            returnsFailed: number;
+            failures: {
+                returnId: string;
+                code: string;
+                message: string;
+            }[];
+            createdAt: string;
+            finishedAt?: string;
+            reason?: string;
         };
         Overview: {
             from: string;
@@ -1243,6 +1283,8 @@ export interface components {
         "X-Request-Id": string;
         /** @description Present (`true`) when the answer is the stored answer of an earlier identical call. */
         "Idempotent-Replayed": "true";
+        /** @description Where the status of the accepted work is read (202). */
+        Location: string;
         /** @description Seconds to wait before retrying (429, 503). */
         "Retry-After": number;
         /** @description Draft IETF RateLimit header: the remaining quota and when it resets. */
@@ -5622,17 +5664,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer */
-            200: {
+            /** @description Accepted: a job finishes the work; its status is at Location */
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DispositionsUploadResult"];
+                    "application/json": components["schemas"]["DispositionsUploadAccepted"];
                 };
             };
             /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
@@ -5732,6 +5774,244 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unprocessable_entity" | "unknown_field" | "invalid_csv_rows";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    dispositionsUploadShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                "upload-id": string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DispositionsUploadStatus"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };

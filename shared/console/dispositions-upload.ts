@@ -1,8 +1,11 @@
 import { CsvError, parse } from 'csv-parse/sync';
+import { forEachConcurrently } from '../concurrency.ts';
 import { DISPOSITION_CSV_COLUMNS } from '../contract/disposition-csv.ts';
-import { ApiError, type ErrorDetail } from '../errors.ts';
+import { ApiError, type ErrorDetail, notFound } from '../errors.ts';
 import type { ManagementUseCase } from '../http/management-handler.ts';
 import { describeIssues } from '../http/validation.ts';
+import { newUploadId } from '../ids.ts';
+import { plural } from '../plural.ts';
 import {
   dispositionRequestSchema,
   type ItemDisposition,
@@ -10,22 +13,26 @@ import {
 } from '../schemas/disposition.ts';
 import { idText } from '../schemas/fields.ts';
 import { auditPut } from '../store/audit.ts';
-import { getReturn, type StoredReturn } from '../store/returns.ts';
-import { transactWrite } from '../store/transact.ts';
-import { recordDispositions, returnedLineOf } from '../use-cases/record-dispositions.ts';
+import { batchGetItems } from '../store/batch-get.ts';
+import { chunkReturns, createUpload, getUpload } from '../store/disposition-uploads.ts';
+import { keys } from '../store/keys.ts';
+import type { StoredReturn } from '../store/returns.ts';
+import { returnedLineOf } from '../use-cases/record-dispositions.ts';
 
 /**
  * POST /v1/return/dispositions/upload: the dashboard's bulk form of the disposition endpoint, with
  * its schema and rules. Every row is checked first (schema, known return, item on the return, one
- * row per item); any failure records nothing and lists every failing cell. Then each return's rows
- * go through the endpoint's own use case, which records a disposition only when it differs from the
- * stored one, so uploading the same file again changes nothing.
+ * row per item); any failure records nothing and lists every failing cell. A valid file becomes a
+ * job: its rows, grouped per return, are stored with the upload item (and its audit entry), and
+ * the answer is 202 at once; the upload worker (shared/use-cases/record-upload.ts) then sends each
+ * return through the endpoint's own use case, which records a disposition only when it differs
+ * from the stored one, so uploading the same file again changes nothing.
  */
 export const CSV_COLUMNS = DISPOSITION_CSV_COLUMNS;
 type Column = (typeof CSV_COLUMNS)[number];
 const REQUIRED_COLUMNS: readonly Column[] = CSV_COLUMNS.slice(0, 5);
-/** Returns looked up or recorded at once: DynamoDB takes it, a Lambda's sockets too. */
-const CONCURRENCY = 16;
+/** BatchGetItem calls in flight while the file's returns are looked up (100 returns each). */
+const LOOKUP_CONCURRENCY = 8;
 
 interface Row {
   line: number;
@@ -36,10 +43,7 @@ interface Row {
 export const uploadDispositions: ManagementUseCase<'dispositionsUpload'> = async ({ caller, body }) => {
   const { rows, errors } = parseRows(body);
   const byReturn = Map.groupBy(rows, (row) => row.returnId);
-  const returns = new Map<string, StoredReturn | undefined>();
-  await inBatches([...byReturn.keys()], async (returnId) => {
-    returns.set(returnId, await getReturn(caller.merchantId, returnId));
-  });
+  const returns = await storedReturns(caller.merchantId, [...byReturn.keys()]);
   for (const [returnId, returnRows] of byReturn)
     errors.push(...returnErrors(returns.get(returnId), returnRows));
   if (errors.length > 0) {
@@ -50,28 +54,62 @@ export const uploadDispositions: ManagementUseCase<'dispositionsUpload'> = async
     });
   }
 
-  let returnsChanged = 0;
-  await inBatches([...byReturn], async ([returnId, returnRows]) => {
-    const answer = await recordDispositions({
-      endpoint: 'disposition',
-      merchantId: caller.merchantId,
-      body: { itemDispositions: returnRows.map((row) => row.item) },
-      pathParameters: { 'return-id': returnId },
-    });
-    if (!answer.replayed) returnsChanged++;
-  });
-  await transactWrite([
+  const uploadId = newUploadId();
+  const now = Date.now();
+  const chunks = chunkReturns(
+    [...byReturn].map(([returnId, returnRows]) => ({
+      returnId,
+      itemDispositions: returnRows.map((row) => row.item),
+    })),
+  );
+  await createUpload(
+    { merchantId: caller.merchantId, uploadId, rows: rows.length, returns: byReturn.size },
+    chunks,
     auditPut(caller.merchantId, {
-      at: new Date().toISOString(),
+      at: new Date(now).toISOString(),
       action: 'dispositions.uploaded',
       keyId: caller.keyId,
       keyName: caller.keyName,
-      subject: `${rows.length} row${rows.length === 1 ? '' : 's'}`,
-      detail: `${byReturn.size} returns, ${returnsChanged} changed`,
+      subject: plural(rows.length, 'row'),
+      detail: `upload ${uploadId}, ${plural(byReturn.size, 'return')}`,
     }),
-  ]);
-  return { body: { rows: rows.length, returns: byReturn.size, returnsChanged } };
+    now,
+  );
+  return {
+    body: { uploadId, status: 'recording', rows: rows.length, returns: byReturn.size },
+    headers: { Location: `/v1/return/dispositions/uploads/${uploadId}` },
+  };
 };
+
+/** GET /v1/return/dispositions/uploads/{upload-id}: the job's status and progress. */
+export const showUpload: ManagementUseCase<'dispositionsUploadShow'> = async ({ caller, pathParameters }) => {
+  const upload = await getUpload(caller.merchantId, pathParameters['upload-id'] ?? '');
+  if (!upload) throw notFound('No upload with this id.');
+  const {
+    merchantId: _merchantId,
+    chunks: _chunks,
+    chunksRecorded: _done,
+    attempts: _attempts,
+    ...body
+  } = upload;
+  return { body };
+};
+
+/** The file's returns as stored, by id (absent when unknown), read 100 at a time. */
+async function storedReturns(merchantId: string, returnIds: readonly string[]) {
+  const found = new Map<string, StoredReturn>();
+  const slices = Array.from({ length: Math.ceil(returnIds.length / 100) }, (_, i) =>
+    returnIds.slice(i * 100, i * 100 + 100),
+  );
+  await forEachConcurrently(slices, LOOKUP_CONCURRENCY, async (slice) => {
+    const items = await batchGetItems(slice.map((returnId) => keys.return(merchantId, returnId)));
+    for (const item of items.values()) {
+      const stored = item as unknown as StoredReturn;
+      found.set(stored.providerReturnId, stored);
+    }
+  });
+  return found;
+}
 
 /** The file's rows as dispositions, and every problem found in its header and cells. */
 function parseRows(text: string): { rows: Row[]; errors: ErrorDetail[] } {
@@ -201,12 +239,4 @@ function returnErrors(stored: StoredReturn | undefined, rows: readonly Row[]): E
     }
   }
   return errors;
-}
-
-async function inBatches<T>(values: readonly T[], work: (value: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < values.length) await work(values[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, values.length) }, worker));
 }

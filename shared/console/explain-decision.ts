@@ -1,6 +1,7 @@
 import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
 import { parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
+import { countedPhrase, plural } from '../plural.ts';
 import type { ConsoleEventType } from '../schemas/console.ts';
 import type { Decision } from '../scoring/decide.ts';
 import type { ScoringModel } from '../scoring/model.ts';
@@ -156,7 +157,6 @@ const METRIC_WORDS = new Map<string, string>(
     name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`),
   ]),
 );
-const plural = (noun: string) => (noun.endsWith('s') ? `${noun}es` : `${noun}s`);
 
 /** Link attributes are `l_<kind>` sets (shared/store/identity-history.ts). */
 const LINK_PREFIX = 'l_';
@@ -182,8 +182,10 @@ async function identityCounters(
       }
     }
     const parts = [
-      ...Object.entries(linked).map(([kind, n]) => `${n} ${n === 1 ? kind : plural(kind)}`),
-      ...Object.entries(counters).map(([words, n]) => `${n} ${words}`),
+      ...Object.entries(linked).map(([kind, n]) =>
+        plural(n, kind, kind.endsWith('s') ? `${kind}es` : `${kind}s`),
+      ),
+      ...Object.entries(counters).map(([words, n]) => countedPhrase(n, words)),
     ];
     return {
       kind: ref.kind,

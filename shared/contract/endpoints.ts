@@ -75,6 +75,8 @@ export interface EndpointDefinition {
   /** A `text/csv` body instead of JSON, up to this many bytes. */
   csvBody?: { maxBytes: number };
   response: z.ZodType;
+  /** 202 when the answer only accepts work a job finishes (its status at `Location`); default 200. */
+  successStatus?: 200 | 202;
   requiredFeature?: EndpointFeature;
   /** How a retry is recognised; management calls are idempotent by their own semantics. */
   idempotency?: IdempotencyPolicy;
@@ -332,11 +334,21 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/return/dispositions/upload',
     summary: 'Upload dispositions as CSV',
     description:
-      'A `text/csv` file with a header row (returnId, identifierType, identifier, returnedItemCondition, dispositionOutcome, returnMethod, refundMode, warehouseIdentifier, storeIdentifier, images, inspectionNote; images separated by `|`). Every row is checked first; if any fails nothing is recorded and `error.details` lists each failing row (line, column, code). Uploading the same file again changes nothing.',
+      'A `text/csv` file with a header row (returnId, identifierType, identifier, returnedItemCondition, dispositionOutcome, returnMethod, refundMode, warehouseIdentifier, storeIdentifier, images, inspectionNote; images separated by `|`). Every row is checked first; if any fails nothing is recorded and `error.details` lists each failing row (line, column, code). A valid file is answered 202: its rows are recorded by a job whose progress `Location` (GET /v1/return/dispositions/uploads/{upload-id}) shows. Uploading the same file again changes nothing (its returns count as already present).',
     csvBody: { maxBytes: MAX_CSV_UPLOAD_BYTES },
     requestBudgetMs: 27_000,
-    response: consoleSchemas.uploadResultSchema,
+    successStatus: 202,
+    response: consoleSchemas.uploadAcceptedSchema,
     errors: ['invalid_csv_rows'],
+  }),
+  dispositionsUploadShow: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/return/dispositions/uploads/{upload-id}',
+    summary: 'Show a dispositions upload',
+    description:
+      'The job recording an accepted upload: `recording`, `done` or `failed`, the file’s totals, how many returns are recorded or were already present so far, any return refused while recording, and when it finished.',
+    response: consoleSchemas.uploadStatusSchema,
+    errors: ['not_found'],
   }),
   overview: consoleEndpoint({
     method: 'GET',

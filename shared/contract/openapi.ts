@@ -34,6 +34,10 @@ const HEADERS = {
     description: 'Present (`true`) when the answer is the stored answer of an earlier identical call.',
     schema: { type: 'string', enum: ['true'] },
   },
+  Location: {
+    description: 'Where the status of the accepted work is read (202).',
+    schema: { type: 'string' },
+  },
   'Retry-After': {
     description: 'Seconds to wait before retrying (429, 503).',
     schema: { type: 'integer', minimum: 0 },
@@ -176,11 +180,18 @@ function operation(name: string, definition: EndpointDefinition): ZodOpenApiOper
     },
     ...(body ? { requestBody: body } : {}),
     responses: {
-      '200': {
-        description: 'The answer',
-        headers: headerRefs('X-Request-Id', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy'),
-        content: { 'application/json': { schema: definition.response } },
-      },
+      [String(definition.successStatus ?? 200)]:
+        definition.successStatus === 202
+          ? {
+              description: 'Accepted: a job finishes the work; its status is at Location',
+              headers: headerRefs('X-Request-Id', 'Location', 'RateLimit', 'RateLimit-Policy'),
+              content: { 'application/json': { schema: definition.response } },
+            }
+          : {
+              description: 'The answer',
+              headers: headerRefs('X-Request-Id', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy'),
+              content: { 'application/json': { schema: definition.response } },
+            },
       ...errorResponses(definition),
     },
   };

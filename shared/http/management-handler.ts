@@ -49,7 +49,7 @@ export interface ManagementCall<N extends ManagementEndpointName> {
 
 export interface ManagementAnswer<N extends ManagementEndpointName> {
   body: z.input<Definitions[N]['response']>;
-  /** Set-Cookie on sign-in and sign-out. */
+  /** Set-Cookie on sign-in and sign-out, Location on an accepted upload. */
   headers?: Record<string, string>;
 }
 
@@ -87,7 +87,11 @@ export function managementHandler<N extends ManagementEndpointName>(
       pathParameters,
     });
     return jsonResponse(
-      { body: answer.body, headers: { 'Cache-Control': 'no-store', ...answer.headers } },
+      {
+        statusCode: definition.successStatus ?? 200,
+        body: answer.body,
+        headers: { 'Cache-Control': 'no-store', ...answer.headers },
+      },
       context.requestId,
     );
   });

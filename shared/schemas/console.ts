@@ -188,9 +188,30 @@ export const workflowVersionSchema = z
 
 export const workflowVersionPageSchema = page(workflowVersionSchema, 'WorkflowVersionPage');
 
-export const uploadResultSchema = z
-  .object({ rows: z.int(), returns: z.int(), returnsChanged: z.int() })
-  .meta({ id: 'DispositionsUploadResult' });
+/** A valid file, accepted: its rows are being recorded by a job whose status is at `Location`. */
+export const uploadAcceptedSchema = z
+  .object({ uploadId: z.string(), status: z.literal('recording'), rows: z.int(), returns: z.int() })
+  .meta({ id: 'DispositionsUploadAccepted' });
+
+export const uploadStatusSchema = z
+  .object({
+    uploadId: z.string(),
+    status: z.enum(['recording', 'done', 'failed']),
+    rows: z.int(),
+    returns: z.int(),
+    /** Returns whose dispositions this upload recorded or changed. */
+    returnsRecorded: z.int(),
+    /** Returns already recorded exactly as in the file (an upload of the same file again). */
+    returnsAlreadyPresent: z.int(),
+    /** Returns the disposition endpoint refused while recording (listed in `failures`). */
+    returnsFailed: z.int(),
+    failures: z.array(z.object({ returnId: z.string(), code: z.string(), message: z.string() })),
+    createdAt: z.string(),
+    finishedAt: z.string().optional(),
+    /** Why a failed job stopped. */
+    reason: z.string().optional(),
+  })
+  .meta({ id: 'DispositionsUploadStatus' });
 
 export const overviewQuerySchema = z.strictObject({
   from: z.iso.date().optional().meta({ description: 'First day (UTC), default 30 days ago' }),

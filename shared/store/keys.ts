@@ -103,6 +103,33 @@ export const consoleKeys = {
     key(`${merchantScope(merchantId)}#AUDIT`, `${at}#${entryId}`),
 };
 
+/**
+ * A dispositions CSV upload being recorded (shared/store/disposition-uploads.ts): the upload item
+ * (totals, progress) and its chunks of validated rows in one partition, so one Query reads the
+ * chunks still to record.
+ */
+const uploadPartition = (merchantId: string, uploadId: string) =>
+  `${merchantScope(merchantId)}#DISPOSITIONUPLOAD#${uploadId}`;
+
+export const uploadKeys = {
+  upload: (merchantId: string, uploadId: string) => key(uploadPartition(merchantId, uploadId), 'UPLOAD'),
+  chunk: (merchantId: string, uploadId: string, index: number) =>
+    key(uploadPartition(merchantId, uploadId), `CHUNK#${String(index).padStart(5, '0')}`),
+  /** Sort-key prefix of the chunk items in an upload's partition. */
+  chunkPrefix: 'CHUNK#',
+};
+
+/**
+ * GSI1 key of an upload still recording: the local poller's work queue (in AWS the table's stream
+ * brings the new upload to the worker). Sparse: the upload leaves the queue when it finishes.
+ */
+export const uploadGsi1 = {
+  recording: (createdAt: string, uploadId: string) => ({
+    [GSI1.partitionKey]: 'DISPOSITIONUPLOADS#RECORDING',
+    [GSI1.sortKey]: `${createdAt}#${uploadId}`,
+  }),
+};
+
 /** The merchant's own id of a merchant-owned record (`M#<m>#RETURN#r-1` -> `r-1`). */
 export const recordIdOf = (recordKey: TableKey): string =>
   recordKey[PARTITION_KEY].replace(/^M#[^#]+#[A-Z]+#/, '');

@@ -1,15 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, withTestApi } from '../support/api.ts';
+import { expectError, newMerchant, withTestApi } from '../support/api.ts';
 import { countersOf, emailOf } from '../support/commerce.ts';
 import { consoleKey, orderAndReturn } from '../support/console.ts';
 
 const { CSV_COLUMNS } = await import('../../shared/console/dispositions-upload.ts');
 const { getRecord } = await import('../../shared/store/record-once.ts');
 const { keys } = await import('../../shared/store/keys.ts');
+const { recordingUploads, startAttempt } = await import('../../shared/store/disposition-uploads.ts');
+const { recordUpload, runUploadWorker, MAX_UPLOAD_ATTEMPTS } = await import(
+  '../../shared/use-cases/record-upload.ts'
+);
+const { recordDispositions } = await import('../../shared/use-cases/record-dispositions.ts');
 
 const HEADER = CSV_COLUMNS.join(',');
 
-/** POST /v1/return/dispositions/upload: all-or-nothing validation, then idempotent recording. */
+/**
+ * POST /v1/return/dispositions/upload: all-or-nothing validation, then a job (202) that the upload
+ * worker records idempotently; GET /v1/return/dispositions/uploads/{upload-id} shows its progress.
+ * The worker runs here as `npm start`'s poller and the AWS worker Lambda run it.
+ */
 describe('dispositions CSV upload', () => {
   const suite = withTestApi();
   const upload = (key: string, csv: string, contentType = 'text/csv') =>
@@ -18,6 +27,8 @@ describe('dispositions CSV upload', () => {
       headers: { 'Content-Type': contentType },
       rawBody: csv,
     });
+  const status = (key: string, uploadId: string) =>
+    suite.api.request('GET', `/v1/return/dispositions/uploads/${uploadId}`, { apiKey: key });
 
   async function returnWithItem() {
     const { order, returnBody } = await orderAndReturn(suite.api, suite.apiKey);
@@ -25,7 +36,7 @@ describe('dispositions CSV upload', () => {
     return { order, returnId: returnBody.providerReturnId, sku };
   }
 
-  it('records nothing when any row fails, and lists every failing cell with line, column and code', async () => {
+  it('records nothing and starts no job when any row fails, and lists every failing cell with line, column and code', async () => {
     const key = await consoleKey(suite.merchantId);
     const good = await returnWithItem();
     const csv = [
@@ -44,11 +55,15 @@ describe('dispositions CSV upload', () => {
       { line: 5, column: 'returnMethod', code: 'unknown_enum_value', message: expect.any(String) },
       { line: 5, column: 'images', code: 'unprocessable_entity', message: expect.any(String) },
     ]);
+    expect(await recordingUploads(10, suite.merchantId)).toEqual([]);
+    expect(await runUploadWorker({ merchantId: suite.merchantId })).toEqual([]);
     expect(await getRecord(keys.returnDispositions(suite.merchantId, good.returnId))).toBeUndefined();
     expect((await countersOf(suite.merchantId, emailOf(good.order))).c_abr).toBeUndefined();
+    const audit = (await suite.api.request('GET', '/v1/audit', { apiKey: key })).body.items;
+    expect(audit.filter((e: { action: string }) => e.action === 'dispositions.uploaded')).toEqual([]);
   });
 
-  it('records a valid file per return, moves counters, and changes nothing when uploaded again', async () => {
+  it('accepts a valid file with 202, records it in the job, and a second upload of it records nothing new', async () => {
     const key = await consoleKey(suite.merchantId, 'warehouse@acme.example');
     const a = await returnWithItem();
     const b = await returnWithItem();
@@ -59,7 +74,39 @@ describe('dispositions CSV upload', () => {
       '',
     ].join('\r\n');
     const first = await upload(key, csv);
-    expect(first.body).toEqual({ rows: 2, returns: 2, returnsChanged: 2 });
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({
+      uploadId: expect.stringMatching(/^upl_/),
+      status: 'recording',
+      rows: 2,
+      returns: 2,
+    });
+    expect(first.headers.get('location')).toBe(`/v1/return/dispositions/uploads/${first.body.uploadId}`);
+    // Accepted, not yet recorded: the job says so, and nothing moved.
+    const waiting = await suite.api.request('GET', first.headers.get('location')!, { apiKey: key });
+    expect(waiting.status).toBe(200);
+    expect(waiting.body).toMatchObject({
+      uploadId: first.body.uploadId,
+      status: 'recording',
+      rows: 2,
+      returns: 2,
+      returnsRecorded: 0,
+      returnsAlreadyPresent: 0,
+      returnsFailed: 0,
+    });
+    expect(waiting.body.finishedAt).toBeUndefined();
+    expect(await getRecord(keys.returnDispositions(suite.merchantId, a.returnId))).toBeUndefined();
+
+    await runUploadWorker({ merchantId: suite.merchantId });
+    const done = await status(key, first.body.uploadId);
+    expect(done.body).toMatchObject({
+      status: 'done',
+      returnsRecorded: 2,
+      returnsAlreadyPresent: 0,
+      returnsFailed: 0,
+      failures: [],
+      finishedAt: expect.any(String),
+    });
     const stored = await getRecord<{ byLine: Record<string, { images: string[]; inspectionNote: string }> }>(
       keys.returnDispositions(suite.merchantId, a.returnId),
     );
@@ -69,13 +116,94 @@ describe('dispositions CSV upload', () => {
     });
     expect((await countersOf(suite.merchantId, emailOf(a.order))).c_abr).toBe(1);
     expect((await countersOf(suite.merchantId, emailOf(b.order))).c_abr).toBeUndefined();
+    // A finished job is off the queue: running the worker again changes nothing.
+    expect(await runUploadWorker({ merchantId: suite.merchantId })).toEqual([]);
 
     const again = await upload(key, csv);
-    expect(again.body).toEqual({ rows: 2, returns: 2, returnsChanged: 0 });
+    expect(again.status).toBe(202);
+    expect(again.body.uploadId).not.toBe(first.body.uploadId);
+    await runUploadWorker({ merchantId: suite.merchantId });
+    expect((await status(key, again.body.uploadId)).body).toMatchObject({
+      status: 'done',
+      returnsRecorded: 0,
+      returnsAlreadyPresent: 2,
+    });
     expect((await countersOf(suite.merchantId, emailOf(a.order))).c_abr).toBe(1);
 
     const audit = (await suite.api.request('GET', '/v1/audit', { apiKey: key })).body.items;
-    expect(audit[0]).toMatchObject({ action: 'dispositions.uploaded', keyName: 'warehouse@acme.example' });
+    expect(audit[0]).toMatchObject({
+      action: 'dispositions.uploaded',
+      keyName: 'warehouse@acme.example',
+      subject: '2 rows',
+      detail: `upload ${again.body.uploadId}, 2 returns`,
+    });
+  });
+
+  it('counts a return a crashed run already recorded as present, and moves its counters once', async () => {
+    const key = await consoleKey(suite.merchantId);
+    const a = await returnWithItem();
+    const b = await returnWithItem();
+    const rowOf = (r: { returnId: string; sku: string }) =>
+      `${r.returnId},SKU,${r.sku},EMPTY_BOX,REMOVE_SUSPECT_ABUSE,DROPOFF,CASH,WH-1,,,`;
+    const accepted = await upload(key, [HEADER, rowOf(a), rowOf(b)].join('\n'));
+    expect(accepted.status).toBe(202);
+    // A first run that recorded return a, then died before counting its chunk.
+    await startAttempt(suite.merchantId, accepted.body.uploadId);
+    await recordDispositions({
+      endpoint: 'disposition',
+      merchantId: suite.merchantId,
+      body: {
+        itemDispositions: [
+          {
+            identifierType: 'SKU',
+            identifier: a.sku,
+            returnedItemCondition: 'EMPTY_BOX',
+            dispositionOutcome: 'REMOVE_SUSPECT_ABUSE',
+            returnMethod: { returnMethod: 'DROPOFF' },
+            refundMode: { refundMode: 'CASH' },
+            warehouseIdentifier: 'WH-1',
+          },
+        ],
+      },
+      pathParameters: { 'return-id': a.returnId },
+    });
+    await recordUpload(suite.merchantId, accepted.body.uploadId);
+    expect((await status(key, accepted.body.uploadId)).body).toMatchObject({
+      status: 'done',
+      returnsRecorded: 1,
+      returnsAlreadyPresent: 1,
+    });
+    expect((await countersOf(suite.merchantId, emailOf(a.order))).c_abr).toBe(1);
+    expect((await countersOf(suite.merchantId, emailOf(b.order))).c_abr).toBe(1);
+  });
+
+  it('gives a job up as failed after repeated crashed runs, saying why', async () => {
+    const key = await consoleKey(suite.merchantId);
+    const a = await returnWithItem();
+    const accepted = await upload(key, [HEADER, `${a.returnId},SKU,${a.sku},NEW,RESTOCK,,,,,,`].join('\n'));
+    for (let run = 0; run < MAX_UPLOAD_ATTEMPTS; run++)
+      await startAttempt(suite.merchantId, accepted.body.uploadId);
+    await recordUpload(suite.merchantId, accepted.body.uploadId);
+    const failed = await status(key, accepted.body.uploadId);
+    expect(failed.body).toMatchObject({
+      status: 'failed',
+      returnsRecorded: 0,
+      finishedAt: expect.any(String),
+    });
+    expect(failed.body.reason).toContain('0 of 1 parts');
+    expect(await getRecord(keys.returnDispositions(suite.merchantId, a.returnId))).toBeUndefined();
+  });
+
+  it('answers 404 for an unknown upload, another merchant’s upload too, and 403 to an events key', async () => {
+    const key = await consoleKey(suite.merchantId);
+    expectError(await status(key, 'upl_nope'), 404, 'not_found');
+    const a = await returnWithItem();
+    const accepted = await upload(key, [HEADER, `${a.returnId},SKU,${a.sku},NEW,RESTOCK,,,,,,`].join('\n'));
+    const other = await newMerchant();
+    expectError(await status(await consoleKey(other.merchantId), accepted.body.uploadId), 404, 'not_found');
+    expectError(await status(suite.apiKey, accepted.body.uploadId), 403, 'forbidden');
+    expectError(await upload(suite.apiKey, HEADER), 403, 'forbidden');
+    await runUploadWorker({ merchantId: suite.merchantId });
   });
 
   it('refuses a wrong header, another content type, a non-CSV body and an empty file', async () => {
@@ -98,6 +226,5 @@ describe('dispositions CSV upload', () => {
     expect(ragged.body.error.details[0].line).toBe(2);
     expectError(await upload(key, HEADER), 422, 'invalid_csv_rows');
     expectError(await upload(key, '  '), 400, 'invalid_request');
-    expectError(await upload(suite.apiKey, HEADER), 403, 'forbidden');
   });
 });
