@@ -5,6 +5,7 @@ import { ApiStack } from './api-stack.ts';
 import { STAGES, type StageConfig, type StageName, stackEnvironment, stackName } from './config.ts';
 import { DataStack } from './data-stack.ts';
 import { LearningStack } from './training-job.ts';
+import { UploadWorkerStack } from './upload-worker.ts';
 import { WebhookStack } from './webhook-worker.ts';
 
 // cdk-nag is CommonJS; Node's ESM loader cannot see all of its named exports.
@@ -15,6 +16,7 @@ export interface EnvironmentStacks {
   api: ApiStack;
   learning: LearningStack;
   webhooks: WebhookStack;
+  uploads: UploadWorkerStack;
 }
 
 export interface AbuseDecisionAppOptions {
@@ -24,7 +26,7 @@ export interface AbuseDecisionAppOptions {
 }
 
 /**
- * One stateful and three stateless stacks (API, learning, webhook delivery) per environment, checked by cdk-nag (AwsSolutions) at
+ * One stateful and four stateless stacks (API, learning, webhook delivery, upload recording) per environment, checked by cdk-nag (AwsSolutions) at
  * synthesis: an unacknowledged finding fails `cdk synth`.
  */
 export function buildAbuseDecisionApp(
@@ -68,7 +70,14 @@ export function buildAbuseDecisionApp(
       table: data.table,
       alarmTopic: api.monitoring.topic,
     });
-    built[config.stage] = { data, api, learning, webhooks };
+    const uploads = new UploadWorkerStack(app, stackName(config.stage, 'Uploads'), {
+      ...common,
+      description: `Abuse-decision API, ${config.stage}: dispositions upload worker (stateless)`,
+      config,
+      table: data.table,
+      alarmTopic: api.monitoring.topic,
+    });
+    built[config.stage] = { data, api, learning, webhooks, uploads };
   }
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return built;

@@ -80,7 +80,10 @@ export const STAGES: Readonly<Record<StageName, StageConfig>> = {
 };
 
 /** `AbuseDecision-<stage>-<part>`: stack names say the environment, so both fit in one account. */
-export function stackName(stage: StageName, part: 'Data' | 'Api' | 'Learning' | 'Webhooks'): string {
+export function stackName(
+  stage: StageName,
+  part: 'Data' | 'Api' | 'Learning' | 'Webhooks' | 'Uploads',
+): string {
   return `AbuseDecision-${stage}-${part}`;
 }
 

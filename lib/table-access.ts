@@ -101,3 +101,14 @@ export const WEBHOOK_WORKER_ACCESS: TableAccess = access([
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
 ]);
+
+/**
+ * The dispositions upload worker (functions/dispositions-upload-worker.ts): reads the upload item
+ * (GetItem) and its chunks (Query on the table, not an index), counts its runs and each recorded
+ * chunk (UpdateItem), and records each return through the disposition use case (RECORD_EVENT).
+ */
+export const UPLOAD_WORKER_ACCESS: TableAccess = access(RECORD_EVENT, [
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:UpdateItem',
+]);

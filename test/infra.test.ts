@@ -15,8 +15,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAbuseDecisionApp, type EnvironmentStacks } from '../lib/abuse-decision-app.ts';
 import { POWERTOOLS_SERVICE_NAME, REPO_ROOT } from '../lib/api-function.ts';
 import { STAGES, type StageName } from '../lib/config.ts';
-import { TABLE_ACCESS, type TableAction, WEBHOOK_WORKER_ACCESS } from '../lib/table-access.ts';
+import {
+  TABLE_ACCESS,
+  type TableAction,
+  UPLOAD_WORKER_ACCESS,
+  WEBHOOK_WORKER_ACCESS,
+} from '../lib/table-access.ts';
 import { TRAINING_HANDLER_FILE } from '../lib/training-job.ts';
+import { UPLOAD_STREAM_RETRIES } from '../lib/upload-worker.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
@@ -476,8 +482,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
       'AWS::CloudWatch::Dashboard': 'DashboardName',
       'AWS::CloudWatch::Alarm': 'AlarmName',
     };
-    const { data, api, webhooks } = environment(stage);
-    for (const stack of [data, api, webhooks]) {
+    const { data, api, webhooks, uploads } = environment(stage);
+    for (const stack of [data, api, webhooks, uploads]) {
       for (const [id, resource] of resources(templateOf(stack))) {
         const key = physicalNames[resource.Type];
         if (key) expect(resource.Properties[key], `${id}.${key}`).toBeUndefined();
@@ -571,8 +577,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
   });
 
   it('passes cdk-nag AwsSolutions: no unacknowledged finding, every acknowledgement with a reason', () => {
-    const { data, api, webhooks } = environment(stage);
-    for (const stack of [data, api, webhooks]) {
+    const { data, api, webhooks, uploads } = environment(stage);
+    for (const stack of [data, api, webhooks, uploads]) {
       const report = new AwsSolutionsChecks().validateScope(stack);
       expect(
         report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath)}`),
@@ -733,6 +739,63 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
     const sent = await actionsSentBy('functions/webhook-worker.ts');
     // Beside the table, it sends one thing: delayed messages to its retry queue.
     expect(sent.actions).toEqual([...WEBHOOK_WORKER_ACCESS.actions, 'sqs:SendMessage'].sort());
+    expect(sent.queriesIndex).toBe(false);
+  });
+});
+
+describe.each(['sandbox', 'production'] as const)('%s dispositions upload worker', (stage) => {
+  const template = () => templateOf(environment(stage).uploads);
+
+  it('streams new upload items to the worker one at a time, retried as often as the worker tries, with a dead-letter queue that alarms', async () => {
+    const { MAX_UPLOAD_ATTEMPTS } = await import('../shared/use-cases/record-upload.ts');
+    const [mapping, ...others] = resources(template(), 'AWS::Lambda::EventSourceMapping');
+    expect(others).toEqual([]);
+    expect(JSON.stringify(mapping?.[1].Properties.EventSourceArn)).toContain('StreamArn');
+    expect(mapping?.[1].Properties).toMatchObject({
+      StartingPosition: 'LATEST',
+      BatchSize: 1,
+      // Enough runs for the worker's own give-up (after MAX_UPLOAD_ATTEMPTS) to mark the job failed.
+      MaximumRetryAttempts: MAX_UPLOAD_ATTEMPTS,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/^DeadLetters/), 'Arn'] } },
+      },
+    });
+    expect(UPLOAD_STREAM_RETRIES).toBe(MAX_UPLOAD_ATTEMPTS);
+    const pattern = JSON.parse(
+      String(
+        (mapping?.[1].Properties.FilterCriteria as { Filters: { Pattern: string }[] } | undefined)?.Filters[0]
+          ?.Pattern,
+      ),
+    );
+    expect(pattern).toEqual({
+      eventName: ['INSERT'],
+      dynamodb: { NewImage: { entity: { S: ['dispositionUpload'] } } },
+    });
+    const [queue, ...moreQueues] = resources(template(), 'AWS::SQS::Queue');
+    expect(moreQueues).toEqual([]);
+    expect(queue?.[1].Properties).toMatchObject({ SqsManagedSseEnabled: true });
+    const [alarm, ...moreAlarms] = resources(template(), 'AWS::CloudWatch::Alarm');
+    expect(moreAlarms).toEqual([]);
+    expect(alarm?.[1].Properties).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible' });
+    expect(alarm?.[1].Properties.AlarmActions).toHaveLength(1);
+    template().hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: 600,
+      Runtime: 'nodejs24.x',
+      Environment: { Variables: Match.objectLike({ ENVIRONMENT: stage }) },
+    });
+  });
+
+  it('grants the worker exactly the table actions its bundle sends, and the stream', async () => {
+    const statements = policyStatements(template());
+    const actions = statements.flatMap(({ statement }) => asList(statement.Action).map(String));
+    const tableActions = actions.filter(
+      (a) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a),
+    );
+    expect([...new Set(tableActions)].sort()).toEqual([...UPLOAD_WORKER_ACCESS.actions].sort());
+    expect(JSON.stringify(statements)).not.toContain('/index/');
+    const sent = await actionsSentBy('functions/dispositions-upload-worker.ts');
+    expect(sent.actions).toEqual([...UPLOAD_WORKER_ACCESS.actions].sort());
     expect(sent.queriesIndex).toBe(false);
   });
 });

@@ -1,29 +1,40 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { DISPOSITION_CSV_COLUMNS } from '../../../shared/contract/disposition-csv.ts';
-import { api, ConsoleApiError, type UploadResult } from '../api.ts';
+import { plural } from '../../../shared/plural.ts';
+import { api, ConsoleApiError, type UploadStatus } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { navigate, type Route, withQuery } from '../router.ts';
+import { onSessionEnded } from '../session.ts';
 
 const COLUMNS = DISPOSITION_CSV_COLUMNS;
 const EXAMPLE_ROW =
   'r-1001,SKU,SKU-123,OPEN_BOX,RESTOCK,DROPOFF,ORIGINAL_PAYMENT,WH-1,,https://img.example/1.jpg|https://img.example/2.jpg,Box opened';
 const TEMPLATE_URL = `data:text/csv;charset=utf-8,${encodeURIComponent(`${COLUMNS.join(',')}\n${EXAMPLE_ROW}\n`)}`;
+/** How often a recording job's progress is read. */
+const POLL_MS = 1_000;
 
-/** Bulk dispositions: a CSV checked as a whole; every bad row is listed and nothing is recorded. */
-export function DispositionsPage() {
+/**
+ * Bulk dispositions: a CSV checked as a whole (every bad row listed, nothing recorded), then
+ * recorded by a job whose progress the page follows. The job's id is in the URL (`?upload=`), so a
+ * reload or a bookmark shows the same job.
+ */
+export function DispositionsPage({ route }: { route: Route }) {
+  const uploadId = route.query.get('upload') ?? undefined;
   const [file, setFile] = useState<File>();
-  const [state, setState] = useState<'idle' | 'reading' | 'uploading'>('idle');
-  const [result, setResult] = useState<UploadResult>();
+  const [state, setState] = useState<'idle' | 'reading' | 'checking'>('idle');
   const [error, setError] = useState<unknown>();
+  const job = useUploadJob(uploadId);
   const upload = async (event: Event) => {
     event.preventDefault();
     if (!file) return;
-    setResult(undefined);
     setError(undefined);
+    navigate(withQuery(route, { upload: undefined }), { replace: true });
     try {
       setState('reading');
       const text = await file.text();
-      setState('uploading');
-      setResult(await api.uploadDispositions(text));
+      setState('checking');
+      const accepted = await api.uploadDispositions(text);
+      navigate(withQuery(route, { upload: accepted.uploadId }));
     } catch (e) {
       setError(e);
     } finally {
@@ -48,7 +59,6 @@ export function DispositionsPage() {
           accept=".csv,text/csv"
           onChange={(e) => {
             setFile(e.currentTarget.files?.[0]);
-            setResult(undefined);
             setError(undefined);
           }}
         />
@@ -59,15 +69,11 @@ export function DispositionsPage() {
       {state !== 'idle' ? (
         <p aria-live="polite">
           <progress aria-label="Upload progress" />{' '}
-          {state === 'reading' ? 'Reading the file…' : `Checking and recording ${file?.name}…`}
+          {state === 'reading' ? 'Reading the file…' : `Checking every row of ${file?.name}…`}
         </p>
       ) : null}
-      {result ? (
-        <p class="success" role="status">
-          Recorded {result.rows} rows for {result.returns} returns ({result.returnsChanged} changed
-          {result.returnsChanged < result.returns ? '; the others were already recorded exactly so' : ''}).
-        </p>
-      ) : null}
+      {job.status ? <JobProgress job={job.status} /> : null}
+      <ErrorMessage error={job.error} action="Reading the upload's progress" />
       <ErrorMessage error={error} action="The upload" />
       {rowErrors.length > 0 ? (
         <table class="row-errors">
@@ -89,6 +95,87 @@ export function DispositionsPage() {
                   <code>{d.code}</code>
                 </td>
                 <td>{d.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}
+
+/** The job's status, read again every POLL_MS while it is recording. */
+function useUploadJob(uploadId: string | undefined) {
+  const [job, setJob] = useState<{ status?: UploadStatus; error?: unknown }>({});
+  useEffect(() => {
+    setJob({});
+    if (!uploadId) return;
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = async () => {
+      try {
+        const status = await api.upload(uploadId);
+        if (!live) return;
+        setJob({ status });
+        if (status.status === 'recording') timer = setTimeout(read, POLL_MS);
+      } catch (error) {
+        if (!live) return;
+        if (error instanceof ConsoleApiError && error.status === 401) onSessionEnded();
+        setJob({ error });
+      }
+    };
+    void read();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [uploadId]);
+  return job;
+}
+
+function JobProgress({ job }: { job: UploadStatus }) {
+  const handled = job.returnsRecorded + job.returnsAlreadyPresent + job.returnsFailed;
+  const counts = `${job.returnsRecorded} newly recorded, ${job.returnsAlreadyPresent} already recorded exactly so`;
+  const totals = `${plural(job.rows, 'row')} for ${plural(job.returns, 'return')}`;
+  if (job.status === 'recording') {
+    return (
+      <p aria-live="polite" class="notice">
+        <progress aria-label="Recording progress" value={handled} max={job.returns} /> Recording {totals}:{' '}
+        {handled} of {job.returns} done ({counts}).
+      </p>
+    );
+  }
+  if (job.status === 'done') {
+    return (
+      <p class="success" role="status">
+        Recorded {totals}: {counts}.
+      </p>
+    );
+  }
+  return (
+    <div class="error" role="alert">
+      <p>
+        <strong>The recording stopped:</strong> {job.reason ?? 'unknown reason'} {handled} of {job.returns}{' '}
+        returns handled ({counts}, {job.returnsFailed} refused).
+      </p>
+      {job.failures.length > 0 ? (
+        <table class="row-errors">
+          <caption>Returns not recorded</caption>
+          <thead>
+            <tr>
+              <th scope="col">Return</th>
+              <th scope="col">Code</th>
+              <th scope="col">Problem</th>
+            </tr>
+          </thead>
+          <tbody>
+            {job.failures.map((f) => (
+              <tr key={f.returnId}>
+                <td>{f.returnId}</td>
+                <td>
+                  <code>{f.code}</code>
+                </td>
+                <td>{f.message}</td>
               </tr>
             ))}
           </tbody>
