@@ -13,6 +13,7 @@ const { CSV_COLUMNS } = await import('../../shared/console/dispositions-upload.t
 const { getRecord } = await import('../../shared/store/record-once.ts');
 const { keys } = await import('../../shared/store/keys.ts');
 const { runWebhookWorker } = await import('../../shared/use-cases/deliver-webhooks.ts');
+const { runUploadWorker } = await import('../../shared/use-cases/record-upload.ts');
 
 /**
  * The console in a real browser (headless Chromium from npm: @sparticuz/chromium driven by
@@ -114,7 +115,8 @@ describe('merchant console in Chromium', () => {
     await hasText(heading, 'abuse score');
     const secondScore = Number((await heading.textContent())?.match(/abuse score (\d+)/)?.[1]);
     expect(secondScore).toBeGreaterThan(firstScore);
-    await visible(page.getByText(/email: .*1 abusive returns/));
+    // Counters in words, in the right number ("1 abusive return", not "1 abusive returns").
+    await visible(page.getByText(/email: .*\b1 abusive return\b(?!s)/));
     await shoot('decision-search');
   });
 
@@ -146,10 +148,20 @@ describe('merchant console in Chromium', () => {
       await getRecord(keys.returnDispositions(suite.merchantId, returnBody.providerReturnId)),
     ).toBeUndefined();
 
+    // A valid file is accepted at once; its job records it (here the worker runs when the test says).
     await upload('good.csv', [row('EMPTY_BOX')]);
-    await hasText(page.getByRole('status'), 'Recorded 1 rows for 1 returns');
+    await hasText(page.locator('.notice'), 'Recording 1 row for 1 return: 0 of 1 done');
+    await expect.poll(() => new URL(page.url()).searchParams.get('upload')).toMatch(/^upl_/);
+    await visible(page.getByRole('progressbar', { name: 'Recording progress' }));
+    expect((await countersOf(suite.merchantId, emailOf(order))).c_abr).toBeUndefined();
+    await shoot('dispositions-recording');
+    await runUploadWorker({ merchantId: suite.merchantId });
+    await hasText(page.getByRole('status'), 'Recorded 1 row for 1 return: 1 newly recorded, 0 already');
     expect((await countersOf(suite.merchantId, emailOf(order))).c_abr).toBe(1);
     await shoot('dispositions-recorded');
+    // The job is in the URL: a reload shows the same result.
+    await page.reload();
+    await hasText(page.getByRole('status'), 'Recorded 1 row for 1 return');
   });
 
   it('keeps a rule with a typo from being saved, then backtests, saves, and a live order follows it', async () => {

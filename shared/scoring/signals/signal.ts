@@ -11,7 +11,7 @@ export type Signals = Record<string, Signal>;
 /** Diminishing returns: 1 event -> 1, 3 -> 2, 7 -> 3. */
 export const saturating = (count: number) => (count > 0 ? Math.log2(1 + count) : 0);
 
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+export { plural } from '../../plural.ts';
 
 /** Largest windowed count of a metric over some identities, with the identity that holds it. */
 export function maxCount(
