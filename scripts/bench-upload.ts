@@ -1,12 +1,12 @@
 /**
  * Dispositions CSV upload of 20,000 rows (part of `npm run bench`): 10,000 returns with two items
- * each, recorded by the upload use case against an in-memory DynamoDB Local, then uploaded again
- * (idempotent: nothing changes). The use case runs in-process without the 5 s request budget (an
- * HTTP request gives up retrying after 5 s; a file this size takes longer), and a 2,000-row file
- * goes through the local server as a person's upload does. The floor beside it: parsing the file
- * alone, and bare SDK writes, one Put per return at the same concurrency.
- * A benchmark to read, never a timed test: the figure depends on the machine (and DynamoDB Local is
- * much slower than DynamoDB).
+ * each, against an in-memory DynamoDB Local. The file goes through the local server as a person's
+ * upload does: the POST (every row validated, the job stored) answers 202, then the upload worker
+ * (the same code as `npm start`'s poller and the AWS worker Lambda) records it; timed separately,
+ * then again for the same file (idempotent: nothing new is recorded). The floor beside it: parsing
+ * the file alone, and bare SDK writes, one Put per return at the worker's concurrency.
+ * A benchmark to read, never a timed test: the figure depends on the machine (and DynamoDB Local
+ * runs transactions one at a time, far slower than DynamoDB).
  */
 import type { AddressInfo } from 'node:net';
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -15,9 +15,7 @@ import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { applyLocalEnvironment, LOCAL_TABLE_NAME } from '../local/local-env.ts';
 
 const RETURNS = Number(process.env.BENCH_UPLOAD_RETURNS ?? 10_000);
-const HTTP_RETURNS = Math.min(RETURNS, 1_000);
 const ITEMS_PER_RETURN = 2;
-const CONCURRENCY = 16;
 
 const dynamoDb = await startDynamoDbLocal({});
 applyLocalEnvironment(dynamoDb.endpoint, {
@@ -31,8 +29,7 @@ const { createApiKey, createMerchant } = await import('../shared/store/merchants
 const { keys } = await import('../shared/store/keys.ts');
 const { CSV_COLUMNS } = await import('../shared/console/dispositions-upload.ts');
 const { createLocalServer } = await import('../local/http-adapter.ts');
-const { uploadDispositions } = await import('../shared/console/dispositions-upload.ts');
-const { runInRequestScope } = await import('../shared/request-scope.ts');
+const { runUploadWorker, RECORD_CONCURRENCY } = await import('../shared/use-cases/record-upload.ts');
 await ensureTable(dynamoDbClient, LOCAL_TABLE_NAME);
 
 const merchant = await createMerchant({
@@ -92,40 +89,37 @@ function csvOf(from: number, to: number): string {
 const csv = csvOf(0, RETURNS);
 const rows = RETURNS * ITEMS_PER_RETURN;
 
-const caller = {
-  merchantId: merchant.merchantId,
-  merchantName: 'bench',
-  keyId: 'key_bench',
-  keyName: 'bench',
-  keyHash: '',
-};
-async function useCase(): Promise<{ ms: number; body: string }> {
-  const start = performance.now();
-  const answer = await runInRequestScope({ deadline: Date.now() + 30 * 60_000 }, () =>
-    uploadDispositions({ caller, body: csv, query: undefined, pathParameters: {} }),
-  );
-  return { ms: performance.now() - start, body: JSON.stringify(answer.body) };
-}
-const first = await useCase();
-const again = await useCase();
-
-// Through HTTP: a fresh 2,000-row file (returns not yet dispositioned) on a fresh set of returns.
-const httpReturns = Array.from({ length: HTTP_RETURNS }, (_, k) => RETURNS + k);
-for (let start = 0; start < httpReturns.length; start += 25) {
-  const batch = httpReturns.slice(start, start + 25).map((i) => ({ PutRequest: { Item: returnItem(i) } }));
-  await documentClient.send(new BatchWriteCommand({ RequestItems: { [LOCAL_TABLE_NAME]: batch } }));
-}
 const server = createLocalServer();
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/return/dispositions/upload`;
-const httpStart = performance.now();
-const response = await fetch(url, {
-  method: 'POST',
-  headers: { Authorization: consoleKey, 'Content-Type': 'text/csv' },
-  body: csvOf(RETURNS, RETURNS + HTTP_RETURNS),
-});
-const httpBody = await response.text();
-const httpMs = performance.now() - httpStart;
+const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+/** POST the file (validation + job stored), then the worker until the job is done. */
+async function uploadAndRecord() {
+  const postStart = performance.now();
+  const accepted = await fetch(`${baseUrl}/v1/return/dispositions/upload`, {
+    method: 'POST',
+    headers: { Authorization: consoleKey, 'Content-Type': 'text/csv' },
+    body: csv,
+  });
+  const acceptedBody = await accepted.text();
+  const postMs = performance.now() - postStart;
+  if (accepted.status !== 202) throw new Error(`upload answered ${accepted.status}: ${acceptedBody}`);
+  const jobStart = performance.now();
+  await runUploadWorker({ merchantId: merchant.merchantId });
+  const jobMs = performance.now() - jobStart;
+  const status = await fetch(`${baseUrl}${accepted.headers.get('location')}`, {
+    headers: { Authorization: consoleKey },
+  });
+  const {
+    status: state,
+    returnsRecorded,
+    returnsAlreadyPresent,
+    returnsFailed,
+  } = (await status.json()) as Record<string, unknown>;
+  return { postMs, jobMs, result: { state, returnsRecorded, returnsAlreadyPresent, returnsFailed } };
+}
+const first = await uploadAndRecord();
+const again = await uploadAndRecord();
 server.close();
 server.closeAllConnections();
 
@@ -135,7 +129,7 @@ const parseMs = performance.now() - parseStart;
 let next = 0;
 const floorStart = performance.now();
 await Promise.all(
-  Array.from({ length: CONCURRENCY }, async () => {
+  Array.from({ length: RECORD_CONCURRENCY }, async () => {
     while (next < RETURNS) {
       const i = next++;
       await documentClient.send(
@@ -151,17 +145,18 @@ const floorMs = performance.now() - floorStart;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 console.log(
-  `\ndispositions CSV upload: ${rows} rows, ${RETURNS} returns, ${(Buffer.byteLength(csv) / 1e6).toFixed(2)} MB, the upload use case against DynamoDB Local`,
+  `\ndispositions CSV upload: ${rows} rows, ${RETURNS} returns, ${(Buffer.byteLength(csv) / 1e6).toFixed(2)} MB, through the local server and DynamoDB Local`,
 );
+for (const [name, run] of [
+  ['first upload', first],
+  ['same file again', again],
+] as const) {
+  console.log(
+    `${name}: POST (validate every row, store the job) -> 202 in ${seconds(run.postMs)}; job recorded in ${seconds(run.jobMs)} (${Math.round(RETURNS / (run.jobMs / 1000))} returns/s); POST to done ${seconds(run.postMs + run.jobMs)}: ${JSON.stringify(run.result)}`,
+  );
+}
 console.log(
-  `first upload ${seconds(first.ms)} (${Math.round(rows / (first.ms / 1000))} rows/s): ${first.body}`,
-);
-console.log(`same file again ${seconds(again.ms)}: ${again.body}`);
-console.log(
-  `through HTTP (the local server), ${HTTP_RETURNS * ITEMS_PER_RETURN} rows: ${response.status} in ${seconds(httpMs)}: ${httpBody}`,
-);
-console.log(
-  `floor: csv-parse alone ${seconds(parseMs)}; ${RETURNS} bare PutItem calls (${CONCURRENCY} at a time) ${seconds(floorMs)}`,
+  `floor: csv-parse alone ${seconds(parseMs)}; ${RETURNS} bare PutItem calls (${RECORD_CONCURRENCY} at a time) ${seconds(floorMs)}`,
 );
 
 await dynamoDb.stop();

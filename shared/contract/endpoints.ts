@@ -217,7 +217,8 @@ export const ENDPOINT_DEFINITIONS = {
 
 /**
  * Lambda timeouts by function: 10 s, but the management API's 29 s, API Gateway's longest wait, so
- * an upload of many returns can finish. The CDK stack and the local adapter both read this.
+ * checking every row of a 5 MB upload can finish (recording it is a job). The CDK stack and the
+ * local adapter both read this.
  */
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
 export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<string, number>> = { console: 29 };
