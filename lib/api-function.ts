@@ -184,3 +184,17 @@ export class ApiFunction extends Construct {
     }
   }
 }
+
+/**
+ * cdk-nag's finding on a stream-fed function's role (the webhook and upload workers), acknowledged
+ * with its reason once.
+ */
+export function acknowledgeStreamReading(role: Role): void {
+  Validations.of(role).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason:
+      'Two actions without resource-level permissions need Resource "*": X-Ray tracing ' +
+      '(xray:PutTraceSegments, xray:PutTelemetryRecords) and dynamodb:ListStreams, which the stream ' +
+      'event source needs; reading the stream itself is granted on its ARN only.',
+  });
+}

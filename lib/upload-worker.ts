@@ -7,7 +7,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { ApiFunction } from './api-function.ts';
+import { ApiFunction, acknowledgeStreamReading } from './api-function.ts';
 import type { StageConfig } from './config.ts';
 import { UPLOAD_WORKER_ACCESS } from './table-access.ts';
 
@@ -87,13 +87,7 @@ export class UploadWorkerStack extends Stack {
       alarmDescription: 'A dispositions upload the worker could not record reached the dead-letter queue',
     }).addAlarmAction(new SnsAction(props.alarmTopic));
 
-    Validations.of(this.worker.role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'Two actions without resource-level permissions need Resource "*": X-Ray tracing ' +
-        '(xray:PutTraceSegments, xray:PutTelemetryRecords) and dynamodb:ListStreams, which the stream ' +
-        'event source needs; reading the stream itself is granted on its ARN only.',
-    });
+    acknowledgeStreamReading(this.worker.role);
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: 'This queue is itself the dead-letter queue of the stream source; nothing redrives from it.',

@@ -7,7 +7,12 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { ApiFunction, METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from './api-function.ts';
+import {
+  ApiFunction,
+  acknowledgeStreamReading,
+  METRICS_NAMESPACE,
+  POWERTOOLS_SERVICE_NAME,
+} from './api-function.ts';
 import type { StageConfig } from './config.ts';
 import { WEBHOOK_WORKER_ACCESS } from './table-access.ts';
 
@@ -115,13 +120,7 @@ export class WebhookStack extends Stack {
       'Webhook work the worker could not process reached the dead-letter queue',
     );
 
-    Validations.of(this.worker.role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'Two actions without resource-level permissions need Resource "*": X-Ray tracing ' +
-        '(xray:PutTraceSegments, xray:PutTelemetryRecords) and dynamodb:ListStreams, which the stream ' +
-        'event source needs; reading the stream itself is granted on its ARN only.',
-    });
+    acknowledgeStreamReading(this.worker.role);
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: 'This queue is itself the dead-letter queue of the retry queue and of the stream source.',

@@ -1,16 +1,15 @@
 import { runWebhookWorker } from '../shared/use-cases/deliver-webhooks.ts';
+import { pollEvery } from './poll.ts';
 
 /**
  * Local mode's webhook worker: the same delivery code as the AWS worker Lambda, fed by polling the
  * outbox and the due deliveries (DynamoDB Local has no Lambda to stream to). One pass at a time.
  */
 export function startWebhookPoller(options: { intervalMs?: number; log?: (line: string) => void } = {}) {
-  const intervalMs = options.intervalMs ?? 1_000;
   const log = options.log ?? console.log;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const pass = async () => {
-    try {
+  return pollEvery(
+    options.intervalMs ?? 1_000,
+    async () => {
       for (const { delivery, result, next } of await runWebhookWorker()) {
         const answer = result.ok ? `HTTP ${result.status}` : result.error;
         const then =
@@ -19,16 +18,7 @@ export function startWebhookPoller(options: { intervalMs?: number; log?: (line: 
           `webhook ${delivery.type} ${delivery.eventId} -> ${delivery.webhookId}: ${answer} (${next.status}${then})`,
         );
       }
-    } catch (error) {
-      log(`webhook worker: ${(error as Error).message}`);
-    }
-    if (!stopped) timer = setTimeout(pass, intervalMs);
-  };
-  timer = setTimeout(pass, intervalMs);
-  return {
-    stop: () => {
-      stopped = true;
-      clearTimeout(timer);
     },
-  };
+    (error) => log(`webhook worker: ${error.message}`),
+  );
 }

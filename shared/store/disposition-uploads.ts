@@ -1,8 +1,10 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { forEachConcurrently } from '../concurrency.ts';
 import type { ItemDisposition } from '../schemas/disposition.ts';
 import { documentClient, tableName } from './client.ts';
+import { queryGsi1 } from './index-query.ts';
 import { uploadGsi1, uploadKeys } from './keys.ts';
+import { queryAll } from './query-all.ts';
 import { getRecord } from './record-once.ts';
 import { GSI1, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from './table-definition.ts';
 import { ConditionFailedError, type TransactItem, transactWrite } from './transact.ts';
@@ -154,26 +156,20 @@ export async function getUpload(
 
 /** The chunks of an upload not yet recorded, in order. */
 export async function chunksToRecord(merchantId: string, uploadId: string): Promise<UploadChunk[]> {
-  const partition = uploadKeys.upload(merchantId, uploadId)[PARTITION_KEY];
   const chunks: UploadChunk[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        FilterExpression: 'attribute_not_exists(recordedAt)',
-        ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#sk': SORT_KEY },
-        ExpressionAttributeValues: { ':pk': partition, ':prefix': uploadKeys.chunkPrefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      chunks.push({ index: Number(item.index), returns: item.returns as UploadReturn[] });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  await queryAll(
+    {
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      FilterExpression: 'attribute_not_exists(recordedAt)',
+      ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#sk': SORT_KEY },
+      ExpressionAttributeValues: {
+        ':pk': uploadKeys.upload(merchantId, uploadId)[PARTITION_KEY],
+        ':prefix': uploadKeys.chunkPrefix,
+      },
+      ConsistentRead: true,
+    },
+    (item) => chunks.push({ index: Number(item.index), returns: item.returns as UploadReturn[] }) > 0,
+  );
   return chunks;
 }
 
@@ -286,28 +282,14 @@ export async function finishUpload(
 
 /** Uploads still recording, oldest first (the local poller's queue); one merchant's when given. */
 export async function recordingUploads(limit: number, merchantId?: string): Promise<DispositionUpload[]> {
-  const found: DispositionUpload[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: GSI1.name,
-        KeyConditionExpression: '#pk = :pk',
-        ...(merchantId ? { FilterExpression: 'merchantId = :merchant' } : {}),
-        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-        ExpressionAttributeValues: {
-          ':pk': uploadGsi1.recording('', '')[GSI1.partitionKey],
-          ...(merchantId ? { ':merchant': merchantId } : {}),
-        },
-        ScanIndexForward: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...(page.Items ?? []).map(toUpload));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && found.length < limit);
-  return found.slice(0, limit);
+  const { results } = await queryGsi1<DispositionUpload>(
+    [uploadGsi1.recordingPartition],
+    { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': GSI1.partitionKey } },
+    (item) => (merchantId === undefined || item.merchantId === merchantId ? toUpload(item) : undefined),
+    limit,
+    { oldestFirst: true },
+  );
+  return results;
 }
 
 function toUpload(item: Record<string, unknown>): DispositionUpload {

@@ -123,9 +123,12 @@ export const uploadKeys = {
  * GSI1 key of an upload still recording: the local poller's work queue (in AWS the table's stream
  * brings the new upload to the worker). Sparse: the upload leaves the queue when it finishes.
  */
+const RECORDING_UPLOADS = 'DISPOSITIONUPLOADS#RECORDING';
+
 export const uploadGsi1 = {
+  recordingPartition: RECORDING_UPLOADS,
   recording: (createdAt: string, uploadId: string) => ({
-    [GSI1.partitionKey]: 'DISPOSITIONUPLOADS#RECORDING',
+    [GSI1.partitionKey]: RECORDING_UPLOADS,
     [GSI1.sortKey]: `${createdAt}#${uploadId}`,
   }),
 };
