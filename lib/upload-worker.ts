@@ -33,8 +33,9 @@ const WORKER_TIMEOUT = Duration.minutes(10);
 
 /**
  * Recording of accepted dispositions uploads, out of the request's path: the worker Lambda is fed
- * by the table's stream, filtered to new upload items (entity `dispositionUpload`), one at a time;
- * a run that fails is retried by the stream, then reported to a dead-letter queue that alarms.
+ * by the table's stream, filtered to new upload items (entity `dispositionUpload`), one upload per
+ * invocation and up to four at once per shard; a run that fails is retried by the stream, then
+ * reported to a dead-letter queue that alarms.
  */
 export class UploadWorkerStack extends Stack {
   readonly worker: ApiFunction;
@@ -63,6 +64,8 @@ export class UploadWorkerStack extends Stack {
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.LATEST,
         batchSize: 1,
+        // Uploads are items of their own partitions: several record at once from one shard.
+        parallelizationFactor: 4,
         retryAttempts: UPLOAD_STREAM_RETRIES,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(this.deadLetterQueue),

@@ -754,6 +754,7 @@ describe.each(['sandbox', 'production'] as const)('%s dispositions upload worker
     expect(mapping?.[1].Properties).toMatchObject({
       StartingPosition: 'LATEST',
       BatchSize: 1,
+      ParallelizationFactor: 4,
       // Enough runs for the worker's own give-up (after MAX_UPLOAD_ATTEMPTS) to mark the job failed.
       MaximumRetryAttempts: MAX_UPLOAD_ATTEMPTS,
       FunctionResponseTypes: ['ReportBatchItemFailures'],

@@ -1,3 +1,5 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { expectError, newMerchant, withTestApi } from '../support/api.ts';
 import { countersOf, emailOf } from '../support/commerce.ts';
@@ -5,7 +7,8 @@ import { consoleKey, orderAndReturn } from '../support/console.ts';
 
 const { CSV_COLUMNS } = await import('../../shared/console/dispositions-upload.ts');
 const { getRecord } = await import('../../shared/store/record-once.ts');
-const { keys } = await import('../../shared/store/keys.ts');
+const { keys, uploadKeys } = await import('../../shared/store/keys.ts');
+const { handler } = await import('../../functions/dispositions-upload-worker.ts');
 const { recordingUploads, startAttempt } = await import('../../shared/store/disposition-uploads.ts');
 const { recordUpload, runUploadWorker, MAX_UPLOAD_ATTEMPTS } = await import(
   '../../shared/use-cases/record-upload.ts'
@@ -175,6 +178,30 @@ describe('dispositions CSV upload', () => {
     });
     expect((await countersOf(suite.merchantId, emailOf(a.order))).c_abr).toBe(1);
     expect((await countersOf(suite.merchantId, emailOf(b.order))).c_abr).toBe(1);
+  });
+
+  it('is recorded by the worker Lambda when the table stream brings the new upload item', async () => {
+    const key = await consoleKey(suite.merchantId);
+    const a = await returnWithItem();
+    const accepted = await upload(key, [HEADER, `${a.returnId},SKU,${a.sku},NEW,RESTOCK,,,,,,`].join('\n'));
+    const item = await getRecord<Record<string, unknown>>(
+      uploadKeys.upload(suite.merchantId, accepted.body.uploadId),
+    );
+    const streamEvent = {
+      Records: [
+        {
+          eventName: 'INSERT',
+          eventSource: 'aws:dynamodb',
+          dynamodb: { SequenceNumber: '7', NewImage: marshall(item) },
+        },
+      ],
+    } as unknown as DynamoDBStreamEvent;
+    expect(await handler(streamEvent)).toEqual({ batchItemFailures: [] });
+    expect((await status(key, accepted.body.uploadId)).body).toMatchObject({
+      status: 'done',
+      returnsRecorded: 1,
+    });
+    expect(await getRecord(keys.returnDispositions(suite.merchantId, a.returnId))).toBeDefined();
   });
 
   it('gives a job up as failed after repeated crashed runs, saying why', async () => {
