@@ -1,6 +1,11 @@
+/** `row` for one, `rows` for any other count: the noun alone (the count is shown apart). */
+export function nounFor(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return count === 1 ? singular : pluralForm;
+}
+
 /** `1 row`, `2 rows`: a count with its noun in the right number. */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
+  return `${count} ${nounFor(count, singular, pluralForm)}`;
 }
 
 /**

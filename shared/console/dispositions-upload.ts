@@ -49,9 +49,13 @@ export const uploadDispositions: ManagementUseCase<'dispositionsUpload'> = async
   if (errors.length > 0) {
     errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     const lines = new Set(errors.map((e) => e.line)).size;
-    throw new ApiError('invalid_csv_rows', `${lines} row(s) of the file are invalid; nothing was recorded.`, {
-      details: errors,
-    });
+    throw new ApiError(
+      'invalid_csv_rows',
+      `${plural(lines, 'row')} of the file ${lines === 1 ? 'is' : 'are'} invalid; nothing was recorded.`,
+      {
+        details: errors,
+      },
+    );
   }
 
   const uploadId = newUploadId();

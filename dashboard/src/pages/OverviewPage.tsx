@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { nounFor } from '../../../shared/plural.ts';
 import { api, type Overview } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { useLoad } from '../components/useLoad.ts';
@@ -43,10 +44,10 @@ export function OverviewPage({ route }: { route: Route }) {
         <>
           <div class="cards">
             <div class="card">
-              <span class="figure">{total}</span> decisions
+              <span class="figure">{total}</span> {nounFor(total, 'decision')}
             </div>
             <div class="card">
-              <span class="figure">{data.openReviews}</span> open reviews
+              <span class="figure">{data.openReviews}</span> {nounFor(data.openReviews, 'open review')}
             </div>
             {(['APPROVE', 'DECLINE', 'REVIEW'] as const).map((o) => (
               <div class="card" key={o}>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { plural } from '../../../shared/plural.ts';
 import { api, type BacktestReport, type ConsoleEventType, type Workflow } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { EventTypeSelect } from '../components/EventTypeSelect.tsx';
@@ -194,7 +195,9 @@ export function WorkflowsPage({ route }: { route: Route }) {
           </ul>
         ) : null}
         <p class="status" aria-live="polite">
-          {errors.length > 0 ? `${errors.length} problem(s) to fix before saving.` : 'No problems found.'}
+          {errors.length > 0
+            ? `${plural(errors.length, 'problem')} to fix before saving.`
+            : 'No problems found.'}
         </p>
         <div class="actions">
           <button type="button" disabled={errors.length > 0} onClick={runBacktest}>
@@ -246,7 +249,7 @@ function Backtest({ report, stale }: { report: BacktestReport; stale: boolean })
     <section class="backtest" aria-label="Backtest">
       <h2>Backtest{stale ? ' (of an earlier edit)' : ''}</h2>
       <p>
-        Replayed {report.decisions} decisions of {report.events} events since{' '}
+        Replayed {plural(report.decisions, 'decision')} of {plural(report.events, 'event')} since{' '}
         {new Date(report.since).toLocaleDateString()}: <strong>{report.changed}</strong> would change outcome,{' '}
         {report.branchChanged} only their branch.
         {report.truncated ? ' Only the newest events were replayed.' : ''}
