@@ -7,7 +7,10 @@ import { keys } from './keys.ts';
 import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
 import { eventWebhookItems } from './webhook-notices.ts';
 
-/** A recorded order: what later returns and disputes need, plus its stored response for replays. */
+/**
+ * A recorded order: what later returns and disputes need, and what its response is rebuilt from
+ * for replays (ids and decision; the response itself is not stored: 400 bytes less per order).
+ */
 export interface StoredOrder extends DecidedEventRecord {
   providerOrderId: string;
   serviceOrderId: string;
@@ -27,8 +30,9 @@ export interface StoredOrder extends DecidedEventRecord {
     category: string;
   }[];
   decision: Decision;
-  /** The response exactly as first sent, so a replay is byte-for-byte the same. */
-  responseJson: string;
+  /** The cart id the response gave; `providerCartId` only when the request named one. */
+  serviceCartId: string;
+  providerCartId?: string;
 }
 
 /**
@@ -37,6 +41,7 @@ export interface StoredOrder extends DecidedEventRecord {
  */
 export async function recordOrder(
   order: StoredOrder,
+  responseJson: string,
   changes: HistoryChanges,
   storedItems: Map<string, Record<string, unknown>>,
   now: number,
@@ -47,7 +52,7 @@ export async function recordOrder(
       decidedEventPut({ eventType: 'order', key, eventId: order.providerOrderId }, order),
       ...changes.toTransactItems(order.merchantId, storedItems, now),
       ...eventWebhookItems(
-        { ...order, eventType: 'order', eventKey: key, decisions: order.decision },
+        { ...order, responseJson, eventType: 'order', eventKey: key, decisions: order.decision },
         storedItems,
         now,
       ),

@@ -16,8 +16,8 @@ import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
 import { recordOrder, type StoredOrder, updateOrderState } from '../store/orders.ts';
 import { eventTime } from './event-time.ts';
-import { classifyRepeat, replayOf } from './idempotency.ts';
-import { type Answer, type EndpointCall, fresh, storedAnswer } from './use-case.ts';
+import { classifyRepeat } from './idempotency.ts';
+import { type Answer, type EndpointCall, fresh } from './use-case.ts';
 
 type OrderResponse = ResponseOf<'order'>;
 
@@ -76,22 +76,14 @@ export async function placeOrder({
   );
 
   const serviceOrderId = newServiceId('ord');
-  const response: OrderResponse = {
-    providerOrderID: body.providerOrderId,
-    serviceOrderID: serviceOrderId,
-    cartLevelDecisions: [
-      {
-        providerCartID: body.providerCartId ?? body.providerOrderId,
-        serviceCartID: newServiceId('cart'),
-        decisions: [toWireDecision(decision)],
-      },
-    ],
-  };
+  const serviceCartId = newServiceId('cart');
   const timestamp = Number(body.timestamp);
   const order: StoredOrder = {
     merchantId,
     providerOrderId: body.providerOrderId,
     serviceOrderId,
+    serviceCartId,
+    ...(body.providerCartId !== undefined ? { providerCartId: body.providerCartId } : {}),
     ...fingerprint,
     state: body.state,
     timestamp,
@@ -105,7 +97,6 @@ export async function placeOrder({
       category: item.category,
     })),
     decision,
-    responseJson: JSON.stringify(response),
     createdAt: new Date(now).toISOString(),
     eventAt: at,
   };
@@ -114,10 +105,26 @@ export async function placeOrder({
     .addEach(identities.all, METRIC.orderValue, orderValue, at)
     .linkAll(identities.all, at);
 
-  const outcome = await recordOrder(order, changes, context.items, now);
+  const response = orderResponse(order);
+  const outcome = await recordOrder(order, JSON.stringify(response), changes, context.items, now);
   if (!outcome.recorded) return answerRepeat(outcome.existing, body, fingerprint);
   recordDecisionMetric('order', decision.decision);
   return fresh(response);
+}
+
+/** The answer to an order, from its record: built the same way the first time and for every replay. */
+function orderResponse(order: StoredOrder): OrderResponse {
+  return {
+    providerOrderID: order.providerOrderId,
+    serviceOrderID: order.serviceOrderId,
+    cartLevelDecisions: [
+      {
+        providerCartID: order.providerCartId ?? order.providerOrderId,
+        serviceCartID: order.serviceCartId,
+        decisions: [toWireDecision(order.decision)],
+      },
+    ],
+  };
 }
 
 async function answerRepeat(
@@ -127,10 +134,10 @@ async function answerRepeat(
 ): Promise<Answer<OrderResponse>> {
   switch (classifyRepeat(stored, fingerprint)) {
     case 'replay':
-      return replayOf(stored);
+      return { response: orderResponse(stored), replayed: true };
     case 'status_update':
       await updateOrderState(stored.merchantId, stored.providerOrderId, body.state, Number(body.timestamp));
-      return storedAnswer(stored, false);
+      return fresh(orderResponse(stored));
     case 'conflict':
       throw new ApiError(
         'duplicate_order',
