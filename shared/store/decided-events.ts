@@ -5,6 +5,7 @@ import { EVENT_TYPES, type EventType } from '../scoring/workflow.ts';
 import { tableName } from './client.ts';
 import { queryGsi1 } from './index-query.ts';
 import { gsi1, type TableKey } from './keys.ts';
+import { packFields, unpackFields } from './packed-fields.ts';
 import { GSI1 } from './table-definition.ts';
 import type { TransactItem } from './transact.ts';
 
@@ -52,12 +53,15 @@ export function decidedEventItem(
 }
 
 /**
- * A decision as its record keeps it: only the fields that are not zero (most are: an order's ages
- * and velocities of fresh identities), 500 bytes less per record and its GSI1 copy. Read back
- * through decisionsOfItem, which restores them.
+ * A decision as its record keeps it: only the fields that are not zero (most are: an order's
+ * velocities of fresh identities), packed (packed-fields.ts): an order's decision goes from about
+ * 880 to 180 bytes, on the record and its GSI1 copy. Fields are read only through decisionsOfItem,
+ * which restores them whole.
  */
-function compactDecision(eventType: EventType, decision: Decision): Decision {
-  return decision.fields ? { ...decision, fields: nonZeroFields(eventType, decision.fields) } : decision;
+function compactDecision(eventType: EventType, decision: Decision): Record<string, unknown> {
+  // A record read back and written again (a return's status update) carries them packed already.
+  if (!decision.fields || decision.fields instanceof Uint8Array) return { ...decision };
+  return { ...decision, fields: packFields(nonZeroFields(eventType, decision.fields)) };
 }
 
 /**
@@ -131,9 +135,11 @@ function toBacktestEvent(item: Record<string, unknown>): BacktestEvent | undefin
  */
 export function decisionsOfItem(item: Record<string, unknown>): Decision[] {
   const eventType = EVENT_TYPES.find((type) => type === item.entity);
-  return storedDecisionsOf(item).map((d) =>
-    d.fields && eventType ? { ...d, fields: normalizeFields(eventType, d.fields) } : d,
-  );
+  return storedDecisionsOf(item).map((d) => {
+    const fields = unpackFields(d.fields);
+    if (!fields) return d;
+    return { ...d, fields: eventType ? normalizeFields(eventType, fields) : fields };
+  });
 }
 
 function storedDecisionsOf(item: Record<string, unknown>): Decision[] {

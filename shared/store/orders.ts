@@ -30,8 +30,7 @@ export interface StoredOrder extends DecidedEventRecord {
     category: string;
   }[];
   decision: Decision;
-  /** The cart id the response gave; `providerCartId` only when the request named one. */
-  serviceCartId: string;
+  /** The cart id the request named, if any (the response's serviceCartID derives from serviceOrderId). */
   providerCartId?: string;
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ResponseOf } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
 import { METRIC } from '../identity/metrics.ts';
@@ -76,13 +77,11 @@ export async function placeOrder({
   );
 
   const serviceOrderId = newServiceId('ord');
-  const serviceCartId = newServiceId('cart');
   const timestamp = Number(body.timestamp);
   const order: StoredOrder = {
     merchantId,
     providerOrderId: body.providerOrderId,
     serviceOrderId,
-    serviceCartId,
     ...(body.providerCartId !== undefined ? { providerCartId: body.providerCartId } : {}),
     ...fingerprint,
     state: body.state,
@@ -112,6 +111,13 @@ export async function placeOrder({
   return fresh(response);
 }
 
+/**
+ * The cart's service id, derived from the order's (a hash: as opaque as a random one, and unique
+ * with it), so the record need not keep a second random id to answer replays with.
+ */
+const serviceCartIdOf = (serviceOrderId: string) =>
+  `cart_${createHash('sha256').update(serviceOrderId).digest('hex').slice(0, 32)}`;
+
 /** The answer to an order, from its record: built the same way the first time and for every replay. */
 function orderResponse(order: StoredOrder): OrderResponse {
   return {
@@ -120,7 +126,7 @@ function orderResponse(order: StoredOrder): OrderResponse {
     cartLevelDecisions: [
       {
         providerCartID: order.providerCartId ?? order.providerOrderId,
-        serviceCartID: order.serviceCartId,
+        serviceCartID: serviceCartIdOf(order.serviceOrderId),
         decisions: [toWireDecision(order.decision)],
       },
     ],
