@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Decision } from '../scoring/decide.ts';
 import { documentClient, tableName } from './client.ts';
-import { type DecidedEventRecord, decidedEventPut } from './decided-events.ts';
+import { type DecidedEventRecord, decidedEventPut, decisionsOfItem } from './decided-events.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { keys } from './keys.ts';
 import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
@@ -60,8 +60,15 @@ export async function recordOrder(
   );
 }
 
-export function getOrder(merchantId: string, providerOrderId: string): Promise<StoredOrder | undefined> {
-  return getRecord<StoredOrder>(keys.order(merchantId, providerOrderId));
+/** A recorded order, its decision whole (fields unpacked: decided-events.ts). */
+export async function getOrder(
+  merchantId: string,
+  providerOrderId: string,
+): Promise<StoredOrder | undefined> {
+  const order = await getRecord<StoredOrder>(keys.order(merchantId, providerOrderId));
+  if (!order) return undefined;
+  const [decision] = decisionsOfItem(order as unknown as Record<string, unknown>);
+  return decision ? { ...order, decision } : order;
 }
 
 /** Records a status-only update (newest timestamp wins); the decision is unchanged. */
