@@ -23,15 +23,46 @@ export interface StoredOrder extends DecidedEventRecord {
   orderValue: number;
   /** Every identity of the order as `kind#digest`; feedback (disputes, dispositions) lands on these. */
   identities: string[];
-  lineItems: {
-    identifiers: { identifierType: string; identifier: string }[];
-    quantity: number;
-    unitPrice: number;
-    category: string;
-  }[];
+  /** Its lines, packed (storedOrderLine); read them with orderLines. */
+  lineItems: StoredOrderLine[];
   decision: Decision;
   /** The cart id the request named, if any (the response's serviceCartID derives from serviceOrderId). */
   providerCartId?: string;
+}
+
+/** A line of a recorded order, as returns match and value their items against it. */
+export interface OrderLine {
+  identifiers: { identifierType: string; identifier: string }[];
+  quantity: number;
+  unitPrice: number;
+  category: string;
+}
+
+/**
+ * A line as the record keeps it, `[quantity, unitPrice, category, type, identifier, type,
+ * identifier, ...]`: attribute names are paid on every write, and these were 60 of a line's 110 bytes.
+ */
+export type StoredOrderLine = (string | number)[];
+
+export const storedOrderLine = (line: OrderLine): StoredOrderLine => [
+  line.quantity,
+  line.unitPrice,
+  line.category,
+  ...line.identifiers.flatMap((id) => [id.identifierType, id.identifier]),
+];
+
+export function orderLines(order: Pick<StoredOrder, 'lineItems'>): OrderLine[] {
+  return order.lineItems.map(([quantity, unitPrice, category, ...ids]) => {
+    const identifiers: OrderLine['identifiers'] = [];
+    for (let i = 0; i + 1 < ids.length; i += 2)
+      identifiers.push({ identifierType: String(ids[i]), identifier: String(ids[i + 1]) });
+    return {
+      quantity: Number(quantity),
+      unitPrice: Number(unitPrice),
+      category: String(category),
+      identifiers,
+    };
+  });
 }
 
 /**

@@ -15,7 +15,7 @@ import { requestFingerprint } from '../store/canonical.ts';
 import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
-import { recordOrder, type StoredOrder, updateOrderState } from '../store/orders.ts';
+import { recordOrder, type StoredOrder, storedOrderLine, updateOrderState } from '../store/orders.ts';
 import { eventTime } from './event-time.ts';
 import { classifyRepeat } from './idempotency.ts';
 import { type Answer, type EndpointCall, fresh } from './use-case.ts';
@@ -89,12 +89,17 @@ export async function placeOrder({
     currencyCode: body.totalPrice.currencyCode,
     orderValue,
     identities: identities.all.map((ref) => `${ref.kind}#${ref.digest}`),
-    lineItems: body.lineItems.map((item) => ({
-      identifiers: item.identifiers,
-      quantity: Number(item.quantity),
-      unitPrice: Number(item.unitPrice.amount),
-      category: item.category,
-    })),
+    lineItems: body.lineItems.map((item) =>
+      storedOrderLine({
+        identifiers: item.identifiers.map(({ identifierType, identifier }) => ({
+          identifierType,
+          identifier,
+        })),
+        quantity: Number(item.quantity),
+        unitPrice: Number(item.unitPrice.amount),
+        category: item.category,
+      }),
+    ),
     decision,
     createdAt: new Date(now).toISOString(),
     eventAt: at,
