@@ -7,9 +7,14 @@
  * beside its floor at the same concurrency on the same warm emulator, per event: a bare BatchGetItem
  * of 7 keys and a TransactWriteItems of 7 one-clause updates (an order's usual identities and
  * record), the two round trips an event cannot do without; and the CPU both processes spent.
+ *
+ * `BENCH_IMPORT_CALLS=1` also records every DynamoDB call of the measured import and prints, per
+ * operation, its count, mean request bytes, items, update clauses and wall time (where an import's
+ * time goes: README, Quality and speed); `BENCH_IMPORT_CALLS=file.json` also writes the recorded
+ * transactions there, to replay them in variants.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { applyLocalEnvironment } from '../local/local-env.ts';
 
@@ -60,9 +65,11 @@ try {
   const events = historyOf(5);
   const parseMs = performance.now() - parseStarted;
   const merchant = await newMerchant();
+  const calls = process.env.BENCH_IMPORT_CALLS ? recordCalls(dynamoDbClient) : undefined;
   const cpuBefore = cpuSeconds();
   const summary = await runImport(events, { merchant, concurrency: CONCURRENCY });
   const cpuAfter = cpuSeconds();
+  calls?.stop();
   const perSecond = summary.events / summary.seconds;
   const cpuPerEvent = (part: 'node' | 'emulator') =>
     (((cpuAfter[part] - cpuBefore[part]) * 1000) / summary.events).toFixed(1);
@@ -110,6 +117,69 @@ try {
   console.log(
     `target >= ${TARGET_PER_SECOND} events/s: ${perSecond >= TARGET_PER_SECOND ? 'met' : 'MISSED'}`,
   );
+  if (calls) calls.report(summary.events);
 } finally {
   await dynamoDb.stop();
+}
+
+interface RecordedCall {
+  operation: string;
+  bytes: number;
+  ms: number;
+  items: number;
+  clauses: number;
+  body: string;
+}
+
+/** Records every call the client sends from now until stop(), as sent on the wire. */
+function recordCalls(client: import('@aws-sdk/client-dynamodb').DynamoDBClient) {
+  const recorded: RecordedCall[] = [];
+  let recording = true;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const body = String((args.request as { body?: unknown }).body ?? '');
+      const started = performance.now();
+      const result = await next(args);
+      if (!recording) return result;
+      const parsed = JSON.parse(body || '{}') as {
+        TransactItems?: { Update?: { UpdateExpression: string } }[];
+        RequestItems?: Record<string, { Keys: unknown[] }>;
+      };
+      const updates = (parsed.TransactItems ?? []).flatMap((i) =>
+        i.Update ? [i.Update.UpdateExpression] : [],
+      );
+      recorded.push({
+        operation: context.commandName ?? '?',
+        bytes: body.length,
+        ms: performance.now() - started,
+        items:
+          parsed.TransactItems?.length ??
+          Object.values(parsed.RequestItems ?? {}).reduce((n, r) => n + r.Keys.length, 0),
+        clauses: updates.reduce((n, e) => n + e.split(/,|ADD|SET|REMOVE/).length - 1, 0),
+        body,
+      });
+      return result;
+    },
+    { step: 'finalizeRequest', name: 'benchRecordCalls' },
+  );
+  return {
+    stop: () => {
+      recording = false;
+    },
+    report: (events: number) => {
+      const mean = (list: RecordedCall[], of: (c: RecordedCall) => number) =>
+        list.reduce((n, c) => n + of(c), 0) / list.length;
+      for (const operation of new Set(recorded.map((c) => c.operation))) {
+        const list = recorded.filter((c) => c.operation === operation);
+        console.log(
+          `  ${operation}: ${(list.length / events).toFixed(2)} per event, mean ${mean(list, (c) => c.bytes).toFixed(0)} B, ${mean(list, (c) => c.items).toFixed(1)} items, ${mean(list, (c) => c.clauses).toFixed(1)} update clauses, ${mean(list, (c) => c.ms).toFixed(1)} ms wall`,
+        );
+      }
+      const file = process.env.BENCH_IMPORT_CALLS;
+      if (file && file !== '1') {
+        const transactions = recorded.filter((c) => c.operation === 'TransactWriteItemsCommand');
+        writeFileSync(file, JSON.stringify(transactions.map((c) => JSON.parse(c.body))));
+      }
+    },
+  };
 }
