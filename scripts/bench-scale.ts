@@ -159,7 +159,6 @@ async function storeFigures(): Promise<void> {
           new GetCommand({ TableName: tableName, Key: keys.order(merchantId, `order-b${ORDERS}`) }),
         );
         const orderBytes = orderItem ? itemBytes(marshall(orderItem, { removeUndefinedValues: true })) : 0;
-        if (process.env.SHOW_ORDER && orderItem) for (const [k, v] of Object.entries(marshall(orderItem, { removeUndefinedValues: true }))) console.log(k, k.length + valueBytes(v), JSON.stringify(v).slice(0, 300));
         rows.push(
           `  order record ${orderBytes} B: ${2 * Math.ceil(orderBytes / 1024)} WCU transactional + ${Math.ceil(orderBytes / 1024)} WCU its GSI1 copy`,
         );
