@@ -2,16 +2,27 @@
  * History import throughput (`npm run bench` runs it after the scoring benchmark, in its own process
  * so the store client is built for DynamoDB Local): a seeded history of every event type imported
  * into an in-memory DynamoDB Local through `runImport`, the same code as `admin import`, after a
- * small warm-up import (the emulator's JIT). Printed beside its floor: per event, a bare
- * BatchGetItem of 7 keys and a TransactWriteItems of 7 updates (an order's usual identities and
- * record) at the same concurrency, the two round trips an event cannot do without.
+ * warm-up import of another seeded history into another merchant (a fresh emulator spends most of
+ * its first thousands of requests compiling itself: measured cold, the figure is the JIT's). Printed
+ * beside its floor at the same concurrency on the same warm emulator, per event: a bare BatchGetItem
+ * of 7 keys and a TransactWriteItems of 7 one-clause updates (an order's usual identities and
+ * record), the two round trips an event cannot do without; and the CPU both processes spent.
+ *
+ * `BENCH_IMPORT_CALLS=1` also records every DynamoDB call of the measured import and prints, per
+ * operation, its count, mean request bytes, items, update clauses and wall time (where an import's
+ * time goes: README, Quality and speed); `BENCH_IMPORT_CALLS=file.json` also writes the recorded
+ * transactions there, to replay them in variants.
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { applyLocalEnvironment } from '../local/local-env.ts';
 
 const SHOPPERS = Number(process.env.BENCH_IMPORT_SHOPPERS ?? 400);
 const TARGET_PER_SECOND = 300;
 const CONCURRENCY = Number(process.env.BENCH_IMPORT_CONCURRENCY ?? 16);
+const FLOOR_ITEMS = 7;
+const DAY_MS = 86_400_000;
 
 const dynamoDb = await startDynamoDbLocal({});
 applyLocalEnvironment(dynamoDb.endpoint, { POWERTOOLS_LOG_LEVEL: 'CRITICAL' });
@@ -25,19 +36,43 @@ try {
   const { BatchGetCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
   await ensureTable(dynamoDbClient, tableName);
 
-  const text = toNdjson(historyLines({ shoppers: SHOPPERS, seed: 5, start: Date.now() - 300 * 86_400_000 }));
+  const historyOf = (seed: number) => {
+    const text = toNdjson(historyLines({ shoppers: SHOPPERS, seed, start: Date.now() - 300 * DAY_MS }));
+    const parsed = parseImportFile(text);
+    if (parsed.problems.length > 0)
+      throw new Error(`bench history has bad lines: ${JSON.stringify(parsed.problems[0])}`);
+    return parsed.events;
+  };
+  const newMerchant = async () => {
+    const { merchantId } = await createMerchant({
+      name: 'bench',
+      accountUpdatesEnabled: true,
+      environment: 'sandbox',
+    });
+    return (await getMerchant(merchantId))!;
+  };
+  // CPU seconds of this process and of the emulator (its java child process).
+  const emulatorPid = execFileSync('pgrep', ['-P', String(process.pid), 'java'], { encoding: 'utf8' }).trim();
+  const cpuSeconds = () => {
+    const fields = readFileSync(`/proc/${emulatorPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const own = process.cpuUsage();
+    return { node: (own.user + own.system) / 1e6, emulator: (Number(fields[11]) + Number(fields[12])) / 100 };
+  };
+
+  await runImport(historyOf(6), { merchant: await newMerchant(), concurrency: CONCURRENCY });
+
   const parseStarted = performance.now();
-  const { events, problems } = parseImportFile(text);
+  const events = historyOf(5);
   const parseMs = performance.now() - parseStarted;
-  if (problems.length > 0) throw new Error(`bench history has bad lines: ${JSON.stringify(problems[0])}`);
-  const { merchantId } = await createMerchant({
-    name: 'bench',
-    accountUpdatesEnabled: true,
-    environment: 'sandbox',
-  });
-  const merchant = (await getMerchant(merchantId))!;
+  const merchant = await newMerchant();
+  const calls = process.env.BENCH_IMPORT_CALLS ? recordCalls(dynamoDbClient) : undefined;
+  const cpuBefore = cpuSeconds();
   const summary = await runImport(events, { merchant, concurrency: CONCURRENCY });
+  const cpuAfter = cpuSeconds();
+  calls?.stop();
   const perSecond = summary.events / summary.seconds;
+  const cpuPerEvent = (part: 'node' | 'emulator') =>
+    (((cpuAfter[part] - cpuBefore[part]) * 1000) / summary.events).toFixed(1);
 
   const floorStarted = performance.now();
   let next = 0;
@@ -45,11 +80,23 @@ try {
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < events.length) {
         const i = next++;
-        const key = { PK: `BENCH#${i}`, SK: 'FLOOR' };
-        await documentClient.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: [key] } } }));
+        const floorKeys = Array.from({ length: FLOOR_ITEMS }, (_, k) => ({
+          PK: `BENCH#${i}#${k}`,
+          SK: 'FLOOR',
+        }));
+        await documentClient.send(
+          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: floorKeys, ConsistentRead: true } } }),
+        );
         await documentClient.send(
           new TransactWriteCommand({
-            TransactItems: [{ Put: { TableName: tableName, Item: { ...key, n: i } } }],
+            TransactItems: floorKeys.map((Key) => ({
+              Update: {
+                TableName: tableName,
+                Key,
+                UpdateExpression: 'ADD n :one',
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            })),
           }),
         );
       }
@@ -58,18 +105,81 @@ try {
   const floorPerSecond = events.length / ((performance.now() - floorStarted) / 1000);
 
   console.log(
-    `\nhistory import, ${summary.events} events (${SHOPPERS} shoppers, every event type), concurrency ${CONCURRENCY}, DynamoDB Local in memory`,
+    `\nhistory import, ${summary.events} events (${SHOPPERS} shoppers, every event type), concurrency ${CONCURRENCY}, DynamoDB Local in memory, after a warm-up import of as many`,
   );
   console.log(`parse + validate + sort: ${parseMs.toFixed(0)} ms`);
   console.log(
-    `import: ${summary.seconds} s, ${perSecond.toFixed(0)} events/s (imported ${summary.imported}, rejected ${summary.rejected})`,
+    `import: ${summary.seconds} s, ${perSecond.toFixed(0)} events/s (imported ${summary.imported}, rejected ${summary.rejected}); CPU per event: node ${cpuPerEvent('node')} ms, DynamoDB Local ${cpuPerEvent('emulator')} ms`,
   );
   console.log(
-    `floor, bare BatchGetItem + TransactWriteItems per event: ${floorPerSecond.toFixed(0)} events/s`,
+    `floor, bare BatchGetItem of ${FLOOR_ITEMS} keys + TransactWriteItems of ${FLOOR_ITEMS} updates per event: ${floorPerSecond.toFixed(0)} events/s`,
   );
   console.log(
     `target >= ${TARGET_PER_SECOND} events/s: ${perSecond >= TARGET_PER_SECOND ? 'met' : 'MISSED'}`,
   );
+  if (calls) calls.report(summary.events);
 } finally {
   await dynamoDb.stop();
+}
+
+interface RecordedCall {
+  operation: string;
+  bytes: number;
+  ms: number;
+  items: number;
+  clauses: number;
+  body: string;
+}
+
+/** Records every call the client sends from now until stop(), as sent on the wire. */
+function recordCalls(client: import('@aws-sdk/client-dynamodb').DynamoDBClient) {
+  const recorded: RecordedCall[] = [];
+  let recording = true;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const body = String((args.request as { body?: unknown }).body ?? '');
+      const started = performance.now();
+      const result = await next(args);
+      if (!recording) return result;
+      const parsed = JSON.parse(body || '{}') as {
+        TransactItems?: { Update?: { UpdateExpression: string } }[];
+        RequestItems?: Record<string, { Keys: unknown[] }>;
+      };
+      const updates = (parsed.TransactItems ?? []).flatMap((i) =>
+        i.Update ? [i.Update.UpdateExpression] : [],
+      );
+      recorded.push({
+        operation: context.commandName ?? '?',
+        bytes: body.length,
+        ms: performance.now() - started,
+        items:
+          parsed.TransactItems?.length ??
+          Object.values(parsed.RequestItems ?? {}).reduce((n, r) => n + r.Keys.length, 0),
+        clauses: updates.reduce((n, e) => n + e.split(/,|ADD|SET|REMOVE/).length - 1, 0),
+        body,
+      });
+      return result;
+    },
+    { step: 'finalizeRequest', name: 'benchRecordCalls' },
+  );
+  return {
+    stop: () => {
+      recording = false;
+    },
+    report: (events: number) => {
+      const mean = (list: RecordedCall[], of: (c: RecordedCall) => number) =>
+        list.reduce((n, c) => n + of(c), 0) / list.length;
+      for (const operation of new Set(recorded.map((c) => c.operation))) {
+        const list = recorded.filter((c) => c.operation === operation);
+        console.log(
+          `  ${operation}: ${(list.length / events).toFixed(2)} per event, mean ${mean(list, (c) => c.bytes).toFixed(0)} B, ${mean(list, (c) => c.items).toFixed(1)} items, ${mean(list, (c) => c.clauses).toFixed(1)} update clauses, ${mean(list, (c) => c.ms).toFixed(1)} ms wall`,
+        );
+      }
+      const file = process.env.BENCH_IMPORT_CALLS;
+      if (file && file !== '1') {
+        const transactions = recorded.filter((c) => c.operation === 'TransactWriteItemsCommand');
+        writeFileSync(file, JSON.stringify(transactions.map((c) => JSON.parse(c.body))));
+      }
+    },
+  };
 }

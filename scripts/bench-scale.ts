@@ -154,6 +154,14 @@ async function storeFigures(): Promise<void> {
             `  ${String(from).padStart(6)} earlier orders: ${wcu.toFixed(1)} WCU + ${tokenWcu.toFixed(2)} WCU rate limit + ${rcu.toFixed(1)} RCU, address item ${bytes} B`,
           );
         }
+        // The order record itself (and its GSI1 copy): the part of an order's write units that is not identities.
+        const { Item: orderItem } = await documentClient.send(
+          new GetCommand({ TableName: tableName, Key: keys.order(merchantId, `order-b${ORDERS}`) }),
+        );
+        const orderBytes = orderItem ? itemBytes(marshall(orderItem, { removeUndefinedValues: true })) : 0;
+        rows.push(
+          `  order record ${orderBytes} B: ${2 * Math.ceil(orderBytes / 1024)} WCU transactional + ${Math.ceil(orderBytes / 1024)} WCU its GSI1 copy`,
+        );
         const maxWcu = Math.max(...figures.map((f) => f.wcu));
         const maxBytes = Math.max(...figures.map((f) => f.bytes));
         console.log(

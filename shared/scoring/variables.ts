@@ -170,6 +170,23 @@ export function normalizeFields(
   return out;
 }
 
+/**
+ * The fields that differ from their type's zero value: what a stored decision keeps (most of an
+ * event's fields are zero: no account, no velocity). `normalizeFields` of the result gives the
+ * normalized fields back exactly.
+ */
+export function nonZeroFields(
+  eventType: EventType,
+  normalized: Readonly<Record<string, FieldValue>>,
+): Record<string, FieldValue> {
+  const out: Record<string, FieldValue> = {};
+  for (const field of EVENT_FIELDS[eventType]) {
+    const value = normalized[field.name];
+    if (value !== undefined && value !== ZERO[field.type]) out[field.name] = value;
+  }
+  return out;
+}
+
 function coerce(type: VariableType, value: FieldValue | undefined): FieldValue {
   if (value === undefined) return ZERO[type];
   switch (type) {

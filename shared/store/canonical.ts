@@ -20,11 +20,15 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** Hash of a request body compared canonically, optionally ignoring top-level fields (state, timestamp). */
+/**
+ * Hash of a request body compared canonically, optionally ignoring top-level fields (state,
+ * timestamp): SHA-256 cut to 128 bits, base64url (22 characters, not 64 hex): it is stored twice in
+ * every decided record, and 128 bits are plenty to tell a replay from a different request.
+ */
 export function requestFingerprint(
   body: Record<string, unknown>,
   ignoredFields: readonly string[] = [],
 ): string {
   const kept = Object.fromEntries(Object.entries(body).filter(([k]) => !ignoredFields.includes(k)));
-  return sha256Hex(canonicalJson(kept));
+  return createHash('sha256').update(canonicalJson(kept)).digest().subarray(0, 16).toString('base64url');
 }

@@ -1,13 +1,16 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Decision } from '../scoring/decide.ts';
 import { documentClient, tableName } from './client.ts';
-import { type DecidedEventRecord, decidedEventPut } from './decided-events.ts';
+import { type DecidedEventRecord, decidedEventPut, decisionsOfItem } from './decided-events.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { keys } from './keys.ts';
 import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
 import { eventWebhookItems } from './webhook-notices.ts';
 
-/** A recorded order: what later returns and disputes need, plus its stored response for replays. */
+/**
+ * A recorded order: what later returns and disputes need, and what its response is rebuilt from
+ * for replays (ids and decision; the response itself is not stored: 400 bytes less per order).
+ */
 export interface StoredOrder extends DecidedEventRecord {
   providerOrderId: string;
   serviceOrderId: string;
@@ -20,15 +23,46 @@ export interface StoredOrder extends DecidedEventRecord {
   orderValue: number;
   /** Every identity of the order as `kind#digest`; feedback (disputes, dispositions) lands on these. */
   identities: string[];
-  lineItems: {
-    identifiers: { identifierType: string; identifier: string }[];
-    quantity: number;
-    unitPrice: number;
-    category: string;
-  }[];
+  /** Its lines, packed (storedOrderLine); read them with orderLines. */
+  lineItems: StoredOrderLine[];
   decision: Decision;
-  /** The response exactly as first sent, so a replay is byte-for-byte the same. */
-  responseJson: string;
+  /** The cart id the request named, if any (the response's serviceCartID derives from serviceOrderId). */
+  providerCartId?: string;
+}
+
+/** A line of a recorded order, as returns match and value their items against it. */
+export interface OrderLine {
+  identifiers: { identifierType: string; identifier: string }[];
+  quantity: number;
+  unitPrice: number;
+  category: string;
+}
+
+/**
+ * A line as the record keeps it, `[quantity, unitPrice, category, type, identifier, type,
+ * identifier, ...]`: attribute names are paid on every write, and these were 60 of a line's 110 bytes.
+ */
+export type StoredOrderLine = (string | number)[];
+
+export const storedOrderLine = (line: OrderLine): StoredOrderLine => [
+  line.quantity,
+  line.unitPrice,
+  line.category,
+  ...line.identifiers.flatMap((id) => [id.identifierType, id.identifier]),
+];
+
+export function orderLines(order: Pick<StoredOrder, 'lineItems'>): OrderLine[] {
+  return order.lineItems.map(([quantity, unitPrice, category, ...ids]) => {
+    const identifiers: OrderLine['identifiers'] = [];
+    for (let i = 0; i + 1 < ids.length; i += 2)
+      identifiers.push({ identifierType: String(ids[i]), identifier: String(ids[i + 1]) });
+    return {
+      quantity: Number(quantity),
+      unitPrice: Number(unitPrice),
+      category: String(category),
+      identifiers,
+    };
+  });
 }
 
 /**
@@ -37,6 +71,7 @@ export interface StoredOrder extends DecidedEventRecord {
  */
 export async function recordOrder(
   order: StoredOrder,
+  responseJson: string,
   changes: HistoryChanges,
   storedItems: Map<string, Record<string, unknown>>,
   now: number,
@@ -47,7 +82,7 @@ export async function recordOrder(
       decidedEventPut({ eventType: 'order', key, eventId: order.providerOrderId }, order),
       ...changes.toTransactItems(order.merchantId, storedItems, now),
       ...eventWebhookItems(
-        { ...order, eventType: 'order', eventKey: key, decisions: order.decision },
+        { ...order, responseJson, eventType: 'order', eventKey: key, decisions: order.decision },
         storedItems,
         now,
       ),
@@ -56,8 +91,15 @@ export async function recordOrder(
   );
 }
 
-export function getOrder(merchantId: string, providerOrderId: string): Promise<StoredOrder | undefined> {
-  return getRecord<StoredOrder>(keys.order(merchantId, providerOrderId));
+/** A recorded order, its decision whole (fields unpacked: decided-events.ts). */
+export async function getOrder(
+  merchantId: string,
+  providerOrderId: string,
+): Promise<StoredOrder | undefined> {
+  const order = await getRecord<StoredOrder>(keys.order(merchantId, providerOrderId));
+  if (!order) return undefined;
+  const [decision] = decisionsOfItem(order as unknown as Record<string, unknown>);
+  return decision ? { ...order, decision } : order;
 }
 
 /** Records a status-only update (newest timestamp wins); the decision is unchanged. */

@@ -13,7 +13,7 @@ import { returnSignals } from '../scoring/signals/return-signals.ts';
 import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
-import type { StoredOrder } from '../store/orders.ts';
+import { orderLines, type StoredOrder } from '../store/orders.ts';
 import {
   getReturn,
   type ReturnEffects,
@@ -164,8 +164,9 @@ function matchReturnedLines(
   returnedBefore: Map<number, number>,
 ): MatchedLine[] {
   const returned = new Map(returnedBefore);
+  const lines = orderLines(order);
   return items.map((item, index) => {
-    const candidates = order.lineItems.flatMap((line, lineIndex) =>
+    const candidates = lines.flatMap((line, lineIndex) =>
       line.identifiers.some((a) =>
         item.lineItem.identifiers.some(
           (b) => a.identifierType === b.identifierType && a.identifier === b.identifier,
@@ -184,9 +185,8 @@ function matchReturnedLines(
       );
     }
     // The same product on several order lines: take the first line with units left to return.
-    const orderLine =
-      candidates.find((c) => (returned.get(c) ?? 0) < order.lineItems[c]!.quantity) ?? candidates[0]!;
-    const line = order.lineItems[orderLine]!;
+    const orderLine = candidates.find((c) => (returned.get(c) ?? 0) < lines[c]!.quantity) ?? candidates[0]!;
+    const line = lines[orderLine]!;
     const quantity = Number(item.quantity);
     const unitsReturnedBefore = returned.get(orderLine) ?? 0;
     returned.set(orderLine, unitsReturnedBefore + quantity);

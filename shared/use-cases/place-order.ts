@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ResponseOf } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
 import { METRIC } from '../identity/metrics.ts';
@@ -14,10 +15,10 @@ import { requestFingerprint } from '../store/canonical.ts';
 import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
-import { recordOrder, type StoredOrder, updateOrderState } from '../store/orders.ts';
+import { recordOrder, type StoredOrder, storedOrderLine, updateOrderState } from '../store/orders.ts';
 import { eventTime } from './event-time.ts';
-import { classifyRepeat, replayOf } from './idempotency.ts';
-import { type Answer, type EndpointCall, fresh, storedAnswer } from './use-case.ts';
+import { classifyRepeat } from './idempotency.ts';
+import { type Answer, type EndpointCall, fresh } from './use-case.ts';
 
 type OrderResponse = ResponseOf<'order'>;
 
@@ -76,36 +77,30 @@ export async function placeOrder({
   );
 
   const serviceOrderId = newServiceId('ord');
-  const response: OrderResponse = {
-    providerOrderID: body.providerOrderId,
-    serviceOrderID: serviceOrderId,
-    cartLevelDecisions: [
-      {
-        providerCartID: body.providerCartId ?? body.providerOrderId,
-        serviceCartID: newServiceId('cart'),
-        decisions: [toWireDecision(decision)],
-      },
-    ],
-  };
   const timestamp = Number(body.timestamp);
   const order: StoredOrder = {
     merchantId,
     providerOrderId: body.providerOrderId,
     serviceOrderId,
+    ...(body.providerCartId !== undefined ? { providerCartId: body.providerCartId } : {}),
     ...fingerprint,
     state: body.state,
     timestamp,
     currencyCode: body.totalPrice.currencyCode,
     orderValue,
     identities: identities.all.map((ref) => `${ref.kind}#${ref.digest}`),
-    lineItems: body.lineItems.map((item) => ({
-      identifiers: item.identifiers,
-      quantity: Number(item.quantity),
-      unitPrice: Number(item.unitPrice.amount),
-      category: item.category,
-    })),
+    lineItems: body.lineItems.map((item) =>
+      storedOrderLine({
+        identifiers: item.identifiers.map(({ identifierType, identifier }) => ({
+          identifierType,
+          identifier,
+        })),
+        quantity: Number(item.quantity),
+        unitPrice: Number(item.unitPrice.amount),
+        category: item.category,
+      }),
+    ),
     decision,
-    responseJson: JSON.stringify(response),
     createdAt: new Date(now).toISOString(),
     eventAt: at,
   };
@@ -114,10 +109,33 @@ export async function placeOrder({
     .addEach(identities.all, METRIC.orderValue, orderValue, at)
     .linkAll(identities.all, at);
 
-  const outcome = await recordOrder(order, changes, context.items, now);
+  const response = orderResponse(order);
+  const outcome = await recordOrder(order, JSON.stringify(response), changes, context.items, now);
   if (!outcome.recorded) return answerRepeat(outcome.existing, body, fingerprint);
   recordDecisionMetric('order', decision.decision);
   return fresh(response);
+}
+
+/**
+ * The cart's service id, derived from the order's (a hash: as opaque as a random one, and unique
+ * with it), so the record need not keep a second random id to answer replays with.
+ */
+const serviceCartIdOf = (serviceOrderId: string) =>
+  `cart_${createHash('sha256').update(serviceOrderId).digest('hex').slice(0, 32)}`;
+
+/** The answer to an order, from its record: built the same way the first time and for every replay. */
+function orderResponse(order: StoredOrder): OrderResponse {
+  return {
+    providerOrderID: order.providerOrderId,
+    serviceOrderID: order.serviceOrderId,
+    cartLevelDecisions: [
+      {
+        providerCartID: order.providerCartId ?? order.providerOrderId,
+        serviceCartID: serviceCartIdOf(order.serviceOrderId),
+        decisions: [toWireDecision(order.decision)],
+      },
+    ],
+  };
 }
 
 async function answerRepeat(
@@ -127,10 +145,10 @@ async function answerRepeat(
 ): Promise<Answer<OrderResponse>> {
   switch (classifyRepeat(stored, fingerprint)) {
     case 'replay':
-      return replayOf(stored);
+      return { response: orderResponse(stored), replayed: true };
     case 'status_update':
       await updateOrderState(stored.merchantId, stored.providerOrderId, body.state, Number(body.timestamp));
-      return storedAnswer(stored, false);
+      return fresh(orderResponse(stored));
     case 'conflict':
       throw new ApiError(
         'duplicate_order',
