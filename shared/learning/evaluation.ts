@@ -61,6 +61,39 @@ export function evaluateScores(
   };
 }
 
+/** How often good events may be declined, and reviewed, at the thresholds chosen for a version. */
+export const MAX_GOOD_DECLINED = 0.005;
+export const MAX_GOOD_REVIEWED = 0.02;
+/**
+ * Lowest thresholds a version may choose: a calibrated score of 50 says abuse is as likely as not,
+ * so declining below it would decline mostly good events; reviewing below 30 would fill the queue
+ * with them. A small holdout's few good events cannot show otherwise.
+ */
+export const MIN_DECLINE_AT = 50;
+export const MIN_REVIEW_AT = 30;
+
+/**
+ * A version's own thresholds, chosen on scored events it was not fitted on (its holdout): DECLINE
+ * from the lowest score at which at most 0.5 % of the good events score at or above it, REVIEW from
+ * the lowest score keeping at most 2 % of them between it and the DECLINE threshold. A score of 101
+ * (nothing declined) when even 100 declines too many; no good events: nothing is known, 100.
+ */
+export function chooseThresholds(scored: readonly Scored[]): { declineAt: number; reviewAt: number } {
+  const goodScores = scored.filter((s) => s.label === 0).map((s) => toScore(s.probability));
+  if (goodScores.length === 0) return { declineAt: 100, reviewAt: 100 };
+  const atOrAbove = (t: number) => goodScores.filter((score) => score >= t).length;
+  let declineAt = 101;
+  while (declineAt > MIN_DECLINE_AT && atOrAbove(declineAt - 1) <= MAX_GOOD_DECLINED * goodScores.length)
+    declineAt--;
+  let reviewAt = declineAt;
+  while (
+    reviewAt > MIN_REVIEW_AT &&
+    atOrAbove(reviewAt - 1) - atOrAbove(declineAt) <= MAX_GOOD_REVIEWED * goodScores.length
+  )
+    reviewAt--;
+  return { declineAt, reviewAt: Math.min(reviewAt, declineAt) };
+}
+
 /** The score an event gets: the same rounding as the live model. */
 export const toScore = (probability: number) => Math.min(100, Math.max(0, Math.round(probability * 100)));
 

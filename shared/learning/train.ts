@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
-import { type ScoringModel, scoreWithModel } from '../scoring/model.ts';
+import { type ModelThresholds, type ScoringModel, scoreWithModel } from '../scoring/model.ts';
+import { thresholdsOf } from '../scoring/models.ts';
 import type { EventType, Workflow } from '../scoring/workflow.ts';
-import { evaluateScores, type ModelFigures, type Scored, type ScoreThreshold } from './evaluation.ts';
+import {
+  chooseThresholds,
+  evaluateScores,
+  type ModelFigures,
+  type Scored,
+  type ScoreThreshold,
+} from './evaluation.ts';
 import type { LabeledRow } from './labels.ts';
 import { fitLogistic, sigmoid, type WeightedRow } from './logistic.ts';
 
@@ -12,6 +19,8 @@ import { fitLogistic, sigmoid, type WeightedRow } from './logistic.ts';
  * model. Pure and deterministic: the same rows and options give the same version, byte for byte.
  */
 export interface ModelVersion extends ScoringModel {
+  /** Chosen from the holdout (evaluation.ts chooseThresholds); the default workflows decide with them. */
+  thresholds: ModelThresholds;
   merchantId: string;
   /** The default model the prior was centred on. */
   basedOn: string;
@@ -43,7 +52,10 @@ export interface TrainingOptions {
   defaultModel: ScoringModel;
   /** The model live now (the default or a trained version), compared on the same holdout. */
   activeModel: ScoringModel;
-  /** The merchant's workflow: its `abuseScore >= N` rules are the thresholds reported. */
+  /**
+   * The merchant's workflow: its `abuseScore >= N`, `>= modelDeclineAt` and `>= modelReviewAt` rules
+   * are the thresholds reported (the latter two at each model's own thresholds).
+   */
   workflow: Workflow;
   now: number;
   /** Share of negatives kept when the rows were sampled (1 = all). */
@@ -104,9 +116,14 @@ export function trainModelVersion(rows: readonly LabeledRow[], options: Training
   const train = ordered.slice(0, cut);
   const holdout = ordered.slice(cut);
 
-  const thresholds = scoreThresholds(options.workflow);
-  const candidate = evaluateScores(scoredBy(fitModel(train, options), holdout), thresholds);
-  const active = evaluateScores(scoredBy(options.activeModel, holdout), thresholds);
+  const candidateScores = scoredBy(fitModel(train, options), holdout);
+  // Chosen on events the candidate was not fitted on, so they hold for traffic it has not seen.
+  const thresholds = chooseThresholds(candidateScores);
+  const candidate = evaluateScores(candidateScores, scoreThresholds(options.workflow, thresholds));
+  const active = evaluateScores(
+    scoredBy(options.activeModel, holdout),
+    scoreThresholds(options.workflow, thresholdsOf(options.activeModel, eventType)),
+  );
   // The version kept is fitted on every usable row: the newest weeks are the most telling.
   const fitted = fitModel(ordered, options);
   const trainedAt = new Date(options.now).toISOString();
@@ -114,6 +131,7 @@ export function trainModelVersion(rows: readonly LabeledRow[], options: Training
     eventType,
     bias: fitted.bias,
     weights: fitted.weights,
+    thresholds,
     basedOn: defaultModel.version,
     trainedAt,
   };
@@ -123,6 +141,7 @@ export function trainModelVersion(rows: readonly LabeledRow[], options: Training
     version: `${eventType}-${options.merchantId}-${trainedAt.slice(0, 10).replaceAll('-', '')}-${digest}`,
     bias: fitted.bias,
     weights: fitted.weights,
+    thresholds,
     merchantId: options.merchantId,
     basedOn: defaultModel.version,
     trainedAt,
@@ -186,11 +205,23 @@ export function scoredBy(
   return rows.map((row) => ({ probability: probabilityOf(model, row.signals), label: row.label }));
 }
 
-/** The workflow's plain score thresholds (`abuseScore >= N`), the ones recall and precision are read at. */
-export function scoreThresholds(workflow: Workflow): ScoreThreshold[] {
+/**
+ * The workflow's plain score thresholds (`abuseScore >= N`, or the model's own `abuseScore >=
+ * modelDeclineAt` / `modelReviewAt`, read at `model`), the ones recall and precision are read at.
+ */
+export function scoreThresholds(workflow: Workflow, model: ModelThresholds): ScoreThreshold[] {
   return workflow.rules.flatMap((rule) => {
-    const match = /^\s*abuseScore\s*>=\s*(\d+(?:\.\d+)?)\s*$/.exec(rule.condition);
-    return match ? [{ rule: rule.name, decision: rule.decision, threshold: Number(match[1]) }] : [];
+    const match = /^\s*abuseScore\s*>=\s*(\d+(?:\.\d+)?|modelDeclineAt|modelReviewAt)\s*$/.exec(
+      rule.condition,
+    );
+    if (!match?.[1]) return [];
+    const threshold =
+      match[1] === 'modelDeclineAt'
+        ? model.declineAt
+        : match[1] === 'modelReviewAt'
+          ? model.reviewAt
+          : Number(match[1]);
+    return [{ rule: rule.name, decision: rule.decision, threshold }];
   });
 }
 

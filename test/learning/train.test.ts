@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../eval/random.ts';
-import { evaluateScores } from '../../shared/learning/evaluation.ts';
+import { chooseThresholds, evaluateScores, type Scored } from '../../shared/learning/evaluation.ts';
 import type { LabeledRow } from '../../shared/learning/labels.ts';
 import { sigmoid } from '../../shared/learning/logistic.ts';
 import { sampleNegatives } from '../../shared/learning/sampling.ts';
@@ -13,6 +13,7 @@ import {
   trainModelVersion,
 } from '../../shared/learning/train.ts';
 import type { ScoringModel } from '../../shared/scoring/model.ts';
+import { DEFAULT_MODEL_THRESHOLDS } from '../../shared/scoring/models.ts';
 import { DEFAULT_WORKFLOWS } from '../../shared/scoring/workflow.ts';
 
 const TRUE_MODEL = { bias: -2.5, weights: { sharedCard: 1.8, ordersLastHour: 0.7, returningCustomer: -1.2 } };
@@ -123,11 +124,43 @@ describe('training', () => {
     expect(promotion).toEqual({ promotable: true, reasons: ['not worse than the active model'] });
   });
 
+  it("chooses the version's thresholds on its holdout and reads its workflow rules at them", () => {
+    const rows = syntheticRows(5_000, 9);
+    const version = trainModelVersion(rows, options);
+    const holdout = [...rows].sort((a, b) => a.at - b.at).slice(4_000);
+    const fittedOnOlder = fitModel([...rows].sort((a, b) => a.at - b.at).slice(0, 4_000), options);
+    expect(version.thresholds).toEqual(chooseThresholds(scoredBy(fittedOnOlder, holdout)));
+    const [decline] = version.evaluation.candidate.thresholds;
+    expect(decline).toMatchObject({ rule: 'high_abuse_score', threshold: version.thresholds.declineAt });
+    expect(decline!.falsePositiveRate).toBeLessThanOrEqual(0.005);
+    // The active (default) model is read at its own threshold, the default workflow's 85.
+    expect(version.evaluation.active.thresholds[0]!.threshold).toBe(85);
+  });
+
+  it('chooses thresholds: at most 0.5 % of good events declined, 2 % reviewed, never below 50 and 30', () => {
+    const at = (score: number, count: number, label: 0 | 1 = 0): Scored[] =>
+      Array.from({ length: count }, () => ({ probability: score / 100, label }));
+    // 1,000 good events: 5 may be declined and 20 reviewed.
+    const good = [...at(10, 960), ...at(40, 30), ...at(70, 5), ...at(90, 5)];
+    expect(chooseThresholds(good)).toEqual({ declineAt: 71, reviewAt: 41 });
+    // Abusive events do not move them: they are chosen on the good ones.
+    expect(chooseThresholds([...good, ...at(60, 500, 1)])).toEqual({ declineAt: 71, reviewAt: 41 });
+    expect(chooseThresholds(at(5, 1_000))).toEqual({ declineAt: 50, reviewAt: 30 });
+    // Even 100 would decline too many good events: nothing is declined.
+    expect(chooseThresholds(at(100, 10)).declineAt).toBe(101);
+  });
+
   it('refuses a candidate that ranks worse than the active model', () => {
     const rows = syntheticRows(5_000, 10);
-    const good = evaluateScores(scoredBy(TRUE_MODEL, rows), scoreThresholds(DEFAULT_WORKFLOWS.order));
+    const good = evaluateScores(
+      scoredBy(TRUE_MODEL, rows),
+      scoreThresholds(DEFAULT_WORKFLOWS.order, DEFAULT_MODEL_THRESHOLDS.order),
+    );
     const inverted = { bias: 0, weights: { sharedCard: -2, ordersLastHour: -1, returningCustomer: 1 } };
-    const bad = evaluateScores(scoredBy(inverted, rows), scoreThresholds(DEFAULT_WORKFLOWS.order));
+    const bad = evaluateScores(
+      scoredBy(inverted, rows),
+      scoreThresholds(DEFAULT_WORKFLOWS.order, DEFAULT_MODEL_THRESHOLDS.order),
+    );
     const verdict = promotionVerdict(bad, good);
     expect(verdict.promotable).toBe(false);
     expect(verdict.reasons.join('; ')).toMatch(/PR AUC .* below/);
@@ -135,7 +168,7 @@ describe('training', () => {
 
   it('refuses a candidate that catches less at a workflow threshold, however well it ranks', () => {
     const rows = syntheticRows(5_000, 10);
-    const thresholds = scoreThresholds(DEFAULT_WORKFLOWS.order);
+    const thresholds = scoreThresholds(DEFAULT_WORKFLOWS.order, DEFAULT_MODEL_THRESHOLDS.order);
     const active = evaluateScores(scoredBy(TRUE_MODEL, rows), thresholds);
     // Same ranking, every probability a third lower: no better or worse AUC, fewer events flagged.
     const timid = evaluateScores(
@@ -151,7 +184,10 @@ describe('training', () => {
 
   it('does not judge a candidate on a holdout with fewer than 10 abusive events', () => {
     const rows = syntheticRows(5_000, 10);
-    const figures = evaluateScores(scoredBy(TRUE_MODEL, rows), scoreThresholds(DEFAULT_WORKFLOWS.order));
+    const figures = evaluateScores(
+      scoredBy(TRUE_MODEL, rows),
+      scoreThresholds(DEFAULT_WORKFLOWS.order, DEFAULT_MODEL_THRESHOLDS.order),
+    );
     const fewPositives = { ...figures, positives: 9 };
     expect(promotionVerdict(fewPositives, figures)).toEqual({
       promotable: false,
