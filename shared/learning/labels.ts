@@ -46,6 +46,12 @@ export interface LabeledRow {
   weight: number;
   /** The rule that gave the label, for audits. */
   rule: LabelRule;
+  /**
+   * True for a positive whose label window is still open (and no review settled it). Its good
+   * contemporaries are not usable yet, so a holdout must not judge on such rows: the newest weeks
+   * would look all abusive (train.ts).
+   */
+  provisional?: true;
 }
 
 export type LabelRule =
@@ -101,6 +107,7 @@ export function labelEvents(
       const final = found.rule === 'review_abuse' || found.rule === 'review_legitimate';
       if (!windowClosed && found.label === 0 && !final) return;
       rows.push({
+        ...(!windowClosed && !final ? { provisional: true as const } : {}),
         eventKey: event.eventKey,
         part: partIndex,
         at: event.at,

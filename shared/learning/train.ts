@@ -112,9 +112,7 @@ export function trainModelVersion(rows: readonly LabeledRow[], options: Training
   const ordered = [...rows].sort(
     (a, b) => a.at - b.at || a.eventKey.localeCompare(b.eventKey) || a.part - b.part,
   );
-  const cut = Math.floor(ordered.length * (1 - (options.holdoutShare ?? DEFAULT_HOLDOUT_SHARE)));
-  const train = ordered.slice(0, cut);
-  const holdout = ordered.slice(cut);
+  const { train, holdout } = timeSplit(ordered, options.holdoutShare ?? DEFAULT_HOLDOUT_SHARE);
 
   const candidateScores = scoredBy(fitModel(train, options), holdout);
   // Chosen on events the candidate was not fitted on, so they hold for traffic it has not seen.
@@ -157,6 +155,28 @@ export function trainModelVersion(rows: readonly LabeledRow[], options: Training
       active: { version: options.activeModel.version, ...active },
       promotion: promotionVerdict(candidate, active),
     },
+  };
+}
+
+/**
+ * The time-based split that respects label delay. Only settled rows (label window closed, or a
+ * review resolved them) may be judged: a positive is usable at once but its good contemporaries only
+ * after their window, so the newest usable rows are mostly abusive. The holdout is the newest
+ * `share` of the settled rows; the candidate is fitted on every row older than the holdout's first
+ * event. Provisional rows from then on are in neither (the version kept is refitted on all rows).
+ */
+export function timeSplit(
+  /** Sorted by event time. */
+  ordered: readonly LabeledRow[],
+  share: number,
+): { train: LabeledRow[]; holdout: LabeledRow[] } {
+  const settled = ordered.filter((row) => !row.provisional);
+  const first = settled[Math.floor(settled.length * (1 - share))];
+  if (!first) return { train: [...ordered], holdout: [] };
+  const cut = ordered.indexOf(first);
+  return {
+    train: ordered.slice(0, cut),
+    holdout: ordered.slice(cut).filter((row) => !row.provisional),
   };
 }
 

@@ -88,6 +88,26 @@ describe('order labels', () => {
     expect(rows.find((r) => r.id === 'young')).toBeUndefined();
   });
 
+  it('marks a positive inside its window provisional; a review or a closed window settles a label', () => {
+    const provisional = labelEvents(
+      'order',
+      orders,
+      [dispute('youngLost', 'LOST'), dispute('lost', 'LOST')],
+      NOW,
+    )
+      .filter((r) => r.provisional)
+      .map((r) => r.eventKey.split('#').pop());
+    expect(provisional).toEqual(['youngLost']);
+    const reviewed = labelEvents(
+      'order',
+      [event('order', 'flagged', 5, [])],
+      [{ kind: 'review', eventKey: 'M#m#ORDER#flagged', outcome: 'abuse', at: NOW }],
+      NOW,
+    );
+    expect(reviewed).toHaveLength(1);
+    expect(reviewed[0]!.provisional).toBeUndefined();
+  });
+
   it('events after training "now" are never used', () => {
     expect(
       labelEvents('order', [event('order', 'future', -1, [])], [dispute('future', 'LOST')], NOW),

@@ -10,6 +10,7 @@ import {
   scoredBy,
   scoreThresholds,
   TrainingError,
+  timeSplit,
   trainModelVersion,
 } from '../../shared/learning/train.ts';
 import type { ScoringModel } from '../../shared/scoring/model.ts';
@@ -135,6 +136,28 @@ describe('training', () => {
     expect(decline!.falsePositiveRate).toBeLessThanOrEqual(0.005);
     // The active (default) model is read at its own threshold, the default workflow's 85.
     expect(version.evaluation.active.thresholds[0]!.threshold).toBe(85);
+  });
+
+  it('holds out the newest settled rows: provisional positives are never judged on', () => {
+    // 1,000 settled hourly rows, then 300 newer positives whose label window is still open.
+    const settled = syntheticRows(1_000, 12);
+    const provisional = syntheticRows(300, 13, 1_000).map((r) => ({
+      ...r,
+      label: 1 as const,
+      provisional: true as const,
+    }));
+    const ordered = [...settled, ...provisional];
+    const { train, holdout } = timeSplit(ordered, 0.2);
+    expect(holdout).toEqual(settled.slice(800));
+    expect(train).toEqual(settled.slice(0, 800));
+    const version = trainModelVersion(ordered, options);
+    const settledPositives = settled.slice(800).filter((r) => r.label === 1).length;
+    expect(version.evaluation.holdout).toMatchObject({ events: 200, positives: settledPositives });
+    // The version kept still learns from every usable row, provisional positives included.
+    expect(version.trainedOn).toEqual({
+      events: 1_300,
+      positives: 300 + settled.filter((r) => r.label === 1).length,
+    });
   });
 
   it('chooses thresholds: at most 0.5 % of good events declined, 2 % reviewed, never below 50 and 30', () => {
