@@ -1,3 +1,5 @@
+import type { ModelThresholds } from '../scoring/model.ts';
+
 /**
  * How well predicted probabilities rank and match labeled outcomes. Pure; every figure is unweighted
  * (a pending chargeback counts as a positive here) so the numbers read as plain shares of events.
@@ -73,25 +75,30 @@ export const MIN_DECLINE_AT = 50;
 export const MIN_REVIEW_AT = 30;
 
 /**
- * A version's own thresholds, chosen on scored events it was not fitted on (its holdout): DECLINE
- * from the lowest score at which at most 0.5 % of the good events score at or above it, REVIEW from
- * the lowest score keeping at most 2 % of them between it and the DECLINE threshold. A score of 101
- * (nothing declined) when even 100 declines too many; no good events: nothing is known, 100.
+ * A version's own thresholds, read off its scores of good events: DECLINE from the lowest score at
+ * which at most 0.5 % of them score at or above it, REVIEW from the lowest score keeping at most 2 %
+ * of them between it and the DECLINE threshold; 101 (nothing declined) when even 100 declines too
+ * many. A share needs enough good events to be measured (200 for 0.5 %: one of them; 50 for 2 %);
+ * with fewer, that threshold is `fallback`'s (the default model's).
  */
-export function chooseThresholds(scored: readonly Scored[]): { declineAt: number; reviewAt: number } {
+export function chooseThresholds(scored: readonly Scored[], fallback: ModelThresholds): ModelThresholds {
   const goodScores = scored.filter((s) => s.label === 0).map((s) => toScore(s.probability));
-  if (goodScores.length === 0) return { declineAt: 100, reviewAt: 100 };
   const atOrAbove = (t: number) => goodScores.filter((score) => score >= t).length;
-  let declineAt = 101;
-  while (declineAt > MIN_DECLINE_AT && atOrAbove(declineAt - 1) <= MAX_GOOD_DECLINED * goodScores.length)
-    declineAt--;
+  const measurable = (share: number) => goodScores.length >= Math.round(1 / share);
+  let declineAt = fallback.declineAt;
+  if (measurable(MAX_GOOD_DECLINED)) {
+    declineAt = 101;
+    while (declineAt > MIN_DECLINE_AT && atOrAbove(declineAt - 1) <= MAX_GOOD_DECLINED * goodScores.length)
+      declineAt--;
+  }
+  if (!measurable(MAX_GOOD_REVIEWED)) return { declineAt, reviewAt: Math.min(fallback.reviewAt, declineAt) };
   let reviewAt = declineAt;
   while (
     reviewAt > MIN_REVIEW_AT &&
     atOrAbove(reviewAt - 1) - atOrAbove(declineAt) <= MAX_GOOD_REVIEWED * goodScores.length
   )
     reviewAt--;
-  return { declineAt, reviewAt: Math.min(reviewAt, declineAt) };
+  return { declineAt, reviewAt };
 }
 
 /** The score an event gets: the same rounding as the live model. */

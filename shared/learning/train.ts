@@ -67,8 +67,10 @@ export interface TrainingOptions {
   negativeSamplingRate?: number;
   /** How strongly each coefficient is pulled toward the default (inverse prior variance). */
   priorPrecision?: number;
-  /** Share of the newest rows held out for evaluation. */
+  /** Share of the newest settled rows held out for evaluation. */
   holdoutShare?: number;
+  /** Consecutive folds the holdout is cut into, each judged by a candidate fitted on older rows. */
+  holdoutFolds?: number;
 }
 
 export type TrainingErrorCode = 'no_labels' | 'only_positives' | 'only_negatives';
@@ -83,7 +85,9 @@ export class TrainingError extends Error {
 }
 
 export const DEFAULT_PRIOR_PRECISION = 1;
-const DEFAULT_HOLDOUT_SHARE = 0.2;
+/** The newest 40 % of settled rows, judged in two folds of 20 % (a small merchant's holdout is thin). */
+const DEFAULT_HOLDOUT_SHARE = 0.4;
+const DEFAULT_HOLDOUT_FOLDS = 2;
 /** Ranking may lose this much (noise on a small holdout) and still count as not worse. */
 const AUC_TOLERANCE = 0.01;
 /** Share of abusive events a candidate may catch less at a workflow threshold (holdout noise). */
@@ -115,21 +119,27 @@ export function trainModelVersion(rows: readonly LabeledRow[], options: Training
   const ordered = [...rows].sort(
     (a, b) => a.at - b.at || a.eventKey.localeCompare(b.eventKey) || a.part - b.part,
   );
-  const { train, holdout } = timeSplit(ordered, options.holdoutShare ?? DEFAULT_HOLDOUT_SHARE);
+  const folds = timeFolds(
+    ordered,
+    options.holdoutShare ?? DEFAULT_HOLDOUT_SHARE,
+    options.holdoutFolds ?? DEFAULT_HOLDOUT_FOLDS,
+  );
+  const holdout = folds.flatMap((fold) => fold.test);
 
   // The version kept is fitted on every usable row: the newest weeks are the most telling.
   const fitted = fitModel(ordered, options);
   // Its thresholds are read off its own scores of every settled good event (a holdout holds too few
-  // to place a 0.5 % quantile); the holdout then checks them out of sample: the candidate, fitted
-  // without it, must decline and review no more good holdout events than allowed (promotionVerdict).
+  // to place a 0.5 % quantile); the holdout then checks them out of sample: each fold's candidate,
+  // fitted only on older rows, must decline and review no more good events than allowed.
   const thresholds = chooseThresholds(
     scoredBy(
       fitted,
       ordered.filter((row) => !row.provisional),
     ),
+    thresholdsOf(defaultModel, eventType),
   );
   const candidate = evaluateScores(
-    scoredBy(fitModel(train, options), holdout),
+    folds.flatMap((fold) => scoredBy(fitModel(fold.train, options), fold.test)),
     scoreThresholds(options.workflow, thresholds),
   );
   const active = evaluateScores(
@@ -171,25 +181,29 @@ export function trainModelVersion(rows: readonly LabeledRow[], options: Training
 }
 
 /**
- * The time-based split that respects label delay. Only settled rows (label window closed, or a
+ * Time-based evaluation folds that respect label delay. Only settled rows (label window closed, or a
  * review resolved them) may be judged: a positive is usable at once but its good contemporaries only
- * after their window, so the newest usable rows are mostly abusive. The holdout is the newest
- * `share` of the settled rows; the candidate is fitted on every row older than the holdout's first
- * event. Provisional rows from then on are in neither (the version kept is refitted on all rows).
+ * after their window, so the newest usable rows are mostly abusive. The newest `share` of the settled
+ * rows is cut into `folds` consecutive folds; each fold's candidate is fitted on every row older than
+ * the fold's first event (rolling origin: nothing fitted on is newer than what it is judged on).
+ * Provisional rows after that point are in no fold (the version kept is refitted on all rows).
  */
-export function timeSplit(
+export function timeFolds(
   /** Sorted by event time. */
   ordered: readonly LabeledRow[],
   share: number,
-): { train: LabeledRow[]; holdout: LabeledRow[] } {
+  folds: number,
+): { train: LabeledRow[]; test: LabeledRow[] }[] {
   const settled = ordered.filter((row) => !row.provisional);
-  const first = settled[Math.floor(settled.length * (1 - share))];
-  if (!first) return { train: [...ordered], holdout: [] };
-  const cut = ordered.indexOf(first);
-  return {
-    train: ordered.slice(0, cut),
-    holdout: ordered.slice(cut).filter((row) => !row.provisional),
-  };
+  const starts = Array.from({ length: folds }, (_, k) =>
+    Math.floor(settled.length * (1 - (share * (folds - k)) / folds)),
+  );
+  return starts.flatMap((start, k) => {
+    const test = settled.slice(start, starts[k + 1] ?? settled.length);
+    // Too few rows for every fold: an empty one judges nothing.
+    if (test.length === 0) return [];
+    return [{ train: ordered.slice(0, ordered.indexOf(test[0]!)), test }];
+  });
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   scoredBy,
   scoreThresholds,
   TrainingError,
-  timeSplit,
+  timeFolds,
   trainModelVersion,
 } from '../../shared/learning/train.ts';
 import type { ScoringModel } from '../../shared/scoring/model.ts';
@@ -110,13 +110,13 @@ describe('training', () => {
     expect(first.trainedOn).toEqual({ events: 3_000, positives: rows.filter((r) => r.label === 1).length });
   });
 
-  it('evaluates on the newest 20 % beside the active model and judges promotion', () => {
+  it('evaluates on the newest 40 % in two rolling folds beside the active model and judges promotion', () => {
     const rows = syntheticRows(5_000, 9);
     const version = trainModelVersion(rows, options);
     const { holdout, candidate, active, promotion } = version.evaluation;
-    expect(holdout.events).toBe(1_000);
-    expect(holdout.from).toBe(new Date(START + 4_000 * 3_600_000).toISOString());
-    expect(candidate.events).toBe(1_000);
+    expect(holdout.events).toBe(2_000);
+    expect(holdout.from).toBe(new Date(START + 3_000 * 3_600_000).toISOString());
+    expect(candidate.events).toBe(2_000);
     expect(active.version).toBe(DEFAULT_MODEL.version);
     expect(candidate.rocAuc).toBeGreaterThan(0.75);
     expect(candidate.thresholds.map((t) => t.rule)).toEqual(['high_abuse_score']);
@@ -128,7 +128,9 @@ describe('training', () => {
   it("chooses the version's thresholds on its scores of settled good events; the holdout reads the rules at them", () => {
     const rows = syntheticRows(5_000, 9);
     const version = trainModelVersion(rows, options);
-    expect(version.thresholds).toEqual(chooseThresholds(scoredBy(version, rows)));
+    expect(version.thresholds).toEqual(
+      chooseThresholds(scoredBy(version, rows), { declineAt: 85, reviewAt: 85 }),
+    );
     const [decline] = version.evaluation.candidate.thresholds;
     expect(decline).toMatchObject({ rule: 'high_abuse_score', threshold: version.thresholds.declineAt });
     // Out of sample, the candidate at those thresholds declines about as few good events.
@@ -146,12 +148,13 @@ describe('training', () => {
       provisional: true as const,
     }));
     const ordered = [...settled, ...provisional];
-    const { train, holdout } = timeSplit(ordered, 0.2);
-    expect(holdout).toEqual(settled.slice(800));
-    expect(train).toEqual(settled.slice(0, 800));
+    const [older, newer, ...none] = timeFolds(ordered, 0.4, 2);
+    expect(none).toEqual([]);
+    expect(older).toEqual({ train: settled.slice(0, 600), test: settled.slice(600, 800) });
+    expect(newer).toEqual({ train: settled.slice(0, 800), test: settled.slice(800) });
     const version = trainModelVersion(ordered, options);
-    const settledPositives = settled.slice(800).filter((r) => r.label === 1).length;
-    expect(version.evaluation.holdout).toMatchObject({ events: 200, positives: settledPositives });
+    const settledPositives = settled.slice(600).filter((r) => r.label === 1).length;
+    expect(version.evaluation.holdout).toMatchObject({ events: 400, positives: settledPositives });
     // The version kept still learns from every usable row, provisional positives included.
     expect(version.trainedOn).toEqual({
       events: 1_300,
@@ -162,14 +165,24 @@ describe('training', () => {
   it('chooses thresholds: at most 0.5 % of good events declined, 2 % reviewed, never below 50 and 30', () => {
     const at = (score: number, count: number, label: 0 | 1 = 0): Scored[] =>
       Array.from({ length: count }, () => ({ probability: score / 100, label }));
+    const fallback = { declineAt: 85, reviewAt: 55 };
     // 1,000 good events: 5 may be declined and 20 reviewed.
     const good = [...at(10, 960), ...at(40, 30), ...at(70, 5), ...at(90, 5)];
-    expect(chooseThresholds(good)).toEqual({ declineAt: 71, reviewAt: 41 });
+    expect(chooseThresholds(good, fallback)).toEqual({ declineAt: 71, reviewAt: 41 });
     // Abusive events do not move them: they are chosen on the good ones.
-    expect(chooseThresholds([...good, ...at(60, 500, 1)])).toEqual({ declineAt: 71, reviewAt: 41 });
-    expect(chooseThresholds(at(5, 1_000))).toEqual({ declineAt: 50, reviewAt: 30 });
+    expect(chooseThresholds([...good, ...at(60, 500, 1)], fallback)).toEqual({ declineAt: 71, reviewAt: 41 });
+    expect(chooseThresholds(at(5, 1_000), fallback)).toEqual({ declineAt: 50, reviewAt: 30 });
     // Even 100 would decline too many good events: nothing is declined.
-    expect(chooseThresholds(at(100, 10)).declineAt).toBe(101);
+    expect(chooseThresholds(at(100, 1_000), fallback).declineAt).toBe(101);
+  });
+
+  it('keeps the fallback for a share too few good events can measure (200 for 0.5 %, 50 for 2 %)', () => {
+    const good = (count: number): Scored[] =>
+      Array.from({ length: count }, () => ({ probability: 0.05, label: 0 }));
+    const fallback = { declineAt: 85, reviewAt: 55 };
+    expect(chooseThresholds(good(199), fallback)).toEqual({ declineAt: 85, reviewAt: 30 });
+    expect(chooseThresholds(good(49), fallback)).toEqual(fallback);
+    expect(chooseThresholds(good(200), fallback)).toEqual({ declineAt: 50, reviewAt: 30 });
   });
 
   it('refuses a candidate that ranks worse than the active model', () => {
