@@ -21,10 +21,7 @@ import { fitLogistic, sigmoid, type WeightedRow } from './logistic.ts';
  * model. Pure and deterministic: the same rows and options give the same version, byte for byte.
  */
 export interface ModelVersion extends ScoringModel {
-  /**
-   * Chosen on its scores of the settled good events and checked on the holdout (evaluation.ts
-   * chooseThresholds, promotionVerdict); the default workflows decide with them.
-   */
+  /** Chosen on the holdout (evaluation.ts chooseThresholds); the default workflows decide with them. */
   thresholds: ModelThresholds;
   merchantId: string;
   /** The default model the prior was centred on. */
@@ -126,26 +123,18 @@ export function trainModelVersion(rows: readonly LabeledRow[], options: Training
   );
   const holdout = folds.flatMap((fold) => fold.test);
 
-  // The version kept is fitted on every usable row: the newest weeks are the most telling.
-  const fitted = fitModel(ordered, options);
-  // Its thresholds are read off its own scores of every settled good event (a holdout holds too few
-  // to place a 0.5 % quantile); the holdout then checks them out of sample: each fold's candidate,
-  // fitted only on older rows, must decline and review no more good events than allowed.
-  const thresholds = chooseThresholds(
-    scoredBy(
-      fitted,
-      ordered.filter((row) => !row.provisional),
-    ),
-    thresholdsOf(defaultModel, eventType),
-  );
-  const candidate = evaluateScores(
-    folds.flatMap((fold) => scoredBy(fitModel(fold.train, options), fold.test)),
-    scoreThresholds(options.workflow, thresholds),
-  );
+  // Each fold's candidate is fitted only on rows older than the fold: its scores are out of sample.
+  const candidateScores = folds.flatMap((fold) => scoredBy(fitModel(fold.train, options), fold.test));
+  // The thresholds are read off those scores of the holdout's good events, so they hold for traffic
+  // the model has not seen (in-sample scores of good events run low and would decline too many).
+  const thresholds = chooseThresholds(candidateScores, thresholdsOf(defaultModel, eventType));
+  const candidate = evaluateScores(candidateScores, scoreThresholds(options.workflow, thresholds));
   const active = evaluateScores(
     scoredBy(options.activeModel, holdout),
     scoreThresholds(options.workflow, thresholdsOf(options.activeModel, eventType)),
   );
+  // The version kept is fitted on every usable row: the newest weeks are the most telling.
+  const fitted = fitModel(ordered, options);
   const trainedAt = new Date(options.now).toISOString();
   const content = {
     eventType,

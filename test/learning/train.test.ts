@@ -125,16 +125,17 @@ describe('training', () => {
     expect(promotion).toEqual({ promotable: true, reasons: ['not worse than the active model'] });
   });
 
-  it("chooses the version's thresholds on its scores of settled good events; the holdout reads the rules at them", () => {
+  it("chooses the version's thresholds on the holdout's out-of-sample scores and reads its rules at them", () => {
     const rows = syntheticRows(5_000, 9);
     const version = trainModelVersion(rows, options);
-    expect(version.thresholds).toEqual(
-      chooseThresholds(scoredBy(version, rows), { declineAt: 85, reviewAt: 85 }),
+    const ordered = [...rows].sort((a, b) => a.at - b.at);
+    const outOfSample = timeFolds(ordered, 0.4, 2).flatMap((fold) =>
+      scoredBy(fitModel(fold.train, options), fold.test),
     );
+    expect(version.thresholds).toEqual(chooseThresholds(outOfSample, { declineAt: 85, reviewAt: 85 }));
     const [decline] = version.evaluation.candidate.thresholds;
     expect(decline).toMatchObject({ rule: 'high_abuse_score', threshold: version.thresholds.declineAt });
-    // Out of sample, the candidate at those thresholds declines about as few good events.
-    expect(decline!.falsePositiveRate).toBeLessThanOrEqual(0.01);
+    expect(decline!.falsePositiveRate).toBeLessThanOrEqual(0.005);
     // The active (default) model is read at its own threshold, the default workflow's 85.
     expect(version.evaluation.active.thresholds[0]!.threshold).toBe(85);
   });
