@@ -49,7 +49,14 @@ describe('models CLI', () => {
     const trained = await admin('models', 'train', ...args);
     expect(trained.code, trained.stderr).toBe(0);
     const result = json(trained);
-    expect(Object.keys(result).sort()).toEqual(['evaluation', 'promoted', 'trainedOn', 'version']);
+    expect(Object.keys(result).sort()).toEqual([
+      'evaluation',
+      'promoted',
+      'thresholds',
+      'trainedOn',
+      'version',
+    ]);
+    expect(result.thresholds.declineAt).toBeGreaterThanOrEqual(50);
     expect(result.promoted).toBe(false);
     expect(result.trainedOn).toEqual({ events: 60, positives: ring.length });
     expect(result.evaluation.holdout.events).toBe(12);

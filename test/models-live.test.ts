@@ -60,19 +60,22 @@ function scoringVersion(
   };
 }
 
+/** Places an order; its wire decision and the decision stored with it. */
+async function placeOrder(merchantId: string, apiKey: string) {
+  const body = orderBody();
+  const response = await api.post('/v1/order', body, { apiKey });
+  expect(response.status).toBe(200);
+  const stored = await getOrder(merchantId, body.providerOrderId);
+  return { wire: response.body.cartLevelDecisions[0].decisions[0], stored: stored!.decision };
+}
+
 describe('merchant models in live scoring', () => {
   it('shadow is stored beside live decisions; promote and rollback change live decisions, nothing else', async () => {
     const { merchantId, apiKey } = await newMerchant();
     const version = decliningVersion(merchantId);
     await saveModelVersion(version);
     const args = ['--merchant', merchantId, '--type', 'order'];
-    const order = async () => {
-      const body = orderBody();
-      const response = await api.post('/v1/order', body, { apiKey });
-      expect(response.status).toBe(200);
-      const stored = await getOrder(merchantId, body.providerOrderId);
-      return { wire: response.body.cartLevelDecisions[0].decisions[0], stored: stored!.decision };
-    };
+    const order = () => placeOrder(merchantId, apiKey);
 
     const before = await order();
     expect(before.wire.decision).toBe('APPROVE');
@@ -130,13 +133,7 @@ describe("a promoted version's thresholds in live decisions", () => {
     await saveModelVersion(strict);
     await saveModelVersion(lenient);
     const args = ['--merchant', merchantId, '--type', 'order'];
-    const decide = async () => {
-      const body = orderBody();
-      const response = await api.post('/v1/order', body, { apiKey });
-      expect(response.status).toBe(200);
-      const stored = await getOrder(merchantId, body.providerOrderId);
-      return { wire: response.body.cartLevelDecisions[0].decisions[0], stored: stored!.decision };
-    };
+    const decide = () => placeOrder(merchantId, apiKey);
 
     expect((await admin('models', 'promote', ...args, '--version', strict.version)).code).toBe(0);
     const underStrict = await decide();

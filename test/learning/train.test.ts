@@ -218,6 +218,17 @@ describe('training', () => {
     expect(verdict.reasons.join('; ')).toMatch(/high_abuse_score catches .* of abusive events/);
   });
 
+  it('refuses a candidate whose REVIEW rule flags more than 2.5 % of good events', () => {
+    const rows = syntheticRows(5_000, 10);
+    const review = [{ rule: 'elevated_abuse_score', decision: 'REVIEW', threshold: 20 }];
+    const active = evaluateScores(scoredBy(TRUE_MODEL, rows), [{ ...review[0]!, threshold: 95 }]);
+    const eager = evaluateScores(scoredBy(TRUE_MODEL, rows), review);
+    expect(eager.thresholds[0]!.falsePositiveRate).toBeGreaterThan(0.025);
+    const verdict = promotionVerdict(eager, active);
+    expect(verdict.promotable).toBe(false);
+    expect(verdict.reasons.join('; ')).toMatch(/elevated_abuse_score declines or reviews .* of good events/);
+  });
+
   it('does not judge a candidate on a holdout with fewer than 10 abusive events', () => {
     const rows = syntheticRows(5_000, 10);
     const figures = evaluateScores(
