@@ -20,7 +20,7 @@ export interface WorkflowVariable {
 
 /**
  * The live model's own thresholds: a trained version is calibrated, so the score at which it should
- * decline depends on the version (chosen from its holdout when it was trained); the default workflows
+ * decline depends on the version (chosen on its holdout when it was trained); the default workflows
  * compare `abuseScore` with these rather than with fixed numbers.
  */
 const MODEL_THRESHOLDS: readonly WorkflowVariable[] = [
@@ -29,14 +29,14 @@ const MODEL_THRESHOLDS: readonly WorkflowVariable[] = [
     type: 'int',
     source: 'model',
     meaning:
-      "The live model's DECLINE threshold: for a trained version the lowest score at which at most 0.5 % of its holdout's good events score (never below 50); for the default model the default workflow's.",
+      "The live model's DECLINE threshold: for a trained version the lowest score at which at most 0.5 % of its holdout's good events score (never below 50; the default model's when the holdout holds fewer than 200 good events); for the default model the number the default workflow used (85 orders, returns, account updates; 70 signups, logins).",
   },
   {
     name: 'modelReviewAt',
     type: 'int',
     source: 'model',
     meaning:
-      "The live model's REVIEW threshold (<= modelDeclineAt): for a trained version the lowest score keeping at most 2 % of its holdout's good events between it and modelDeclineAt; for the default model the default workflow's (equal to modelDeclineAt where that workflow has no REVIEW branch).",
+      "The live model's REVIEW threshold (<= modelDeclineAt): for a trained version the lowest score keeping at most 2 % of its holdout's good events between it and modelDeclineAt (never below 30; the default model's with fewer than 50 good events); for the default model 55 (returns), 50 (account updates), else equal to modelDeclineAt.",
   },
 ];
 
