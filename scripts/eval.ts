@@ -11,6 +11,9 @@
  * its own label. It also prints each retraining's outcome and, per event type, the lowest threshold
  * keeping good customers declined at most 0.5 % of the time (how the default thresholds are judged).
  * Events are played in time order with the server's clock at each event's time (eval/patterns.ts).
+ * The merchant sends the feedback it would: the traffic's chargebacks and warehouse dispositions, a
+ * chargeback for a fraudulent order that was approved (never for a declined one), and an analyst's
+ * review resolutions through the management API (eval/analyst.ts).
  */
 import { reviewFate } from '../eval/analyst.ts';
 import {
@@ -21,7 +24,6 @@ import {
   type ScoredEvent,
 } from '../eval/metrics.ts';
 import * as patterns from '../eval/patterns.ts';
-import { stableChance } from '../eval/patterns.ts';
 import { SeededRandom } from '../eval/random.ts';
 import { startInMemoryApi } from '../local/in-memory-api.ts';
 
@@ -265,8 +267,9 @@ function cardholderDispute(step: Step, decision: string, disputed: ReadonlySet<s
   if (step.label?.eventType !== 'order' || step.label.label !== 1 || decision !== 'APPROVE') return undefined;
   const order = step.body as { providerOrderId: string; totalPrice: { amount: string } };
   if (disputed.has(order.providerOrderId)) return undefined;
-  if (stableChance(`disputes:${order.providerOrderId}`) >= CARDHOLDER_DISPUTE_SHARE) return undefined;
-  const at = step.at + (20 + Math.floor(stableChance(`filed:${order.providerOrderId}`) * 41)) * DAY;
+  if (patterns.stableChance(`disputes:${order.providerOrderId}`) >= CARDHOLDER_DISPUTE_SHARE)
+    return undefined;
+  const at = step.at + (20 + Math.floor(patterns.stableChance(`filed:${order.providerOrderId}`) * 41)) * DAY;
   return {
     at,
     order: step.order,
