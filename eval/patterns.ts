@@ -123,6 +123,7 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
       }
     }
     const returns = rng.chance(0.3) ? (rng.chance(0.3) ? Math.min(2, orders.length) : 1) : 0;
+    let usedBefore = false;
     for (const order of orders.slice(0, returns)) {
       const at = Math.min(now - HOUR, Number(order.timestamp) + rng.int(2, 20) * DAY);
       const returned = returnBody(rng, order, at, shopper.device);
@@ -133,7 +134,8 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
         ['LIGHTLY_USED', 'REFURBISH'],
         ['DAMAGED_ITEM', 'RECYCLED'],
       ]);
-      inspect(ctx, returned, condition!, outcome!);
+      inspect(ctx, returned, condition!, warehouseOutcome(returned, condition!, usedBefore, outcome!));
+      usedBefore ||= USED_CONDITIONS.has(condition!);
     }
     if (rng.chance(0.2)) {
       const change = rng.pick([
@@ -165,6 +167,40 @@ function inspect(
   );
 }
 
+const USED_CONDITIONS: ReadonlySet<string> = new Set(['LIGHTLY_USED', 'HEAVILY_USED']);
+/** Share of repeated used returns a warehouse's loss-prevention check catches. */
+const WAREHOUSE_FLAGS_REPEATED_USE = 0.8;
+
+/**
+ * What a warehouse with a loss-prevention check sends (api-contract: REMOVE_SUSPECT_ABUSE with
+ * repeated used items from one customer is the strongest confirmation of abuse): an item that comes
+ * back used from a customer whose previous return also came back used is disposed of as suspected
+ * abuse, most of the time (the inspector sees the customer's return history, but not always). The
+ * rule knows nothing of who is abusive: an honest customer's second worn return is flagged too. The
+ * draw depends only on the return's id, so it leaves the traffic's random stream as it was.
+ */
+function warehouseOutcome(
+  returned: ReturnType<typeof returnBody>,
+  condition: string,
+  usedBefore: boolean,
+  usualOutcome: string,
+): string {
+  const repeatedUse = usedBefore && USED_CONDITIONS.has(condition);
+  return repeatedUse && stableChance(returned.providerReturnId) < WAREHOUSE_FLAGS_REPEATED_USE
+    ? 'REMOVE_SUSPECT_ABUSE'
+    : usualOutcome;
+}
+
+/** A uniform draw in [0, 1) fixed by `key` (FNV-1a), independent of any random stream. */
+export function stableChance(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  // Murmur3's finalizer spreads the last characters over every bit.
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return ((hash ^ (hash >>> 16)) >>> 0) / 4294967296;
+}
+
 /** Wardrobing: expensive apparel bought and returned again and again, worn. */
 export function serialReturners(ctx: EvalContext, count: number) {
   const { rng, now } = ctx;
@@ -177,7 +213,8 @@ export function serialReturners(ctx: EvalContext, count: number) {
       const at = Number(order.timestamp) + rng.int(3, 6) * DAY;
       const returned = returnBody(rng, order, at, shopper.device, 'ORIGINAL_PAYMENT');
       ctx.send(at, '/v1/return', returned, n >= 2 ? abuse('wardrobing', 'return') : undefined);
-      inspect(ctx, returned, rng.pick(['LIGHTLY_USED', 'HEAVILY_USED']), 'LIQUIDATE');
+      const condition = rng.pick(['LIGHTLY_USED', 'HEAVILY_USED']);
+      inspect(ctx, returned, condition, warehouseOutcome(returned, condition, n >= 1, 'LIQUIDATE'));
     }
   }
 }

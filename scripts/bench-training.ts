@@ -73,7 +73,7 @@ console.log(
   `training, ${EVENTS} decided orders, ${signals.length} signals, ${version.trainedOn.positives} positives`,
 );
 console.log(
-  `label rules ${labelMs.toFixed(0)} ms; train + evaluate (fit on 80 %, evaluate, refit on 100 %) ${trainMs.toFixed(0)} ms`,
+  `label rules ${labelMs.toFixed(0)} ms; train + evaluate (two rolling folds, each fitted on older rows, evaluate, refit on 100 %) ${trainMs.toFixed(0)} ms`,
 );
 console.log(`floor: one log-likelihood pass over the rows ${floorMs.toFixed(1)} ms`);
 console.log(

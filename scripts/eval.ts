@@ -11,7 +11,11 @@
  * its own label. It also prints each retraining's outcome and, per event type, the lowest threshold
  * keeping good customers declined at most 0.5 % of the time (how the default thresholds are judged).
  * Events are played in time order with the server's clock at each event's time (eval/patterns.ts).
+ * The merchant sends the feedback it would: the traffic's chargebacks and warehouse dispositions, a
+ * chargeback for a fraudulent order that was approved (never for a declined one), and an analyst's
+ * review resolutions through the management API (eval/analyst.ts).
  */
+import { reviewFate } from '../eval/analyst.ts';
 import {
   falseDeclineRate,
   type PatternReport,
@@ -27,7 +31,7 @@ const seed = Number(process.env.EVAL_SEED ?? 20261121);
 const RETRAIN_EVERY_DAYS = 30;
 const DAY = 86_400_000;
 const { baseUrl, stop } = await startInMemoryApi();
-const { createMerchant } = await import('../shared/store/merchants.ts');
+const { createApiKey, createMerchant } = await import('../shared/store/merchants.ts');
 const { trainMerchantModel } = await import('../shared/use-cases/train-merchant-model.ts');
 const { TrainingError } = await import('../shared/learning/train.ts');
 const { EVENT_TYPES } = await import('../shared/scoring/workflow.ts');
@@ -90,16 +94,64 @@ function scheduleTraffic(): Step[] {
 }
 
 async function post(apiKey: string, path: string, body: unknown): Promise<unknown> {
+  return call('POST', apiKey, path, body);
+}
+
+async function call(method: 'GET' | 'POST', apiKey: string, path: string, body?: unknown): Promise<unknown> {
   requests++;
   const response = await fetch(`${baseUrl}${path}`, {
-    method: 'POST',
+    method,
     headers: { Authorization: apiKey, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const json = (await response.json()) as Record<string, unknown>;
   if (response.status !== 200)
     throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
   return json;
+}
+
+interface QueuedReview {
+  reviewId: string;
+  providerId: string;
+}
+
+/** Feedback the merchant's analyst sent in one run (eval/analyst.ts). */
+interface AnalystLog {
+  queued: number;
+  resolved: { abuse: number; legitimate: number; wrong: number };
+}
+
+/**
+ * The merchant's analyst at work on day `at`: reads the open review queue through the management API
+ * and resolves each item whose time has come (`reviewFate`), as a person would in the console.
+ */
+async function workReviewQueue(
+  consoleKey: string,
+  at: number,
+  verdicts: ReadonlyMap<string, { truth: 0 | 1; at: number }>,
+  log: AnalystLog,
+) {
+  simulatedNow = at;
+  const open: QueuedReview[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = (await call(
+      'GET',
+      consoleKey,
+      `/v1/reviews?status=open&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    )) as { items: QueuedReview[]; nextCursor?: string };
+    open.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  for (const review of open) {
+    const verdict = verdicts.get(review.providerId);
+    if (!verdict) continue;
+    const fate = reviewFate(review.providerId, verdict.truth);
+    if (!fate.resolves || at < verdict.at + fate.afterDays * DAY) continue;
+    await call('POST', consoleKey, `/v1/reviews/${review.reviewId}/resolve`, { outcome: fate.outcome });
+    log.resolved[fate.outcome]++;
+    if ((fate.outcome === 'abuse') !== (verdict.truth === 1)) log.resolved.wrong++;
+  }
 }
 
 async function playTimeline(retrain: boolean) {
@@ -108,12 +160,24 @@ async function playTimeline(retrain: boolean) {
     accountUpdatesEnabled: true,
     environment: 'sandbox',
   });
+  const analystKey = await createApiKey({
+    merchantId: merchant.merchantId,
+    environment: 'sandbox',
+    scope: 'console',
+    name: 'analyst@eval.example',
+  });
+  if (!analystKey) throw new Error('no console key for the analyst');
+  const analyst: AnalystLog = { queued: 0, resolved: { abuse: 0, legitimate: 0, wrong: 0 } };
+  /** What each reviewed event really was, by the id the review queue shows, and when it was decided. */
+  const verdicts = new Map<string, { truth: 0 | 1; at: number }>();
   const steps = scheduleTraffic();
   const events: PlayedEvent[] = [];
   const trainingLog: TrainingLogLine[] = [];
   const trainedSince = new Map<string, number>();
   const start = steps[0]!.at;
   let nextTraining = start + RETRAIN_EVERY_DAYS * DAY;
+  let nextShift = start + DAY;
+  let causedChargebacks = 0;
 
   const retrainAll = async (at: number) => {
     simulatedNow = at;
@@ -131,7 +195,7 @@ async function playTimeline(retrain: boolean) {
         trainingLog.push({
           day,
           eventType,
-          outcome: `${trainedOn.events} rows, ${trainedOn.positives} positive; holdout AUC ${evaluation.candidate.rocAuc ?? '-'} vs ${evaluation.active.rocAuc ?? '-'}: ${run.promoted ? 'promoted' : `kept active (${evaluation.promotion.reasons.join('; ')})`}`,
+          outcome: `${trainedOn.events} rows, ${trainedOn.positives} positive; holdout ${evaluation.holdout.events} (${evaluation.holdout.positives} positive) AUC ${evaluation.candidate.rocAuc ?? '-'} vs ${evaluation.active.rocAuc ?? '-'}; thresholds ${run.version.thresholds.declineAt}/${run.version.thresholds.reviewAt}: ${run.promoted ? 'promoted' : `kept active (${evaluation.promotion.reasons.join('; ')})`}`,
         });
       } catch (error) {
         if (!(error instanceof TrainingError)) throw error;
@@ -140,16 +204,40 @@ async function playTimeline(retrain: boolean) {
     }
   };
 
-  for (const step of steps) {
-    while (retrain && step.at >= nextTraining) {
-      await retrainAll(nextTraining);
-      nextTraining += RETRAIN_EVERY_DAYS * DAY;
+  /** Feedback caused by a decision (a chargeback on a fraudulent order that shipped), in time order. */
+  const caused: Step[] = [];
+  const disputed = new Set(steps.flatMap((s) => /^\/v1\/order\/dispute\/(.+)$/.exec(s.path)?.[1] ?? []));
+  let next = 0;
+  while (next < steps.length || caused.length > 0) {
+    const step =
+      caused[0] && (next >= steps.length || caused[0].at < steps[next]!.at)
+        ? caused.shift()!
+        : steps[next++]!;
+    // The analyst's daily shift and the retraining, in time order, before the step's event arrives.
+    while (step.at >= nextShift || (retrain && step.at >= nextTraining)) {
+      if (retrain && nextTraining <= nextShift) {
+        await retrainAll(nextTraining);
+        nextTraining += RETRAIN_EVERY_DAYS * DAY;
+      } else {
+        await workReviewQueue(analystKey.apiKey, nextShift, verdicts, analyst);
+        nextShift += DAY;
+      }
     }
     simulatedNow = step.at;
     const response = await post(merchant.apiKey, step.path, step.body);
     if (!step.label) continue;
     const { pattern, label, eventType } = step.label;
     const decision = mostSevereDecision(eventType, response as DecisionBearing);
+    if (allDecisions(eventType, response as DecisionBearing).some((d) => d.decision === 'REVIEW')) {
+      analyst.queued++;
+      verdicts.set(reviewIdOf(eventType, step.body, response), { truth: label, at: step.at });
+    }
+    const chargeback = cardholderDispute(step, decision.decision, disputed);
+    if (chargeback && chargeback.at < timelineEnd) {
+      caused.push(chargeback);
+      caused.sort((a, b) => a.at - b.at || a.order - b.order);
+      causedChargebacks++;
+    }
     const since = trainedSince.get(eventType);
     events.push({
       step: step.order,
@@ -163,7 +251,42 @@ async function playTimeline(retrain: boolean) {
     });
   }
   simulatedNow = undefined;
-  return { events, trainingLog, trainedFrom: start + RETRAIN_EVERY_DAYS * DAY };
+  return { events, trainingLog, analyst, causedChargebacks, trainedFrom: start + RETRAIN_EVERY_DAYS * DAY };
+}
+
+/** Share of fraudulent orders that shipped whose cardholder disputes the charge. */
+const CARDHOLDER_DISPUTE_SHARE = 0.8;
+
+/**
+ * A fraudulent order the service approved ships on a stolen card: its cardholder disputes it 20-60
+ * days later, as most do, and the merchant forwards the chargeback (LOST: fraud chargebacks are
+ * rarely won). A declined order was never charged, so nothing follows it. Orders the traffic already
+ * gives a chargeback keep only that one. The draws depend only on the order's id.
+ */
+function cardholderDispute(step: Step, decision: string, disputed: ReadonlySet<string>): Step | undefined {
+  if (step.label?.eventType !== 'order' || step.label.label !== 1 || decision !== 'APPROVE') return undefined;
+  const order = step.body as { providerOrderId: string; totalPrice: { amount: string } };
+  if (disputed.has(order.providerOrderId)) return undefined;
+  if (patterns.stableChance(`disputes:${order.providerOrderId}`) >= CARDHOLDER_DISPUTE_SHARE)
+    return undefined;
+  const at = step.at + (20 + Math.floor(patterns.stableChance(`filed:${order.providerOrderId}`) * 41)) * DAY;
+  return {
+    at,
+    order: step.order,
+    path: `/v1/order/dispute/${order.providerOrderId}`,
+    body: {
+      dispute: [
+        {
+          disputeId: `dispute-${order.providerOrderId}`,
+          disputeType: 'CHARGEBACK',
+          disputeReason: 'FRAUD',
+          disputeStatus: 'LOST',
+          disputeAmount: Number(order.totalPrice.amount),
+          timestamp: at,
+        },
+      ],
+    },
+  };
 }
 
 interface WireDecision {
@@ -177,8 +300,8 @@ interface DecisionBearing {
   Decisions?: { decisions: WireDecision[] }[];
 }
 
-/** Where each response type carries its decisions; a return counts by its most severe line. */
-function mostSevereDecision(eventType: patterns.EventType, body: DecisionBearing): WireDecision {
+/** Where each response type carries its decisions. */
+function allDecisions(eventType: patterns.EventType, body: DecisionBearing): WireDecision[] {
   const decisions =
     eventType === 'order'
       ? body.cartLevelDecisions?.[0]?.decisions
@@ -186,7 +309,29 @@ function mostSevereDecision(eventType: patterns.EventType, body: DecisionBearing
         ? body.returnedLineItems
         : body.Decisions?.[0]?.decisions;
   if (!decisions?.length) throw new Error(`a ${eventType} response without decisions`);
-  return decisions.reduce((worst, d) => (d.abuseScore > worst.abuseScore ? d : worst));
+  return decisions;
+}
+
+/** A return counts by its most severe line. */
+function mostSevereDecision(eventType: patterns.EventType, body: DecisionBearing): WireDecision {
+  return allDecisions(eventType, body).reduce((worst, d) => (d.abuseScore > worst.abuseScore ? d : worst));
+}
+
+/** The id the review queue shows for an event (`providerId`: the id its record is stored under). */
+function reviewIdOf(eventType: patterns.EventType, request: unknown, response: unknown): string {
+  const field = (body: unknown, name: string) => String((body as Record<string, unknown>)[name]);
+  switch (eventType) {
+    case 'order':
+      return field(request, 'providerOrderId');
+    case 'return':
+      return field(request, 'providerReturnId');
+    case 'signup':
+      return field(request, 'customerId');
+    case 'login':
+      return field(response, 'serviceLoginID');
+    case 'account':
+      return field(response, 'serviceAccountEventId');
+  }
 }
 
 const started = realNow();
@@ -206,8 +351,17 @@ console.log(
   `seed ${seed}: ${requests} requests (two runs) in ${((realNow() - started) / 1000).toFixed(1)} s\n`,
 );
 
+for (const [name, run] of [
+  ['before', before],
+  ['after', after],
+] as const) {
+  const { queued, resolved } = run.analyst;
+  console.log(
+    `Feedback (${name} run): ${queued} scored events reviewed, the analyst resolved ${resolved.abuse} abuse and ${resolved.legitimate} legitimate (${resolved.wrong} of them wrongly); ${run.causedChargebacks} chargebacks on fraudulent orders that shipped`,
+  );
+}
 console.log(
-  `Retraining every ${RETRAIN_EVERY_DAYS} simulated days (day of the timeline, event type, outcome):`,
+  `\nRetraining every ${RETRAIN_EVERY_DAYS} simulated days (day of the timeline, event type, outcome):`,
 );
 for (const line of after.trainingLog)
   console.log(`  day ${String(line.day).padStart(3)} ${line.eventType.padEnd(8)} ${line.outcome}`);

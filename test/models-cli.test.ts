@@ -26,7 +26,7 @@ async function merchantWithRing(options: { goodShoppers: number; ringOrders: num
   const ring: string[] = [];
   for (let i = 0; i < total; i++) {
     const timestamp = start + Math.floor((i * 30 * DAY) / total);
-    // Ring orders spread evenly through time, so the newest 20 % (the holdout) holds some too.
+    // Ring orders spread evenly through time, so the newest 40 % (the holdout) holds some too.
     const isRing = options.ringOrders > 0 && i % Math.max(1, Math.floor(total / options.ringOrders)) === 0;
     const order = await placeOrder(api, apiKey, isRing ? { timestamp, card, device } : { timestamp });
     if (isRing) ring.push(order.providerOrderId);
@@ -49,10 +49,18 @@ describe('models CLI', () => {
     const trained = await admin('models', 'train', ...args);
     expect(trained.code, trained.stderr).toBe(0);
     const result = json(trained);
-    expect(Object.keys(result).sort()).toEqual(['evaluation', 'promoted', 'trainedOn', 'version']);
+    expect(Object.keys(result).sort()).toEqual([
+      'evaluation',
+      'promoted',
+      'thresholds',
+      'trainedOn',
+      'version',
+    ]);
+    expect(result.thresholds.declineAt).toBeGreaterThanOrEqual(50);
     expect(result.promoted).toBe(false);
     expect(result.trainedOn).toEqual({ events: 60, positives: ring.length });
-    expect(result.evaluation.holdout.events).toBe(12);
+    // The newest 40 % of the 60 settled orders, in two folds (the fresh order has no label yet).
+    expect(result.evaluation.holdout.events).toBe(24);
     expect(result.evaluation.candidate.positives).toBeGreaterThan(0);
     expect(result.evaluation.candidate.rocAuc).toBeGreaterThanOrEqual(0.9);
     expect(result.evaluation.active.version).toMatch(/^order-/);

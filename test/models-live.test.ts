@@ -30,11 +30,22 @@ const figures = {
 
 /** A stored version that scores every order 100, so its effect on a decision cannot be missed. */
 function decliningVersion(merchantId: string): ModelVersion {
+  return scoringVersion(merchantId, 'declines-all', 10, { declineAt: 85, reviewAt: 85 });
+}
+
+/** A version scoring every order `sigmoid(bias)`, deciding with the given thresholds. */
+function scoringVersion(
+  merchantId: string,
+  name: string,
+  bias: number,
+  thresholds: ModelVersion['thresholds'],
+): ModelVersion {
   return {
     eventType: 'order',
-    version: `order-${merchantId}-declines-all`,
-    bias: 10,
+    version: `order-${merchantId}-${name}`,
+    bias,
     weights: {},
+    thresholds,
     merchantId,
     basedOn: modelFor('order').version,
     trainedAt: new Date().toISOString(),
@@ -49,19 +60,22 @@ function decliningVersion(merchantId: string): ModelVersion {
   };
 }
 
+/** Places an order; its wire decision and the decision stored with it. */
+async function placeOrder(merchantId: string, apiKey: string) {
+  const body = orderBody();
+  const response = await api.post('/v1/order', body, { apiKey });
+  expect(response.status).toBe(200);
+  const stored = await getOrder(merchantId, body.providerOrderId);
+  return { wire: response.body.cartLevelDecisions[0].decisions[0], stored: stored!.decision };
+}
+
 describe('merchant models in live scoring', () => {
   it('shadow is stored beside live decisions; promote and rollback change live decisions, nothing else', async () => {
     const { merchantId, apiKey } = await newMerchant();
     const version = decliningVersion(merchantId);
     await saveModelVersion(version);
     const args = ['--merchant', merchantId, '--type', 'order'];
-    const order = async () => {
-      const body = orderBody();
-      const response = await api.post('/v1/order', body, { apiKey });
-      expect(response.status).toBe(200);
-      const stored = await getOrder(merchantId, body.providerOrderId);
-      return { wire: response.body.cartLevelDecisions[0].decisions[0], stored: stored!.decision };
-    };
+    const order = () => placeOrder(merchantId, apiKey);
 
     const before = await order();
     expect(before.wire.decision).toBe('APPROVE');
@@ -101,5 +115,41 @@ describe('merchant models in live scoring', () => {
     const rolledBack = await order();
     expect(rolledBack.wire.decision).toBe('APPROVE');
     expect(rolledBack.stored.modelVersion).toBe(modelFor('order').version);
+  });
+});
+
+describe("a promoted version's thresholds in live decisions", () => {
+  it('the default order workflow declines at the live version its own modelDeclineAt', async () => {
+    const { merchantId, apiKey } = await newMerchant();
+    // Both versions score every order 60 (log-odds ln 1.5): under the default model's 85, approved.
+    const strict = scoringVersion(merchantId, 'declines-at-65', Math.log(1.5), {
+      declineAt: 65,
+      reviewAt: 65,
+    });
+    const lenient = scoringVersion(merchantId, 'declines-at-55', Math.log(1.5), {
+      declineAt: 55,
+      reviewAt: 55,
+    });
+    await saveModelVersion(strict);
+    await saveModelVersion(lenient);
+    const args = ['--merchant', merchantId, '--type', 'order'];
+    const decide = () => placeOrder(merchantId, apiKey);
+
+    expect((await admin('models', 'promote', ...args, '--version', strict.version)).code).toBe(0);
+    const underStrict = await decide();
+    expect(underStrict.wire).toMatchObject({ decision: 'APPROVE', abuseScore: 60 });
+    expect(underStrict.stored.modelThresholds).toEqual({ declineAt: 65, reviewAt: 65 });
+
+    expect((await admin('models', 'promote', ...args, '--version', lenient.version)).code).toBe(0);
+    const underLenient = await decide();
+    expect(underLenient.wire).toMatchObject({
+      decision: 'DECLINE',
+      subDecision: 'high_abuse_score',
+      abuseScore: 60,
+    });
+    expect(underLenient.stored).toMatchObject({
+      modelVersion: lenient.version,
+      modelThresholds: { declineAt: 55, reviewAt: 55 },
+    });
   });
 });

@@ -28,7 +28,9 @@ describe('workflows set/get through the CLI change live decisions', () => {
     expect(JSON.parse(shown.stdout)).toMatchObject({
       source: 'default',
       decisionType: 'APPROVE/DECLINE',
-      workflow: { rules: [{ name: 'high_abuse_score', condition: 'abuseScore >= 85', decision: 'DECLINE' }] },
+      workflow: {
+        rules: [{ name: 'high_abuse_score', condition: 'abuseScore >= modelDeclineAt', decision: 'DECLINE' }],
+      },
     });
 
     const set = await admin(
@@ -75,7 +77,7 @@ describe('workflows set/get through the CLI change live decisions', () => {
     const { getOrder } = await import('../shared/store/orders.ts');
     const order = await getOrder(merchant.merchantId, body.providerOrderId);
     expect(order?.decision).toMatchObject({
-      workflowVersion: 'default-order-1',
+      workflowVersion: 'default-order-2',
       fields: { orderValue: 120, lineItemCount: 2, unitCount: 5, currencyCode: '840', orderState: 'PAID' },
     });
   });

@@ -52,6 +52,7 @@ export const modelCommands: AdminCommand[] = [
         return {
           version: version.version,
           trainedOn: version.trainedOn,
+          thresholds: version.thresholds,
           evaluation: version.evaluation,
           promoted,
         };
@@ -77,6 +78,7 @@ export const modelCommands: AdminCommand[] = [
           version: v.version,
           trainedAt: v.trainedAt,
           trainedOn: v.trainedOn,
+          thresholds: v.thresholds,
           rocAuc: v.evaluation.candidate.rocAuc,
           prAuc: v.evaluation.candidate.prAuc,
           promotable: v.evaluation.promotion.promotable,

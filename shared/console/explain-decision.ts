@@ -123,7 +123,17 @@ function explain(
     workflowVersion: decision.workflowVersion,
     signals,
     rule: { name: decision.subDecision, ...(condition ? { condition } : {}) },
-    variables: { abuseScore: decision.abuseScore, ...decision.signals, ...decision.fields },
+    variables: {
+      abuseScore: decision.abuseScore,
+      ...(decision.modelThresholds
+        ? {
+            modelDeclineAt: decision.modelThresholds.declineAt,
+            modelReviewAt: decision.modelThresholds.reviewAt,
+          }
+        : {}),
+      ...decision.signals,
+      ...decision.fields,
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { BacktestEvent } from '../scoring/backtest.ts';
 import { type ScoringModel, scoreWithModel } from '../scoring/model.ts';
+import { thresholdsOf } from '../scoring/models.ts';
 import type { Workflow } from '../scoring/workflow.ts';
 import { matchWorkflow } from '../scoring/workflow-engine.ts';
 
@@ -59,7 +60,12 @@ export function compareModels(
         const { abuseScore } = scoreWithModel(model, signals);
         return {
           abuseScore,
-          ...matchWorkflow(workflow, { abuseScore, signals, fields: stored.fields ?? {} }),
+          ...matchWorkflow(workflow, {
+            abuseScore,
+            thresholds: thresholdsOf(model, workflow.eventType),
+            signals,
+            fields: stored.fields ?? {},
+          }),
         };
       };
       const storedLive =

@@ -1,3 +1,5 @@
+import type { ModelThresholds } from '../scoring/model.ts';
+
 /**
  * How well predicted probabilities rank and match labeled outcomes. Pure; every figure is unweighted
  * (a pending chargeback counts as a positive here) so the numbers read as plain shares of events.
@@ -59,6 +61,44 @@ export function evaluateScores(
     thresholds: thresholds.map((t) => atThreshold(scored, t)),
     ...calibration(scored),
   };
+}
+
+/** The merchant's objective: good events declined at most this often, and reviewed at most this often. */
+export const MAX_GOOD_DECLINED = 0.005;
+export const MAX_GOOD_REVIEWED = 0.02;
+/**
+ * Lowest thresholds a version may choose: a calibrated score of 50 says abuse is as likely as not,
+ * so declining below it would decline mostly good events; reviewing below 30 would fill the queue
+ * with them. A small holdout's few good events cannot show otherwise.
+ */
+export const MIN_DECLINE_AT = 50;
+export const MIN_REVIEW_AT = 30;
+
+/**
+ * A version's own thresholds, read off its scores of good events: DECLINE from the lowest score at
+ * which at most 0.5 % of them score at or above it, REVIEW from the lowest score keeping at most 2 %
+ * of them between it and the DECLINE threshold; 101 (nothing declined) when even 100 declines too
+ * many. A share needs enough good events to be measured (200 for 0.5 %: one of them; 50 for 2 %);
+ * with fewer, that threshold is `fallback`'s (the default model's).
+ */
+export function chooseThresholds(scored: readonly Scored[], fallback: ModelThresholds): ModelThresholds {
+  const goodScores = scored.filter((s) => s.label === 0).map((s) => toScore(s.probability));
+  const atOrAbove = (t: number) => goodScores.filter((score) => score >= t).length;
+  const measurable = (share: number) => goodScores.length >= Math.round(1 / share);
+  let declineAt = fallback.declineAt;
+  if (measurable(MAX_GOOD_DECLINED)) {
+    declineAt = 101;
+    while (declineAt > MIN_DECLINE_AT && atOrAbove(declineAt - 1) <= MAX_GOOD_DECLINED * goodScores.length)
+      declineAt--;
+  }
+  if (!measurable(MAX_GOOD_REVIEWED)) return { declineAt, reviewAt: Math.min(fallback.reviewAt, declineAt) };
+  let reviewAt = declineAt;
+  while (
+    reviewAt > MIN_REVIEW_AT &&
+    atOrAbove(reviewAt - 1) - atOrAbove(declineAt) <= MAX_GOOD_REVIEWED * goodScores.length
+  )
+    reviewAt--;
+  return { declineAt, reviewAt };
 }
 
 /** The score an event gets: the same rounding as the live model. */

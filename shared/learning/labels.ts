@@ -26,6 +26,8 @@ export interface DecisionPart {
   signals: Readonly<Record<string, number>>;
   abuseScore: number;
   modelVersion: string;
+  /** The outcome it got (APPROVE, DECLINE, REVIEW); a declined event's silence says nothing. */
+  decision?: string;
 }
 
 /** Feedback in its current state (a dispute that went LOST then WON is WON). */
@@ -46,6 +48,12 @@ export interface LabeledRow {
   weight: number;
   /** The rule that gave the label, for audits. */
   rule: LabelRule;
+  /**
+   * True for a positive whose label window is still open (and no review settled it). Its good
+   * contemporaries are not usable yet, so a holdout must not judge on such rows: the newest weeks
+   * would look all abusive (train.ts).
+   */
+  provisional?: true;
 }
 
 export type LabelRule =
@@ -82,7 +90,8 @@ const ACCOUNT_LINK_KINDS = ['customer', 'email', 'device'];
 /**
  * Labels the events of `eventType` usable at `now` (training's "now": the latest event time the
  * merchant has sent). An event is usable once its label window has closed or it already carries a
- * positive label; a resolved review is final either way.
+ * positive label; a resolved review is final either way. A declined event without feedback is not
+ * usable: what it would have led to was never observed.
  */
 export function labelEvents(
   eventType: EventType,
@@ -100,7 +109,11 @@ export function labelEvents(
       const found = labelOf(event, partIndex, index);
       const final = found.rule === 'review_abuse' || found.rule === 'review_legitimate';
       if (!windowClosed && found.label === 0 && !final) return;
+      // A declined order never ships, a declined return is never refunded: no chargeback or
+      // disposition can follow, so "no feedback" is no evidence of good behaviour (censored).
+      if (part.decision === 'DECLINE' && found.rule === 'no_abuse_in_window') return;
       rows.push({
+        ...(!windowClosed && !final ? { provisional: true as const } : {}),
         eventKey: event.eventKey,
         part: partIndex,
         at: event.at,
@@ -202,5 +215,14 @@ function indexFeedback(events: readonly DecidedEventRow[], feedback: readonly Fe
   for (const [orderId, statuses] of disputeStatuses)
     if (statuses.includes('LOST')) landOn(ordersById.get(orderId));
   for (const key of abusiveLines.keys()) landOn(returnsById.get(key.slice(0, key.lastIndexOf('#'))));
+  // Abuse confirmed by review (an account takeover, a fake account) lands on the device only: the
+  // account and e-mail of a takeover are the victim's, the device is the attacker's.
+  const eventsByKey = new Map(events.map((event) => [event.eventKey, event]));
+  for (const [eventKey, outcome] of reviewByEvent) {
+    const reviewed = eventsByKey.get(eventKey);
+    if (outcome !== 'abuse' || !reviewed) continue;
+    for (const id of reviewed.identities.filter((id) => id.startsWith('device#')))
+      abuseTimesByIdentity.set(id, [...(abuseTimesByIdentity.get(id) ?? []), reviewed.at]);
+  }
   return { disputeStatuses, reviewByEvent, abusiveLines, abuseTimesByIdentity };
 }

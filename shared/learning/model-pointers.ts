@@ -47,10 +47,12 @@ export function withShadow(pointers: ModelPointers, model: ScoringModel | undefi
   return { ...rest, ...(model ? { shadow: model } : {}), revision: pointers.revision + 1 };
 }
 
-/** The weights-only copy kept in the pointers (a version's evaluation stays on the version item). */
+/** The scoring copy (weights and thresholds) kept in the pointers (a version's evaluation stays on the version item). */
 export const scoringPartOf = (model: ScoringModel): ScoringModel => ({
   eventType: model.eventType,
   version: model.version,
   bias: model.bias,
   weights: model.weights,
+  // A version decides with its own thresholds (the default workflows read them).
+  ...(model.thresholds ? { thresholds: model.thresholds } : {}),
 });

@@ -72,6 +72,7 @@ export function backtest(
       if (!stored.fields) report.decisionsWithoutFields++;
       const match = matchWorkflow(candidate, {
         abuseScore: stored.abuseScore,
+        thresholds: stored.modelThresholds,
         signals: stored.signals ?? {},
         fields: stored.fields ?? {},
       });

@@ -1,5 +1,6 @@
 import type { DecisionOutcome, WireDecision } from '../schemas/decision.ts';
-import { type ScoringModel, scoreWithModel } from './model.ts';
+import { type ModelThresholds, type ScoringModel, scoreWithModel } from './model.ts';
+import { thresholdsOf } from './models.ts';
 import type { Signals } from './signals/signal.ts';
 import { type FieldValue, normalizeFields } from './variables.ts';
 import { decisionTypeOf, type Workflow } from './workflow.ts';
@@ -14,6 +15,8 @@ export interface Decision {
   abuseScore: number;
   modelVersion: string;
   workflowVersion: string;
+  /** The model's thresholds the workflow read (`modelDeclineAt`, `modelReviewAt`). */
+  modelThresholds?: ModelThresholds;
   /** Signal values the model used (the decision's variables). */
   signals: Record<string, number>;
   /** Event fields the workflow saw (variables.ts EVENT_FIELDS, missing ones as zero values). */
@@ -55,8 +58,10 @@ export function decide(
   const values = Object.fromEntries(Object.entries(signals).map(([name, s]) => [name, s.value]));
   const scored = scoreWithModel(model, values);
   const normalized = normalizeFields(workflow.eventType, fields);
+  const thresholds = thresholdsOf(model, workflow.eventType);
   const branch = matchWorkflow(workflow, {
     abuseScore: scored.abuseScore,
+    thresholds,
     signals: values,
     fields: normalized,
   });
@@ -74,6 +79,7 @@ export function decide(
     abuseScore: scored.abuseScore,
     modelVersion: scored.modelVersion,
     workflowVersion: workflow.version,
+    modelThresholds: thresholds,
     signals: values,
     fields: normalized,
     ...(branch.errors.length > 0 ? { ruleErrors: branch.errors } : {}),
@@ -88,7 +94,8 @@ function shadowDecision(
   fields: Record<string, FieldValue>,
 ): ShadowDecision {
   const { abuseScore } = scoreWithModel(model, signals);
-  const branch = matchWorkflow(workflow, { abuseScore, signals, fields });
+  const thresholds = thresholdsOf(model, workflow.eventType);
+  const branch = matchWorkflow(workflow, { abuseScore, thresholds, signals, fields });
   return { modelVersion: model.version, abuseScore, decision: branch.decision, subDecision: branch.name };
 }
 

@@ -8,6 +8,18 @@ export interface ScoringModel {
   /** Log-odds of abuse for an event with every signal at zero. */
   bias: number;
   weights: Readonly<Record<string, number>>;
+  /**
+   * The score thresholds that belong to this model (workflow variables `modelDeclineAt` and
+   * `modelReviewAt`): a trained version's are chosen from its holdout; absent on the default models,
+   * whose thresholds are `DEFAULT_MODEL_THRESHOLDS` (models.ts).
+   */
+  thresholds?: ModelThresholds;
+}
+
+/** Scores at or above `declineAt` are declined, at or above `reviewAt` (below `declineAt`) reviewed. */
+export interface ModelThresholds {
+  declineAt: number;
+  reviewAt: number;
 }
 
 export interface Contribution {

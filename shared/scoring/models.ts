@@ -1,4 +1,4 @@
-import type { ScoringModel } from './model.ts';
+import type { ModelThresholds, ScoringModel } from './model.ts';
 import accountModel from './models/account.json' with { type: 'json' };
 import loginModel from './models/login.json' with { type: 'json' };
 import orderModel from './models/order.json' with { type: 'json' };
@@ -19,4 +19,22 @@ export function modelFor(eventType: EventType): ScoringModel {
   const model = MODELS[eventType];
   if (!model) throw new Error(`No scoring model for ${eventType}`);
   return model;
+}
+
+/**
+ * The default models' thresholds: the scores the default workflows declined and reviewed at before
+ * thresholds belonged to the model. Types whose default workflow has no REVIEW branch review from the
+ * DECLINE threshold, i.e. never, unless a merchant's workflow adds a band below it.
+ */
+export const DEFAULT_MODEL_THRESHOLDS: Record<EventType, ModelThresholds> = {
+  order: { declineAt: 85, reviewAt: 85 },
+  return: { declineAt: 85, reviewAt: 55 },
+  signup: { declineAt: 70, reviewAt: 70 },
+  login: { declineAt: 70, reviewAt: 70 },
+  account: { declineAt: 85, reviewAt: 50 },
+};
+
+/** The thresholds a model decides with: its own when trained with them, else the default's. */
+export function thresholdsOf(model: ScoringModel, eventType: EventType): ModelThresholds {
+  return model.thresholds ?? DEFAULT_MODEL_THRESHOLDS[eventType];
 }

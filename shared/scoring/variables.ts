@@ -1,3 +1,4 @@
+import type { ModelThresholds } from './model.ts';
 import { MODELS } from './models.ts';
 import { IDENTITY_TIME_SIGNAL_MEANINGS, identityTimeFieldDeclarations } from './signals/identity-time.ts';
 import type { EventType } from './workflow.ts';
@@ -13,9 +14,31 @@ export type FieldValue = string | number | boolean;
 export interface WorkflowVariable {
   name: string;
   type: VariableType;
-  source: 'score' | 'signal' | 'field';
+  source: 'score' | 'model' | 'signal' | 'field';
   meaning: string;
 }
+
+/**
+ * The live model's own thresholds: a trained version is calibrated, so the score at which it should
+ * decline depends on the version (chosen on its holdout when it was trained); the default workflows
+ * compare `abuseScore` with these rather than with fixed numbers.
+ */
+const MODEL_THRESHOLDS: readonly WorkflowVariable[] = [
+  {
+    name: 'modelDeclineAt',
+    type: 'int',
+    source: 'model',
+    meaning:
+      "The live model's DECLINE threshold: for a trained version the lowest score at which at most 0.5 % of its holdout's good events score (never below 50; the default model's when the holdout holds fewer than 200 good events); for the default model the number the default workflow used (85 orders, returns, account updates; 70 signups, logins).",
+  },
+  {
+    name: 'modelReviewAt',
+    type: 'int',
+    source: 'model',
+    meaning:
+      "The live model's REVIEW threshold (<= modelDeclineAt): for a trained version the lowest score keeping at most 2 % of its holdout's good events between it and modelDeclineAt (never below 30; the default model's with fewer than 50 good events); for the default model 55 (returns), 50 (account updates), else equal to modelDeclineAt.",
+  },
+];
 
 type FieldDeclaration = Omit<WorkflowVariable, 'source'>;
 
@@ -138,7 +161,7 @@ export function workflowVariables(eventType: EventType): readonly WorkflowVariab
   const cached = catalogs.get(eventType);
   if (cached) return cached;
   const fields = EVENT_FIELDS[eventType].map((f): WorkflowVariable => ({ ...f, source: 'field' }));
-  const taken = new Set([SCORE.name, ...fields.map((f) => f.name)]);
+  const taken = new Set([SCORE.name, ...MODEL_THRESHOLDS.map((v) => v.name), ...fields.map((f) => f.name)]);
   const signals = Object.keys(MODELS[eventType]?.weights ?? {})
     .filter((name) => VALID_NAME.test(name) && !taken.has(name))
     .sort()
@@ -150,7 +173,7 @@ export function workflowVariables(eventType: EventType): readonly WorkflowVariab
         meaning: `${SIGNAL_MEANINGS[name] ?? `Value of the ${eventType} model's signal ${name}.`} 0 when it did not fire.`,
       }),
     );
-  const catalog = Object.freeze([SCORE, ...signals, ...fields]);
+  const catalog = Object.freeze([SCORE, ...MODEL_THRESHOLDS, ...signals, ...fields]);
   catalogs.set(eventType, catalog);
   return catalog;
 }
@@ -214,10 +237,15 @@ export function celActivation(
   abuseScore: number,
   signals: Readonly<Record<string, number>>,
   normalizedFields: Readonly<Record<string, FieldValue>>,
+  thresholds: ModelThresholds,
 ): Record<string, bigint | number | string | boolean> {
   const activation: Record<string, bigint | number | string | boolean> = {};
   for (const variable of workflowVariables(eventType)) {
     if (variable.source === 'score') activation[variable.name] = BigInt(Math.round(abuseScore));
+    else if (variable.source === 'model')
+      activation[variable.name] = BigInt(
+        Math.round(variable.name === 'modelDeclineAt' ? thresholds.declineAt : thresholds.reviewAt),
+      );
     else if (variable.source === 'signal') {
       const value = signals[variable.name] ?? 0;
       activation[variable.name] = Number.isFinite(value) ? value : 0;

@@ -1,5 +1,7 @@
 import { type ASTNode, Environment, type ParseResult } from '@marcbachmann/cel-js';
 import type { DecisionOutcome } from '../schemas/decision.ts';
+import type { ModelThresholds } from './model.ts';
+import { DEFAULT_MODEL_THRESHOLDS } from './models.ts';
 import { celActivation, type FieldValue, normalizeFields, workflowVariables } from './variables.ts';
 import type { EventType, Workflow, WorkflowBranch } from './workflow.ts';
 
@@ -120,6 +122,8 @@ export interface WorkflowMatch {
 /** The decision variables: what conditions read and what a decision keeps for replay. */
 export interface DecisionVariables {
   abuseScore: number;
+  /** The deciding model's thresholds; absent (decisions stored before them): the default model's. */
+  thresholds?: ModelThresholds | undefined;
   signals: Readonly<Record<string, number>>;
   fields: Readonly<Record<string, FieldValue>>;
 }
@@ -132,6 +136,7 @@ export function matchWorkflow(workflow: Workflow, variables: DecisionVariables):
     variables.abuseScore,
     variables.signals,
     normalizeFields(eventType, variables.fields),
+    variables.thresholds ?? DEFAULT_MODEL_THRESHOLDS[eventType],
   );
   const errors: RuleError[] = [];
   for (const rule of workflow.rules) {

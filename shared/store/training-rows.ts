@@ -96,6 +96,7 @@ function toEventRow(item: Record<string, unknown>, eventType: EventType): Decide
       signals: d.signals ?? {},
       abuseScore: d.abuseScore,
       modelVersion: d.modelVersion,
+      decision: d.decision,
     })),
   };
 }

@@ -150,7 +150,7 @@ describe('management API', () => {
     expect(explanation).toMatchObject({ eventType: 'order', providerId: order.providerOrderId });
     const [decision] = explanation.decisions;
     expect(decision.modelVersion).toMatch(/order/);
-    expect(decision.workflowVersion).toBe('default-order-1');
+    expect(decision.workflowVersion).toBe('default-order-2');
     expect(decision.rule.name).toBe(decision.subDecision);
     expect(explanation.identities.find((i: { kind: string }) => i.kind === 'device').summary).toMatch(
       /^device: /,
@@ -160,7 +160,7 @@ describe('management API', () => {
   it('validates, backtests, saves and lists workflow versions with the CLI messages', async () => {
     const key = await consoleKey(suite.merchantId, 'workflow-editor@acme.example');
     const live = await get('/v1/workflows/order', key);
-    expect(live.body).toMatchObject({ source: 'default', workflow: { version: 'default-order-1' } });
+    expect(live.body).toMatchObject({ source: 'default', workflow: { version: 'default-order-2' } });
     const typo = {
       rules: [{ name: 'big_orders', decision: 'DECLINE', condition: 'abuseScroe >= 10' }],
       defaultBranch: { name: 'default_approve', decision: 'APPROVE' },

@@ -88,6 +88,35 @@ describe('order labels', () => {
     expect(rows.find((r) => r.id === 'young')).toBeUndefined();
   });
 
+  it('marks a positive inside its window provisional; a review or a closed window settles a label', () => {
+    const provisional = labelEvents(
+      'order',
+      orders,
+      [dispute('youngLost', 'LOST'), dispute('lost', 'LOST')],
+      NOW,
+    )
+      .filter((r) => r.provisional)
+      .map((r) => r.eventKey.split('#').pop());
+    expect(provisional).toEqual(['youngLost']);
+    const reviewed = labelEvents(
+      'order',
+      [event('order', 'flagged', 5, [])],
+      [{ kind: 'review', eventKey: 'M#m#ORDER#flagged', outcome: 'abuse', at: NOW }],
+      NOW,
+    );
+    expect(reviewed).toHaveLength(1);
+    expect(reviewed[0]!.provisional).toBeUndefined();
+  });
+
+  it('a declined order without feedback is censored: nothing shipped, so no chargeback could come', () => {
+    const declined = (id: string): DecidedEventRow => ({
+      ...event('order', id, 90, []),
+      parts: [{ signals: {}, abuseScore: 90, modelVersion: 'v1', decision: 'DECLINE' }],
+    });
+    const rows = labels('order', [declined('silent'), declined('disputed')], [dispute('disputed', 'LOST')]);
+    expect(rows.map((r) => [r.id, r.label, r.rule])).toEqual([['disputed', 1, 'lost_chargeback']]);
+  });
+
   it('events after training "now" are never used', () => {
     expect(
       labelEvents('order', [event('order', 'future', -1, [])], [dispute('future', 'LOST')], NOW),
@@ -189,6 +218,21 @@ describe('account event labels', () => {
     // "fresh" is 10 days old without feedback: its 90-day window is still open.
     expect(labels('account', events, feedback)).toEqual([
       { id: 'ato', part: 0, label: 1, weight: 1, rule: 'review_abuse' },
+    ]);
+  });
+
+  it("a takeover confirmed by review labels the device's earlier logins, not the victim's account", () => {
+    const takeover = [
+      event('login', 'victimEarlier', 100, ['customer#v', 'email#v', 'device#own']),
+      event('login', 'attackerLogin', 100, ['customer#v', 'email#v', 'device#attacker']),
+      event('account', 'payoutChange', 99, ['customer#v', 'device#attacker']),
+    ];
+    const confirmed: FeedbackRow[] = [
+      { kind: 'review', eventKey: 'M#m#ACCOUNT#payoutChange', outcome: 'abuse', at: NOW - 95 * DAY },
+    ];
+    expect(labels('login', takeover, confirmed)).toEqual([
+      { id: 'victimEarlier', part: 0, label: 0, weight: 1, rule: 'no_abuse_in_window' },
+      { id: 'attackerLogin', part: 0, label: 1, weight: 1, rule: 'linked_abuse_within_90_days' },
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../eval/random.ts';
-import { evaluateScores } from '../../shared/learning/evaluation.ts';
+import { chooseThresholds, evaluateScores, type Scored } from '../../shared/learning/evaluation.ts';
 import type { LabeledRow } from '../../shared/learning/labels.ts';
 import { sigmoid } from '../../shared/learning/logistic.ts';
 import { sampleNegatives } from '../../shared/learning/sampling.ts';
@@ -10,9 +10,11 @@ import {
   scoredBy,
   scoreThresholds,
   TrainingError,
+  timeFolds,
   trainModelVersion,
 } from '../../shared/learning/train.ts';
 import type { ScoringModel } from '../../shared/scoring/model.ts';
+import { DEFAULT_MODEL_THRESHOLDS } from '../../shared/scoring/models.ts';
 import { DEFAULT_WORKFLOWS } from '../../shared/scoring/workflow.ts';
 
 const TRUE_MODEL = { bias: -2.5, weights: { sharedCard: 1.8, ordersLastHour: 0.7, returningCustomer: -1.2 } };
@@ -108,13 +110,13 @@ describe('training', () => {
     expect(first.trainedOn).toEqual({ events: 3_000, positives: rows.filter((r) => r.label === 1).length });
   });
 
-  it('evaluates on the newest 20 % beside the active model and judges promotion', () => {
+  it('evaluates on the newest 40 % in two rolling folds beside the active model and judges promotion', () => {
     const rows = syntheticRows(5_000, 9);
     const version = trainModelVersion(rows, options);
     const { holdout, candidate, active, promotion } = version.evaluation;
-    expect(holdout.events).toBe(1_000);
-    expect(holdout.from).toBe(new Date(START + 4_000 * 3_600_000).toISOString());
-    expect(candidate.events).toBe(1_000);
+    expect(holdout.events).toBe(2_000);
+    expect(holdout.from).toBe(new Date(START + 3_000 * 3_600_000).toISOString());
+    expect(candidate.events).toBe(2_000);
     expect(active.version).toBe(DEFAULT_MODEL.version);
     expect(candidate.rocAuc).toBeGreaterThan(0.75);
     expect(candidate.thresholds.map((t) => t.rule)).toEqual(['high_abuse_score']);
@@ -123,11 +125,78 @@ describe('training', () => {
     expect(promotion).toEqual({ promotable: true, reasons: ['not worse than the active model'] });
   });
 
+  it("chooses the version's thresholds on the holdout's out-of-sample scores and reads its rules at them", () => {
+    const rows = syntheticRows(5_000, 9);
+    const version = trainModelVersion(rows, options);
+    const ordered = [...rows].sort((a, b) => a.at - b.at);
+    const outOfSample = timeFolds(ordered, 0.4, 2).flatMap((fold) =>
+      scoredBy(fitModel(fold.train, options), fold.test),
+    );
+    expect(version.thresholds).toEqual(chooseThresholds(outOfSample, { declineAt: 85, reviewAt: 85 }));
+    const [decline] = version.evaluation.candidate.thresholds;
+    expect(decline).toMatchObject({ rule: 'high_abuse_score', threshold: version.thresholds.declineAt });
+    expect(decline!.falsePositiveRate).toBeLessThanOrEqual(0.005);
+    // The active (default) model is read at its own threshold, the default workflow's 85.
+    expect(version.evaluation.active.thresholds[0]!.threshold).toBe(85);
+  });
+
+  it('holds out the newest settled rows: provisional positives are never judged on', () => {
+    // 1,000 settled hourly rows, then 300 newer positives whose label window is still open.
+    const settled = syntheticRows(1_000, 12);
+    const provisional = syntheticRows(300, 13, 1_000).map((r) => ({
+      ...r,
+      label: 1 as const,
+      provisional: true as const,
+    }));
+    const ordered = [...settled, ...provisional];
+    const [older, newer, ...none] = timeFolds(ordered, 0.4, 2);
+    expect(none).toEqual([]);
+    expect(older).toEqual({ train: settled.slice(0, 600), test: settled.slice(600, 800) });
+    expect(newer).toEqual({ train: settled.slice(0, 800), test: settled.slice(800) });
+    const version = trainModelVersion(ordered, options);
+    const settledPositives = settled.slice(600).filter((r) => r.label === 1).length;
+    expect(version.evaluation.holdout).toMatchObject({ events: 400, positives: settledPositives });
+    // The version kept still learns from every usable row, provisional positives included.
+    expect(version.trainedOn).toEqual({
+      events: 1_300,
+      positives: 300 + settled.filter((r) => r.label === 1).length,
+    });
+  });
+
+  it('chooses thresholds: at most 0.5 % of good events declined, 2 % reviewed, never below 50 and 30', () => {
+    const at = (score: number, count: number, label: 0 | 1 = 0): Scored[] =>
+      Array.from({ length: count }, () => ({ probability: score / 100, label }));
+    const fallback = { declineAt: 85, reviewAt: 55 };
+    // 1,000 good events: 5 may be declined and 20 reviewed.
+    const good = [...at(10, 960), ...at(40, 30), ...at(70, 5), ...at(90, 5)];
+    expect(chooseThresholds(good, fallback)).toEqual({ declineAt: 71, reviewAt: 41 });
+    // Abusive events do not move them: they are chosen on the good ones.
+    expect(chooseThresholds([...good, ...at(60, 500, 1)], fallback)).toEqual({ declineAt: 71, reviewAt: 41 });
+    expect(chooseThresholds(at(5, 1_000), fallback)).toEqual({ declineAt: 50, reviewAt: 30 });
+    // Even 100 would decline too many good events: nothing is declined.
+    expect(chooseThresholds(at(100, 1_000), fallback).declineAt).toBe(101);
+  });
+
+  it('keeps the fallback for a share too few good events can measure (200 for 0.5 %, 50 for 2 %)', () => {
+    const good = (count: number): Scored[] =>
+      Array.from({ length: count }, () => ({ probability: 0.05, label: 0 }));
+    const fallback = { declineAt: 85, reviewAt: 55 };
+    expect(chooseThresholds(good(199), fallback)).toEqual({ declineAt: 85, reviewAt: 30 });
+    expect(chooseThresholds(good(49), fallback)).toEqual(fallback);
+    expect(chooseThresholds(good(200), fallback)).toEqual({ declineAt: 50, reviewAt: 30 });
+  });
+
   it('refuses a candidate that ranks worse than the active model', () => {
     const rows = syntheticRows(5_000, 10);
-    const good = evaluateScores(scoredBy(TRUE_MODEL, rows), scoreThresholds(DEFAULT_WORKFLOWS.order));
+    const good = evaluateScores(
+      scoredBy(TRUE_MODEL, rows),
+      scoreThresholds(DEFAULT_WORKFLOWS.order, DEFAULT_MODEL_THRESHOLDS.order),
+    );
     const inverted = { bias: 0, weights: { sharedCard: -2, ordersLastHour: -1, returningCustomer: 1 } };
-    const bad = evaluateScores(scoredBy(inverted, rows), scoreThresholds(DEFAULT_WORKFLOWS.order));
+    const bad = evaluateScores(
+      scoredBy(inverted, rows),
+      scoreThresholds(DEFAULT_WORKFLOWS.order, DEFAULT_MODEL_THRESHOLDS.order),
+    );
     const verdict = promotionVerdict(bad, good);
     expect(verdict.promotable).toBe(false);
     expect(verdict.reasons.join('; ')).toMatch(/PR AUC .* below/);
@@ -135,7 +204,7 @@ describe('training', () => {
 
   it('refuses a candidate that catches less at a workflow threshold, however well it ranks', () => {
     const rows = syntheticRows(5_000, 10);
-    const thresholds = scoreThresholds(DEFAULT_WORKFLOWS.order);
+    const thresholds = scoreThresholds(DEFAULT_WORKFLOWS.order, DEFAULT_MODEL_THRESHOLDS.order);
     const active = evaluateScores(scoredBy(TRUE_MODEL, rows), thresholds);
     // Same ranking, every probability a third lower: no better or worse AUC, fewer events flagged.
     const timid = evaluateScores(
@@ -149,9 +218,23 @@ describe('training', () => {
     expect(verdict.reasons.join('; ')).toMatch(/high_abuse_score catches .* of abusive events/);
   });
 
+  it('refuses a candidate whose REVIEW rule flags more than 2.5 % of good events', () => {
+    const rows = syntheticRows(5_000, 10);
+    const review = [{ rule: 'elevated_abuse_score', decision: 'REVIEW', threshold: 20 }];
+    const active = evaluateScores(scoredBy(TRUE_MODEL, rows), [{ ...review[0]!, threshold: 95 }]);
+    const eager = evaluateScores(scoredBy(TRUE_MODEL, rows), review);
+    expect(eager.thresholds[0]!.falsePositiveRate).toBeGreaterThan(0.025);
+    const verdict = promotionVerdict(eager, active);
+    expect(verdict.promotable).toBe(false);
+    expect(verdict.reasons.join('; ')).toMatch(/elevated_abuse_score declines or reviews .* of good events/);
+  });
+
   it('does not judge a candidate on a holdout with fewer than 10 abusive events', () => {
     const rows = syntheticRows(5_000, 10);
-    const figures = evaluateScores(scoredBy(TRUE_MODEL, rows), scoreThresholds(DEFAULT_WORKFLOWS.order));
+    const figures = evaluateScores(
+      scoredBy(TRUE_MODEL, rows),
+      scoreThresholds(DEFAULT_WORKFLOWS.order, DEFAULT_MODEL_THRESHOLDS.order),
+    );
     const fewPositives = { ...figures, positives: 9 };
     expect(promotionVerdict(fewPositives, figures)).toEqual({
       promotable: false,

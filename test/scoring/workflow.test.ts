@@ -331,9 +331,12 @@ describe('variable catalog', () => {
       42,
       { cvvMismatch: 1 },
       normalizeFields('order', { unitCount: 3 }),
+      { declineAt: 80, reviewAt: 60 },
     );
     expect(activation).toMatchObject({
       abuseScore: 42n,
+      modelDeclineAt: 80n,
+      modelReviewAt: 60n,
       cvvMismatch: 1,
       giftCardUsed: 0,
       unitCount: 3n,

@@ -33,6 +33,7 @@ function version(merchantId: string, name: string, bias: number): ModelVersion {
     version: name,
     bias,
     weights: { lostChargebacksOnIdentities: 2.5, newCustomer: 0.123456 },
+    thresholds: { declineAt: 70, reviewAt: 40 },
     merchantId,
     basedOn: 'order-default',
     trainedAt: '2026-06-01T00:00:00.000Z',
@@ -74,7 +75,13 @@ describe('model versions in DynamoDB Local', () => {
     let pointers = await getModelPointers(merchantId, 'order');
     expect(pointers.active?.version).toBe('order-a');
     // Only the scoring part is copied into the pointers.
-    expect(Object.keys(pointers.active ?? {}).sort()).toEqual(['bias', 'eventType', 'version', 'weights']);
+    expect(Object.keys(pointers.active ?? {}).sort()).toEqual([
+      'bias',
+      'eventType',
+      'thresholds',
+      'version',
+      'weights',
+    ]);
 
     await saveModelPointers(merchantId, 'order', pointers, withShadow(pointers, b), 2);
     pointers = await getModelPointers(merchantId, 'order');
