@@ -1,4 +1,5 @@
 import { endpointHandler } from '../shared/http/http-handler.ts';
+import { dispositionRequestSchema } from '../shared/schemas/disposition.ts';
 import { recordDispositions } from '../shared/use-cases/record-dispositions.ts';
 
-export const handler = endpointHandler('disposition', recordDispositions);
+export const handler = endpointHandler('disposition', dispositionRequestSchema, recordDispositions);

@@ -26,6 +26,8 @@ export const CREATE_REQUIRE_BANNER =
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': join(REPO_ROOT, 'lib/lambda-credentials.ts'),
   '@smithy/core/event-streams': join(REPO_ROOT, 'lib/no-event-streams.ts'),
+  'node:http': join(REPO_ROOT, 'lib/node-http.ts'),
+  semver: join(REPO_ROOT, 'lib/semver-gte.ts'),
 };
 
 /**

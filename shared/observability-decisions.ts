@@ -7,7 +7,9 @@ import type { EventType } from './scoring/workflow.ts';
 export function recordDecisionMetric(eventType: EventType, outcome: string): void {
   // Imported history is not live traffic: the dashboard counts what the API decides now.
   if (importedEvent()) return;
-  const metric = metrics.singleMetric();
-  metric.addDimensions({ eventType, outcome });
-  metric.addMetric('Decisions', MetricUnit.Count, 1);
+  // Flushed at once, like a single metric, but from the shared instance: `singleMetric()` built a
+  // new Metrics (re-reading the environment, with its own Console) for every decision.
+  metrics.addDimensions({ eventType, outcome });
+  metrics.addMetric('Decisions', MetricUnit.Count, 1);
+  metrics.publishStoredMetrics();
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINT_SCHEMAS } from '../shared/contract/endpoint-schemas.ts';
 import { ENDPOINT_DEFINITIONS, ENDPOINTS, errorsOf } from '../shared/contract/endpoints.ts';
 import { buildOpenApiDocument } from '../shared/contract/openapi.ts';
 import { ERROR_CATALOG } from '../shared/errors.ts';
@@ -68,7 +69,7 @@ describe('openapi.json (generated from the endpoint registry)', () => {
 
   it('shows examples (from examples/) that the endpoint accepts', () => {
     for (const name of ENDPOINTS) {
-      const definition = ENDPOINT_DEFINITIONS[name];
+      const definition = { ...ENDPOINT_DEFINITIONS[name], ...ENDPOINT_SCHEMAS[name] };
       const examples =
         document.paths[definition.path]!.post!.requestBody.content['application/json'].examples ?? {};
       for (const [id, { value }] of Object.entries(examples as Record<string, { value: unknown }>)) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { lambdaContext, toApiGatewayEvent } from '../local/api-gateway-event.ts';
 import { endpointHandler } from '../shared/http/http-handler.ts';
 import { ROUTES, type RouteDefinition, type RouteDeprecation } from '../shared/http/routes.ts';
+import { loginRequestSchema } from '../shared/schemas/login.ts';
 import { evaluateLogin } from '../shared/use-cases/evaluate-login.ts';
 import { loginBody } from './support/account-fixtures.ts';
 import { newMerchant } from './support/api.ts';
@@ -27,7 +28,7 @@ function deprecatedRoute(deprecation: RouteDeprecation): RouteDefinition {
 }
 
 async function call(route: RouteDefinition, body: unknown, apiKey?: string) {
-  const handler = endpointHandler('login', evaluateLogin, { routes: [route] });
+  const handler = endpointHandler('login', loginRequestSchema, evaluateLogin, { routes: [route] });
   const response = await handler(
     toApiGatewayEvent(
       {
@@ -130,6 +131,8 @@ describe('route deprecation (decisions.md, contract 9.5)', () => {
       successorPath: '/v1/evaluate/login',
       migrationGuideUrl: GUIDE,
     });
-    expect(() => endpointHandler('login', evaluateLogin, { routes: [broken] })).toThrow(/deprecation/);
+    expect(() => endpointHandler('login', loginRequestSchema, evaluateLogin, { routes: [broken] })).toThrow(
+      /deprecation/,
+    );
   });
 });

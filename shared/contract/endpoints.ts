@@ -1,26 +1,10 @@
 import type * as z from 'zod';
 import type { ErrorCode } from '../errors.ts';
-import { accountRequestSchema } from '../schemas/account.ts';
-import * as consoleSchemas from '../schemas/console.ts';
-import { dispositionRequestSchema } from '../schemas/disposition.ts';
-import { disputeRequestSchema } from '../schemas/dispute.ts';
-import { loginRequestSchema } from '../schemas/login.ts';
-import { orderRequestSchema } from '../schemas/order.ts';
-import {
-  accountResponseSchema,
-  dispositionResponseSchema,
-  disputeResponseSchema,
-  loginResponseSchema,
-  orderResponseSchema,
-  returnResponseSchema,
-  signupResponseSchema,
-} from '../schemas/responses.ts';
-import { returnRequestSchema } from '../schemas/return.ts';
-import { signupRequestSchema } from '../schemas/signup.ts';
-import * as webhookSchemas from '../schemas/webhooks.ts';
+// Types only: the schemas themselves are loaded by what needs them (endpoint-schemas.ts says why).
+import type { ENDPOINT_SCHEMAS, MANAGEMENT_ENDPOINT_SCHEMAS } from './endpoint-schemas.ts';
 
 /**
- * The API as one registry: one definition per endpoint. The route table (shared/http/routes.ts),
+ * The API as one registry: one definition per endpoint (its zod schemas in endpoint-schemas.ts). The route table (shared/http/routes.ts),
  * the local adapter, the CDK stack (routes, functions, table access, monitoring), the list of
  * scored event types and the OpenAPI document (scripts/openapi.ts) all read it. The use case that
  * answers an endpoint is bound to its definition in `functions/<name>.ts`, typed by it.
@@ -68,13 +52,8 @@ export interface EndpointDefinition {
   path: string;
   summary: string;
   description: string;
-  /** The JSON body's schema; absent when the endpoint takes none (GET, DELETE, the CSV upload). */
-  request?: z.ZodType;
-  /** The query string's schema (lists, the overview period). */
-  query?: z.ZodType;
   /** A `text/csv` body instead of JSON, up to this many bytes. */
   csvBody?: { maxBytes: number };
-  response: z.ZodType;
   /** 202 when the answer only accepts work a job finishes (its status at `Location`); default 200. */
   successStatus?: 200 | 202;
   requiredFeature?: EndpointFeature;
@@ -123,8 +102,6 @@ export const ENDPOINT_DEFINITIONS = {
     summary: 'Score an order',
     description:
       'Records the order, updates customer variables, runs the orders workflow and returns the decision.',
-    request: orderRequestSchema,
-    response: orderResponseSchema,
     idempotency: { kind: 'natural-key', field: 'providerOrderId' },
     eventType: 'order',
     errors: ['invalid_currency_code', 'invalid_timestamp', 'duplicate_order'],
@@ -136,8 +113,6 @@ export const ENDPOINT_DEFINITIONS = {
     path: '/v1/return',
     summary: 'Score a return',
     description: 'Evaluates the return against the returns workflow; one decision per returned line item.',
-    request: returnRequestSchema,
-    response: returnResponseSchema,
     idempotency: { kind: 'natural-key', field: 'providerReturnId' },
     eventType: 'return',
     errors: ['invalid_timestamp', 'order_not_found', 'duplicate_return'],
@@ -149,8 +124,6 @@ export const ENDPOINT_DEFINITIONS = {
     path: '/v1/return/disposition/{return-id}',
     summary: 'Report the inspection outcome of returned items',
     description: 'Reporting only; no decision. `{return-id}` is the providerReturnId of the original return.',
-    request: dispositionRequestSchema,
-    response: dispositionResponseSchema,
     idempotency: { kind: 'idempotency-key-header' },
     errors: ['unknown_enum_value', 'return_not_found', 'item_not_on_return', 'idempotency_key_reused'],
     exampleFile: 'disposition.json',
@@ -161,8 +134,6 @@ export const ENDPOINT_DEFINITIONS = {
     path: '/v1/order/dispute/{order-id}',
     summary: 'Report a payment dispute or its outcome',
     description: 'Reporting only; no decision. `{order-id}` is the providerOrderId of the original order.',
-    request: disputeRequestSchema,
-    response: disputeResponseSchema,
     idempotency: { kind: 'idempotency-key-header' },
     errors: [
       'invalid_timestamp',
@@ -179,8 +150,6 @@ export const ENDPOINT_DEFINITIONS = {
     path: '/v1/evaluate/signup',
     summary: 'Score a new account',
     description: 'Evaluates a newly created account.',
-    request: signupRequestSchema,
-    response: signupResponseSchema,
     idempotency: { kind: 'natural-key', field: 'customerId' },
     eventType: 'signup',
     errors: ['invalid_timestamp', 'duplicate_customer'],
@@ -192,8 +161,6 @@ export const ENDPOINT_DEFINITIONS = {
     path: '/v1/evaluate/login',
     summary: 'Score a login attempt',
     description: 'Called on every login attempt, successful or failed.',
-    request: loginRequestSchema,
-    response: loginResponseSchema,
     idempotency: { kind: 'idempotency-key-header' },
     eventType: 'login',
     errors: ['invalid_timestamp', 'idempotency_key_reused'],
@@ -205,8 +172,6 @@ export const ENDPOINT_DEFINITIONS = {
     path: '/v1/evaluate/account',
     summary: 'Score an account change',
     description: 'Available only on accounts where it has been enabled on request.',
-    request: accountRequestSchema,
-    response: accountResponseSchema,
     requiredFeature: 'accountUpdates',
     idempotency: { kind: 'idempotency-key-header' },
     eventType: 'account',
@@ -239,7 +204,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     summary: 'Sign in to the console',
     description:
       'Exchanges the console key in Authorization for a session (12 h) carried in an HttpOnly; Secure; SameSite=Strict cookie; the key itself is never kept by the browser.',
-    response: consoleSchemas.consoleSessionSchema,
     errors: [],
   }),
   consoleSignOut: consoleEndpoint({
@@ -247,7 +211,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/console/session',
     summary: 'Sign out of the console',
     description: 'Ends the session of the cookie and clears the cookie.',
-    response: consoleSchemas.signedOutSchema,
     errors: [],
   }),
   reviewList: consoleEndpoint({
@@ -255,8 +218,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/reviews',
     summary: 'List reviews',
     description: 'The review queue, oldest first, filtered by status (default open) and event type.',
-    query: consoleSchemas.reviewListQuerySchema,
-    response: consoleSchemas.reviewPageSchema,
     errors: [],
   }),
   reviewShow: consoleEndpoint({
@@ -264,7 +225,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/reviews/{review-id}',
     summary: 'Show a review with its explanation',
     description: 'The review and the explanation of the decision(s) that put the event into the queue.',
-    response: consoleSchemas.reviewDetailSchema,
     errors: ['not_found'],
   }),
   reviewResolve: consoleEndpoint({
@@ -273,8 +233,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     summary: 'Resolve a review',
     description:
       'Labels the event abuse or legitimate; the label lands on its identities like any feedback. A review resolves once.',
-    request: consoleSchemas.resolveReviewRequestSchema,
-    response: consoleSchemas.reviewSchema,
     errors: ['not_found', 'review_already_resolved'],
   }),
   decisionShow: consoleEndpoint({
@@ -283,7 +241,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     summary: 'Explain a decision',
     description:
       'Looks a decided event up by the merchant’s id (providerOrderId, providerReturnId, customerId, serviceLoginId, serviceAccountEventId): score, signals and contributions, the rule and the values it saw, versions, identity counters.',
-    response: consoleSchemas.decisionExplanationSchema,
     errors: ['not_found'],
   }),
   workflowShow: consoleEndpoint({
@@ -291,7 +248,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/workflows/{type}',
     summary: 'Get the live workflow',
     description: 'The workflow deciding this event type now (the default one until the merchant saves one).',
-    response: consoleSchemas.workflowStateSchema,
     errors: ['not_found'],
   }),
   workflowSave: consoleEndpoint({
@@ -299,8 +255,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/workflows/{type}',
     summary: 'Save a workflow (new version)',
     description: 'Validates the workflow as the admin CLI does, then makes it live as a new version.',
-    request: consoleSchemas.workflowCandidateSchema,
-    response: consoleSchemas.workflowStateSchema,
     errors: ['not_found', 'invalid_workflow'],
   }),
   workflowValidate: consoleEndpoint({
@@ -308,8 +262,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/workflows/{type}/validate',
     summary: 'Validate a workflow',
     description: 'Every problem of a candidate workflow, in the admin CLI’s words; saves nothing.',
-    request: consoleSchemas.workflowCandidateSchema,
-    response: consoleSchemas.workflowValidationSchema,
     errors: ['not_found'],
   }),
   workflowBacktest: consoleEndpoint({
@@ -317,8 +269,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/workflows/{type}/backtest',
     summary: 'Backtest a workflow',
     description: 'Re-decides recent stored decisions with the candidate and reports what would change.',
-    request: consoleSchemas.backtestRequestSchema,
-    response: consoleSchemas.backtestReportSchema,
     errors: ['not_found', 'invalid_workflow'],
   }),
   workflowVersions: consoleEndpoint({
@@ -326,8 +276,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/workflows/{type}/versions',
     summary: 'List saved workflow versions',
     description: 'Every saved version, newest first, with who saved it.',
-    query: consoleSchemas.auditQuerySchema,
-    response: consoleSchemas.workflowVersionPageSchema,
     errors: ['not_found'],
   }),
   dispositionsUpload: consoleEndpoint({
@@ -339,7 +287,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     csvBody: { maxBytes: MAX_CSV_UPLOAD_BYTES },
     requestBudgetMs: 27_000,
     successStatus: 202,
-    response: consoleSchemas.uploadAcceptedSchema,
     errors: ['invalid_csv_rows'],
   }),
   dispositionsUploadShow: consoleEndpoint({
@@ -348,7 +295,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     summary: 'Show a dispositions upload',
     description:
       'The job recording an accepted upload: `recording`, `done` or `failed`, the file’s totals, how many returns are recorded or were already present so far, any return refused while recording, and when it finished.',
-    response: consoleSchemas.uploadStatusSchema,
     errors: ['not_found'],
   }),
   overview: consoleEndpoint({
@@ -357,8 +303,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     summary: 'Decisions overview',
     description:
       'Decisions per day by event type and outcome, the score distribution, top reasons and open reviews for a period (UTC days).',
-    query: consoleSchemas.overviewQuerySchema,
-    response: consoleSchemas.overviewSchema,
     errors: [],
   }),
   auditList: consoleEndpoint({
@@ -367,8 +311,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     summary: 'Audit log',
     description:
       'Every change made through the console (review resolved, workflow saved, upload), newest first.',
-    query: consoleSchemas.auditQuerySchema,
-    response: consoleSchemas.auditPageSchema,
     errors: [],
   }),
   webhookList: consoleEndpoint({
@@ -377,7 +319,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     summary: 'List webhook endpoints',
     description:
       'The merchant’s webhook endpoints: URL, events, filters, status (and why disabled). Never their secrets.',
-    response: webhookSchemas.webhookListSchema,
     errors: [],
   }),
   webhookCreate: consoleEndpoint({
@@ -386,8 +327,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     summary: 'Create a webhook endpoint',
     description:
       'Subscribes a URL to decision.created (filterable by event type and outcome), review.created and review.resolved. The signing secret is in this answer only. Production accepts only https URLs that are not loopback, private, link-local or metadata addresses.',
-    request: webhookSchemas.webhookSettingsSchema,
-    response: webhookSchemas.webhookCreatedSchema,
     errors: ['not_found'],
   }),
   webhookShow: consoleEndpoint({
@@ -395,7 +334,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/webhooks/{webhook-id}',
     summary: 'Show a webhook endpoint',
     description: 'One endpoint: URL, events, filters, status (and why disabled).',
-    response: webhookSchemas.webhookEndpointSchema,
     errors: ['not_found'],
   }),
   webhookUpdate: consoleEndpoint({
@@ -403,8 +341,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/webhooks/{webhook-id}',
     summary: 'Update a webhook endpoint',
     description: 'Changes the URL, events or filters; `enabled: false` disables it, `true` enables it again.',
-    request: webhookSchemas.webhookUpdateSchema,
-    response: webhookSchemas.webhookEndpointSchema,
     errors: ['not_found'],
   }),
   webhookDelete: consoleEndpoint({
@@ -412,7 +348,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/webhooks/{webhook-id}',
     summary: 'Delete a webhook endpoint',
     description: 'It receives nothing more; its past deliveries stay listed until they expire (30 days).',
-    response: webhookSchemas.webhookDeletedSchema,
     errors: ['not_found'],
   }),
   webhookRotateSecret: consoleEndpoint({
@@ -421,7 +356,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     summary: 'Rotate the signing secret',
     description:
       'A new secret, in this answer only; the previous one keeps signing (a second `v1=`) for 24 h.',
-    response: webhookSchemas.webhookSecretSchema,
     errors: ['not_found'],
   }),
   webhookTest: consoleEndpoint({
@@ -430,7 +364,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     summary: 'Send a test event',
     description:
       'Queues a `webhook.test` event to this endpoint; its delivery shows in the endpoint’s deliveries.',
-    response: webhookSchemas.webhookQueuedSchema,
     errors: ['not_found'],
   }),
   webhookDeliveries: consoleEndpoint({
@@ -439,8 +372,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     summary: 'List recent deliveries',
     description:
       'Newest first: status, attempts, the last answer (HTTP status, error, latency) and the next attempt.',
-    query: webhookSchemas.webhookDeliveryQuerySchema,
-    response: webhookSchemas.webhookDeliveryListSchema,
     errors: ['not_found'],
   }),
   webhookRedeliver: consoleEndpoint({
@@ -448,7 +379,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/webhooks/{webhook-id}/deliveries/{delivery-id}/redeliver',
     summary: 'Redeliver an event',
     description: 'Queues the delivery again with the same event id (Webhook-Id) and a fresh 72 h of retries.',
-    response: webhookSchemas.webhookQueuedSchema,
     errors: ['not_found'],
   }),
 };
@@ -467,8 +397,16 @@ export type EndpointName = keyof Definitions;
 export const ENDPOINTS = Object.keys(ENDPOINT_DEFINITIONS) as EndpointName[];
 
 /** The validated body of an endpoint's request, and the body its use case answers with. */
-export type RequestOf<N extends EndpointName> = z.output<Definitions[N]['request']>;
-export type ResponseOf<N extends EndpointName> = z.input<Definitions[N]['response']>;
+export type RequestOf<N extends EndpointName> = z.output<(typeof ENDPOINT_SCHEMAS)[N]['request']>;
+export type ResponseOf<N extends EndpointName> = z.input<(typeof ENDPOINT_SCHEMAS)[N]['response']>;
+
+/** Both registries name the same endpoints (a type check: tsc fails when one misses an endpoint). */
+type SameKeys<A, B> = [Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>] extends [never] ? true : false;
+type Holds<T extends true> = T;
+export type SchemasCoverTheRegistry = [
+  Holds<SameKeys<typeof ENDPOINT_SCHEMAS, Definitions>>,
+  Holds<SameKeys<typeof MANAGEMENT_ENDPOINT_SCHEMAS, typeof MANAGEMENT_ENDPOINT_DEFINITIONS>>,
+];
 
 /** Event types that get a decision (dispositions and disputes only report), in registry order. */
 export type EventType = Extract<Definitions[EndpointName], { eventType: string }>['eventType'];

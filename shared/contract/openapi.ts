@@ -5,6 +5,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { ERROR_CATALOG, type ErrorCode } from '../errors.ts';
 import { errorEnvelopeSchema } from '../schemas/responses.ts';
 import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from './console-credentials.ts';
+import { API_SCHEMAS, type EndpointSchemas } from './endpoint-schemas.ts';
 import {
   API_DEFINITIONS,
   API_ENDPOINTS,
@@ -124,7 +125,7 @@ function idempotencyNote(policy: EndpointDefinition['idempotency']): string {
   }`;
 }
 
-function requestBody(name: string, definition: EndpointDefinition) {
+function requestBody(name: string, definition: DocumentedEndpoint) {
   if (definition.request) {
     return {
       required: true,
@@ -146,7 +147,7 @@ function requestBody(name: string, definition: EndpointDefinition) {
   return undefined;
 }
 
-function operation(name: string, definition: EndpointDefinition): ZodOpenApiOperationObject {
+function operation(name: string, definition: DocumentedEndpoint): ZodOpenApiOperationObject {
   const pathParameters = [...definition.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const usesKeyHeader = definition.idempotency?.kind === 'idempotency-key-header';
   const body = requestBody(name, definition);
@@ -197,12 +198,15 @@ function operation(name: string, definition: EndpointDefinition): ZodOpenApiOper
   };
 }
 
+/** An endpoint's definition with its schemas, as the document describes it. */
+type DocumentedEndpoint = EndpointDefinition & EndpointSchemas;
+
 const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 export function buildOpenApiDocument() {
   const paths: ZodOpenApiPathsObject = {};
   for (const name of API_ENDPOINTS) {
-    const definition: EndpointDefinition = API_DEFINITIONS[name];
+    const definition: DocumentedEndpoint = { ...API_DEFINITIONS[name], ...API_SCHEMAS[name]! };
     paths[definition.path] = {
       ...paths[definition.path],
       [definition.method.toLowerCase()]: operation(name, definition),

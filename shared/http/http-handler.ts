@@ -44,12 +44,14 @@ const ANSWER_MARGIN_MS = 1_000;
  * The Lambda handler of a registered endpoint: its use case behind the one middleware stack, in this
  * order: request id + error envelope (outermost), Powertools context, authentication, route
  * deprecation (410 after sunset), rate limit, body size and JSON parsing, the ids in the path, the
- * Idempotency-Key header, strict validation against the definition's request schema, then the use
+ * Idempotency-Key header, strict validation against the endpoint's request schema, then the use
  * case, whose answer becomes the 200 response (`Idempotent-Replayed: true` on a replay).
  * Metrics are single metrics flushed where they are recorded, so no flushing middleware is needed.
  */
 export function endpointHandler<N extends EndpointName>(
   endpoint: N,
+  /** Its request schema (ENDPOINT_SCHEMAS[endpoint].request), imported by the function alone. */
+  request: z.ZodType<RequestOf<N>>,
   useCase: EndpointUseCase<N>,
   options: EndpointOptions = {},
 ): ApiHandler {
@@ -64,7 +66,7 @@ export function endpointHandler<N extends EndpointName>(
         definition.idempotency?.kind === 'idempotency-key-header'
           ? idempotencyKeyOf(headerValue(event.headers, IDEMPOTENCY_KEY_HEADER))
           : undefined;
-      const body = validate(definition.request as z.ZodType<RequestOf<N>>, context.parsedBody);
+      const body = validate(request, context.parsedBody);
       const answer = await useCase({
         endpoint,
         merchantId: context.principal!.merchant.merchantId,

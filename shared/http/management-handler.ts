@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as z from 'zod';
+import { type EndpointSchemas, MANAGEMENT_ENDPOINT_SCHEMAS } from '../contract/endpoint-schemas.ts';
 import {
   type EndpointDefinition,
   MANAGEMENT_ENDPOINT_DEFINITIONS,
@@ -18,15 +19,16 @@ import { ROUTES } from './routes.ts';
 import { validate } from './validation.ts';
 
 type Definitions = typeof MANAGEMENT_ENDPOINT_DEFINITIONS;
+type Schemas = typeof MANAGEMENT_ENDPOINT_SCHEMAS;
 
 /** The validated JSON body, the CSV text, or nothing, as the definition says. */
-export type BodyOf<N extends ManagementEndpointName> = Definitions[N] extends { request: z.ZodType }
-  ? z.output<Definitions[N]['request']>
+export type BodyOf<N extends ManagementEndpointName> = Schemas[N] extends { request: z.ZodType }
+  ? z.output<Schemas[N]['request']>
   : Definitions[N] extends { csvBody: object }
     ? string
     : undefined;
-export type QueryOf<N extends ManagementEndpointName> = Definitions[N] extends { query: z.ZodType }
-  ? z.output<Definitions[N]['query']>
+export type QueryOf<N extends ManagementEndpointName> = Schemas[N] extends { query: z.ZodType }
+  ? z.output<Schemas[N]['query']>
   : undefined;
 
 /** The console key behind a call: whose merchant, and who (the audit log names the key's holder). */
@@ -48,7 +50,7 @@ export interface ManagementCall<N extends ManagementEndpointName> {
 }
 
 export interface ManagementAnswer<N extends ManagementEndpointName> {
-  body: z.input<Definitions[N]['response']>;
+  body: z.input<Schemas[N]['response']>;
   /** Set-Cookie on sign-in and sign-out, Location on an accepted upload. */
   headers?: Record<string, string>;
 }
@@ -67,19 +69,18 @@ export function managementHandler<N extends ManagementEndpointName>(
   useCase: ManagementUseCase<N>,
 ): ApiHandler {
   const definition: EndpointDefinition = MANAGEMENT_ENDPOINT_DEFINITIONS[endpoint];
+  const schemas: EndpointSchemas = MANAGEMENT_ENDPOINT_SCHEMAS[endpoint];
   let stack = baseStack(endpoint, definition).use(routeLifecycle(ROUTES)).use(rateLimit());
-  if (definition.request) stack = stack.use(jsonBody());
+  if (schemas.request) stack = stack.use(jsonBody());
   if (definition.csvBody) stack = stack.use(csvBody(definition.csvBody.maxBytes));
   const handler = stack.handler(async (event, context) => {
     const pathParameters = pathParametersOf(event);
-    const body = definition.request
-      ? validate(definition.request, context.parsedBody)
+    const body = schemas.request
+      ? validate(schemas.request, context.parsedBody)
       : definition.csvBody
         ? context.parsedBody
         : undefined;
-    const query = definition.query
-      ? validate(definition.query, event.queryStringParameters ?? {})
-      : undefined;
+    const query = schemas.query ? validate(schemas.query, event.queryStringParameters ?? {}) : undefined;
     const answer = await useCase({
       caller: callerOf(context),
       body: body as BodyOf<N>,

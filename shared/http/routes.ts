@@ -78,8 +78,9 @@ export function matchRoute(
   routes: readonly RouteDefinition[] = ROUTES,
   method?: string,
 ): RouteMatch | undefined {
-  const matches = routes.flatMap((route) => {
-    const pathParameters = matchTemplate(route.path, path);
+  const parts = pathSegments(path);
+  const matches = compiledRoutes(routes).flatMap(({ route, template }) => {
+    const pathParameters = matchTemplate(template, parts);
     return pathParameters ? [{ route, pathParameters }] : [];
   });
   const samePath = matches.filter((m) => m.route.path === matches[0]?.route.path);
@@ -87,21 +88,42 @@ export function matchRoute(
   return chosen && { ...chosen, methods: samePath.map((m) => m.route.method) };
 }
 
-/** The path's parameters when it matches the template, else undefined. */
-function matchTemplate(templatePath: string, path: string): Record<string, string> | undefined {
-  const parts = pathSegments(path);
-  const template = pathSegments(templatePath);
+/** A template's segments: a literal, or the name of the parameter it stands for. */
+type TemplateSegment = { literal: string } | { parameter: string };
+
+/** Each route table's templates, split once rather than on every request. */
+const compiledTables = new WeakMap<
+  readonly RouteDefinition[],
+  { route: RouteDefinition; template: TemplateSegment[] }[]
+>();
+
+function compiledRoutes(routes: readonly RouteDefinition[]) {
+  let compiled = compiledTables.get(routes);
+  if (!compiled) {
+    compiled = routes.map((route) => ({
+      route,
+      template: pathSegments(route.path).map((segment): TemplateSegment => {
+        const parameter = parameterName(segment);
+        return parameter ? { parameter } : { literal: segment };
+      }),
+    }));
+    compiledTables.set(routes, compiled);
+  }
+  return compiled;
+}
+
+/** The path's parameters when its segments match the template, else undefined. */
+function matchTemplate(template: TemplateSegment[], parts: string[]): Record<string, string> | undefined {
   if (template.length !== parts.length) return undefined;
   const pathParameters: Record<string, string> = {};
   const matches = template.every((segment, i) => {
     const actual = parts[i] ?? '';
-    const param = parameterName(segment);
-    if (param) {
+    if ('parameter' in segment) {
       if (!actual) return false;
-      pathParameters[param] = decodePathSegment(actual) ?? actual;
+      pathParameters[segment.parameter] = decodePathSegment(actual) ?? actual;
       return true;
     }
-    return segment === actual;
+    return segment.literal === actual;
   });
   return matches ? pathParameters : undefined;
 }

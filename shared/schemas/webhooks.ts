@@ -1,12 +1,13 @@
 import * as z from 'zod';
 import { CONSOLE_EVENT_TYPES } from './console.ts';
 import { DECISION_OUTCOMES } from './decision.ts';
+import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
 
 /**
  * Webhook endpoints as merchants set them (admin CLI, management API) and as the management API
  * shows them: settings, status, deliveries. Secrets appear only in the answers that make them.
  */
-export const WEBHOOK_EVENT_TYPES = ['decision.created', 'review.created', 'review.resolved'] as const;
+export { WEBHOOK_EVENT_TYPES };
 
 const settings = {
   url: z

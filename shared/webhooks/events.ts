@@ -1,6 +1,6 @@
 import type { ConsoleEventType as EventType } from '../schemas/console.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
-import { WEBHOOK_EVENT_TYPES } from '../schemas/webhooks.ts';
+import { WEBHOOK_EVENT_TYPES } from '../schemas/webhook-event-types.ts';
 
 /**
  * What a merchant can subscribe to, and the payload every delivery carries. Pure: the store writes
