@@ -4,6 +4,7 @@ import type { RouteDefinition } from '../shared/http/routes.ts';
 import { ApiStack } from './api-stack.ts';
 import { STAGES, type StageConfig, type StageName, stackEnvironment, stackName } from './config.ts';
 import { DataStack } from './data-stack.ts';
+import { ImportStack } from './import-job.ts';
 import { LearningStack } from './training-job.ts';
 import { UploadWorkerStack } from './upload-worker.ts';
 import { WebhookStack } from './webhook-worker.ts';
@@ -17,6 +18,7 @@ export interface EnvironmentStacks {
   learning: LearningStack;
   webhooks: WebhookStack;
   uploads: UploadWorkerStack;
+  imports: ImportStack;
 }
 
 export interface AbuseDecisionAppOptions {
@@ -26,8 +28,9 @@ export interface AbuseDecisionAppOptions {
 }
 
 /**
- * One stateful and four stateless stacks (API, learning, webhook delivery, upload recording) per environment, checked by cdk-nag (AwsSolutions) at
- * synthesis: an unacknowledged finding fails `cdk synth`.
+ * One stateful stack (the table) and five more (API, learning, webhook delivery, upload recording,
+ * history import) per environment, checked by cdk-nag (AwsSolutions) at synthesis: an
+ * unacknowledged finding fails `cdk synth`.
  */
 export function buildAbuseDecisionApp(
   app: App,
@@ -77,7 +80,13 @@ export function buildAbuseDecisionApp(
       table: data.table,
       alarmTopic: api.monitoring.topic,
     });
-    built[config.stage] = { data, api, learning, webhooks, uploads };
+    const imports = new ImportStack(app, stackName(config.stage, 'Import'), {
+      ...common,
+      description: `Abuse-decision API, ${config.stage}: history import bucket and job (on demand)`,
+      config,
+      table: data.table,
+    });
+    built[config.stage] = { data, api, learning, webhooks, uploads, imports };
   }
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return built;

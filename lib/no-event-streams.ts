@@ -14,3 +14,10 @@ export class EventStreamSerde {
 }
 
 export const eventStreamSerdeProvider = unavailable;
+
+/**
+ * The S3 client (the history import job) resolves its event-stream marshaller when it is built;
+ * here it gets none, so only an event-stream operation (SelectObjectContent, which we never send)
+ * would fail, when sent. GetObject streams a plain body and needs none.
+ */
+export const resolveEventStreamSerdeConfig = <T>(input: T): T => input;

@@ -112,3 +112,10 @@ export const UPLOAD_WORKER_ACCESS: TableAccess = access(RECORD_EVENT, [
   'dynamodb:Query',
   'dynamodb:UpdateItem',
 ]);
+
+/**
+ * The history import job (functions/history-import.ts, lib/import-job.ts): reads the merchant's
+ * profile (GetItem), then records every event through the event use cases (RECORD_EVENT; an
+ * order's or return's status-only re-send reads and updates one item).
+ */
+export const IMPORT_JOB_ACCESS: TableAccess = access(RECORD_EVENT, ['dynamodb:GetItem']);

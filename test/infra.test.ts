@@ -15,7 +15,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAbuseDecisionApp, type EnvironmentStacks } from '../lib/abuse-decision-app.ts';
 import { POWERTOOLS_SERVICE_NAME, REPO_ROOT } from '../lib/api-function.ts';
 import { STAGES, type StageName } from '../lib/config.ts';
+import { IMPORT_HANDLER_FILE } from '../lib/import-job.ts';
 import {
+  IMPORT_JOB_ACCESS,
   TABLE_ACCESS,
   type TableAction,
   UPLOAD_WORKER_ACCESS,
@@ -482,8 +484,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
       'AWS::CloudWatch::Dashboard': 'DashboardName',
       'AWS::CloudWatch::Alarm': 'AlarmName',
     };
-    const { data, api, webhooks, uploads } = environment(stage);
-    for (const stack of [data, api, webhooks, uploads]) {
+    const { data, api, webhooks, uploads, imports } = environment(stage);
+    for (const stack of [data, api, webhooks, uploads, imports]) {
       for (const [id, resource] of resources(templateOf(stack))) {
         const key = physicalNames[resource.Type];
         if (key) expect(resource.Properties[key], `${id}.${key}`).toBeUndefined();
@@ -577,8 +579,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
   });
 
   it('passes cdk-nag AwsSolutions: no unacknowledged finding, every acknowledgement with a reason', () => {
-    const { data, api, webhooks, uploads } = environment(stage);
-    for (const stack of [data, api, webhooks, uploads]) {
+    const { data, api, webhooks, uploads, imports } = environment(stage);
+    for (const stack of [data, api, webhooks, uploads, imports]) {
       const report = new AwsSolutionsChecks().validateScope(stack);
       expect(
         report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath)}`),
@@ -609,6 +611,7 @@ const COMMAND_ACTIONS: Record<string, string> = {
   BatchWriteCommand: 'dynamodb:BatchWriteItem',
   TransactGetCommand: 'dynamodb:GetItem',
   SendMessageCommand: 'sqs:SendMessage',
+  GetObjectCommand: 's3:GetObject',
 };
 /** TransactWriteItems has no IAM action: each item is authorised as its single-item action. */
 const TRANSACT_ITEM_ACTIONS: Record<string, string> = {
@@ -797,6 +800,85 @@ describe.each(['sandbox', 'production'] as const)('%s dispositions upload worker
     expect(JSON.stringify(statements)).not.toContain('/index/');
     const sent = await actionsSentBy('functions/dispositions-upload-worker.ts');
     expect(sent.actions).toEqual([...UPLOAD_WORKER_ACCESS.actions].sort());
+    expect(sent.queriesIndex).toBe(false);
+  });
+});
+
+describe.each(['sandbox', 'production'] as const)('%s history import (lib/import-job.ts)', (stage) => {
+  const template = () => templateOf(environment(stage).imports);
+  const protect = STAGES[stage].protectData;
+
+  it('keeps history files in a private, encrypted, SSL-only bucket that forgets them, retained in production', () => {
+    const [[, bucket], ...others] = resources(template(), 'AWS::S3::Bucket') as [[string, CfnResource]];
+    expect(others).toEqual([]);
+    expect(bucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      LifecycleConfiguration: {
+        Rules: [
+          expect.objectContaining({
+            ExpirationInDays: 30,
+            AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+            Status: 'Enabled',
+          }),
+        ],
+      },
+    });
+    expect(bucket.DeletionPolicy).toBe(protect ? 'Retain' : 'Delete');
+    const policy = JSON.stringify(only(template(), 'AWS::S3::BucketPolicy').Properties);
+    expect(policy).toContain('"aws:SecureTransport":"false"');
+    expect(policy).toContain('"Effect":"Deny"');
+    expect(environment(stage).imports.stackName).toBe(`AbuseDecision-${stage}-Import`);
+    expect(environment(stage).imports.terminationProtection).toBe(protect);
+  });
+
+  it('runs one on-demand import function (15 minutes) told its bucket and table, with no trigger but an invoke', () => {
+    const [[, fn], ...others] = resources(template(), 'AWS::Lambda::Function') as [[string, CfnResource]];
+    expect(others).toEqual([]);
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Timeout: 900,
+      MemorySize: 3008,
+    });
+    const variables = (fn.Properties.Environment as { Variables: Json }).Variables;
+    expect(variables).toMatchObject({ ENVIRONMENT: stage, POWERTOOLS_SERVICE_NAME: SERVICE_NAME });
+    expect(JSON.stringify(variables.TABLE_NAME)).toContain(`AbuseDecision-${stage}-Data`);
+    expect(variables.IMPORT_BUCKET).toEqual({ Ref: logicalId(environment(stage).imports.bucket) });
+    expect(resources(template(), 'AWS::Lambda::EventSourceMapping')).toEqual([]);
+    expect(resources(template(), 'AWS::Lambda::Permission')).toEqual([]);
+    template().hasOutput('ImportFunctionName', {});
+    template().hasOutput('ImportBucketName', {});
+  });
+
+  it('grants the function the table actions and the one S3 read its bundle sends, nothing more', async () => {
+    const { imports } = environment(stage);
+    const statements = policyStatements(template());
+    const role = logicalId(imports.function.role);
+    const own = statements.filter(({ owner }) =>
+      JSON.stringify(
+        resources(template(), 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,
+      ).includes(role),
+    );
+    const actions = own.flatMap(({ statement }) => asList(statement.Action).map(String));
+    const granted = [...new Set(actions.filter((a) => /^(dynamodb|s3):/.test(a)))].sort();
+    expect(granted).toEqual([...IMPORT_JOB_ACCESS.actions, 's3:GetObject'].sort());
+    const s3Read = own.find(({ statement }) => asList(statement.Action).includes('s3:GetObject'))!.statement;
+    expect(s3Read.Resource).toEqual({
+      'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalId(imports.bucket), 'Arn'] }, '/*']],
+    });
+    expect(JSON.stringify(own)).not.toContain('/index/');
+    // No whole service and no wildcard (the table key's KMS grants name its few actions).
+    for (const action of actions) expect(action).not.toMatch(/^\*$|^[a-z0-9-]+:\*$/);
+    const sent = await actionsSentBy(IMPORT_HANDLER_FILE);
+    expect(sent.actions).toEqual([...IMPORT_JOB_ACCESS.actions, 's3:GetObject'].sort());
     expect(sent.queriesIndex).toBe(false);
   });
 });

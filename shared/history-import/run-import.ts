@@ -41,6 +41,14 @@ export interface ImportSummary {
   seconds: number;
 }
 
+/** A run that `keepGoing` ended early: what it left, and where the next run may start. */
+export interface UnfinishedImport {
+  /** Events not started. */
+  notStarted: number;
+  /** Index of the first event not handled: every event before it was (imported, present or rejected). */
+  firstNotDone: number;
+}
+
 export interface ImportOptions {
   merchant: Merchant;
   /** Events in flight at most (each waits for earlier events it shares a record or identity with). */
@@ -48,6 +56,11 @@ export interface ImportOptions {
   onProgress?: (done: number, total: number) => void;
   /** A line the use case refused (unknown order, conflicting duplicate, ...): it records nothing. */
   onRejected?: (problem: LineProblem) => void;
+  /**
+   * Asked before each event starts; once it says no, no further event starts and the run ends when
+   * those in flight have (a Lambda function nearing its time limit). Without it the run goes to the end.
+   */
+  keepGoing?: () => boolean;
 }
 
 const DEFAULT_CONCURRENCY = 16;
@@ -55,9 +68,11 @@ const DEFAULT_CONCURRENCY = 16;
 export async function runImport(
   events: readonly ImportEvent[],
   options: ImportOptions,
-): Promise<ImportSummary> {
+): Promise<ImportSummary & { unfinished?: UnfinishedImport }> {
   const started = performance.now();
   const counts = { imported: 0, alreadyPresent: 0, rejected: 0 };
+  const handled = new Array<boolean>(events.length).fill(false);
+  let outOfTime = false;
   const slots = new Slots(options.concurrency ?? DEFAULT_CONCURRENCY);
   const lastByTouch = new Map<string, Promise<void>>();
   let barrier: Promise<void> = Promise.resolve();
@@ -66,13 +81,18 @@ export async function runImport(
   let stopped: unknown;
   const all: Promise<void>[] = [];
 
-  for (const event of events) {
+  for (const [index, event] of events.entries()) {
     const alone = event.touches.includes(EVERYTHING);
     const before = alone ? sinceBarrier : event.touches.flatMap((t) => lastByTouch.get(t) ?? []);
     const run = Promise.all([barrier, ...before]).then(() =>
       slots.run(async () => {
         // After a store failure nothing more starts: the import stops, and a re-run resumes it.
         if (stopped) throw stopped;
+        // Latched: once out of time, no later event starts either (their order would break).
+        if (outOfTime || (options.keepGoing && !options.keepGoing())) {
+          outOfTime = true;
+          return;
+        }
         const outcome = await importOne(event, options.merchant).catch((error: unknown) => {
           stopped ??= error;
           throw error;
@@ -80,6 +100,7 @@ export async function runImport(
         if (outcome === 'rejected') counts.rejected++;
         else if (outcome === 'alreadyPresent') counts.alreadyPresent++;
         else counts.imported++;
+        handled[index] = true;
         options.onProgress?.(++done, events.length);
       }),
     );
@@ -94,10 +115,12 @@ export async function runImport(
     }
   }
   await Promise.all(all);
+  const notStarted = handled.filter((done) => !done).length;
   return {
     events: events.length,
     ...counts,
     seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+    ...(notStarted > 0 ? { unfinished: { notStarted, firstNotDone: handled.indexOf(false) } } : {}),
   };
 
   async function importOne(event: ImportEvent, merchant: Merchant) {

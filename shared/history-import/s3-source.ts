@@ -1,0 +1,50 @@
+import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { readRuntimeConfig } from '../config.ts';
+import { tracer } from '../observability.ts';
+import { type HistorySource, ImportRefusedError } from './import-history.ts';
+
+/**
+ * The imports bucket's client, built once per process. S3_ENDPOINT (local runs and tests only)
+ * points it at an S3-compatible server, path-style, with dummy credentials when none are set.
+ */
+export function importsBucketClient(env: NodeJS.ProcessEnv = process.env): S3Client {
+  const endpoint = env.S3_ENDPOINT || undefined;
+  return tracer.captureAWSv3Client(
+    new S3Client({
+      region: readRuntimeConfig(env).region,
+      ...(endpoint
+        ? {
+            endpoint,
+            forcePathStyle: true,
+            credentials: {
+              accessKeyId: env.AWS_ACCESS_KEY_ID ?? 'local',
+              secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? 'local',
+            },
+          }
+        : {}),
+    }),
+  );
+}
+
+/** A history file stored as one S3 object, read whole (one GetObject). */
+export function s3HistoryObject(client: S3Client, bucket: string, key: string): HistorySource {
+  const name = `s3://${bucket}/${key}`;
+  return {
+    name,
+    readText: async () => {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        if (!object.Body) throw new ImportRefusedError(`cannot read ${name}: the object has no body`);
+        return await object.Body.transformToString('utf-8');
+      } catch (error) {
+        // A missing key or a refused read is the caller's to fix; anything else is a failure.
+        if (error instanceof S3ServiceException && error.$fault === 'client') {
+          throw new ImportRefusedError(`cannot read ${name}: ${error.name}: ${error.message}`, [], {
+            cause: error,
+          });
+        }
+        throw error;
+      }
+    },
+  };
+}
