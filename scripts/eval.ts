@@ -61,6 +61,8 @@ interface PlayedEvent extends ScoredEvent {
   at: number;
   /** Whether a trained (promoted) model was live for the event's type when it arrived. */
   trainedModelLive: boolean;
+  /** The reason text answered (which signals drove the score). */
+  reason: string;
 }
 
 interface TrainingLogLine {
@@ -248,6 +250,7 @@ async function playTimeline(retrain: boolean) {
       abuseScore: decision.abuseScore,
       decision: decision.decision,
       trainedModelLive: since !== undefined && step.at >= since,
+      reason: decision.decisionReason ?? decision.reason ?? '',
     });
   }
   simulatedNow = undefined;
@@ -292,6 +295,9 @@ function cardholderDispute(step: Step, decision: string, disputed: ReadonlySet<s
 interface WireDecision {
   decision: string;
   abuseScore: number;
+  /** `decisionReason` on most responses, `reason` on a return's lines. */
+  decisionReason?: string;
+  reason?: string;
 }
 
 interface DecisionBearing {
@@ -405,6 +411,12 @@ console.log('\nGood customers on those events, before:');
 printGoodCustomers(beforeSet);
 console.log('after:');
 printGoodCustomers(afterSet);
+// Which good customers are flagged, and why: the guardrails are fixed from these, not from the totals.
+console.log('Good customers flagged after (day, type, decision, score, model, reason):');
+for (const e of afterSet.filter((e) => e.label === 0 && e.decision !== 'APPROVE'))
+  console.log(
+    `  day ${String(Math.round((e.at - after.events[0]!.at) / DAY)).padStart(3)} ${e.eventType.padEnd(8)} ${e.decision.padEnd(7)} ${String(e.abuseScore).padStart(3)} ${e.trainedModelLive ? 'trained' : 'default'}  ${e.reason}`,
+  );
 
 console.log(
   '\nChoosing DECLINE thresholds: per event type, the lowest abuseScore threshold at which at most 0.5 % of',
