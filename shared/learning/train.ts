@@ -109,6 +109,8 @@ const CALIBRATION_TOLERANCE = 10;
  * positives make AUC a coin toss, and a promoted guess would replace a default that stands on its own.
  */
 export const MIN_HOLDOUT_POSITIVES = 10;
+/** Good events a holdout needs before a REVIEW rule's share of them (2 %: one in 50) can be judged. */
+export const MIN_GOOD_FOR_REVIEW_SHARE = Math.round(1 / MAX_GOOD_REVIEWED);
 
 export function trainModelVersion(rows: readonly LabeledRow[], options: TrainingOptions): ModelVersion {
   const { eventType, defaultModel } = options;
@@ -300,6 +302,7 @@ export function scoreThresholds(workflow: Workflow, model: ModelThresholds): Sco
  * - at every threshold of the workflow, it catches no less than the active model (minus 0.05);
  * - at every DECLINE threshold, good customers declined ≤ max(0.5 %, the active model's share), at
  *   every REVIEW threshold declined or reviewed ≤ max(2.5 %, the active model's share);
+ * - a REVIEW rule is judged on at least 50 good events (2 % of them is one);
  * - calibration error ≤ max(10 points, the active model's);
  * - it still declines at least 95 % of the events the live model declined since the holdout's start
  *   that got no feedback: their outcome can never be observed, so no holdout can show that approving
@@ -334,6 +337,16 @@ export function promotionVerdict(
     if (theirs && figures.recall < theirs.recall - RECALL_TOLERANCE)
       reasons.push(`${figures.rule} catches ${figures.recall} of abusive events (active: ${theirs.recall})`);
     if (figures.decision !== 'DECLINE' && figures.decision !== 'REVIEW') continue;
+    // Too few good events to see 2 % of them: a REVIEW band of a calibrated version, on another
+    // scale than the default's, would be a guess (the eval's return versions reviewed 3-4 % of good
+    // returns after judging on 23-42 good ones with none flagged).
+    const goodEvents = candidate.events - candidate.positives;
+    if (figures.decision === 'REVIEW' && goodEvents < MIN_GOOD_FOR_REVIEW_SHARE) {
+      reasons.push(
+        `${figures.rule}: ${goodEvents} good events in the holdout cannot show it reviews at most ${MAX_GOOD_REVIEWED * 100} % of them (${MIN_GOOD_FOR_REVIEW_SHARE} needed)`,
+      );
+      continue;
+    }
     // A REVIEW rule's share includes the events declined above it.
     const allowed =
       figures.decision === 'DECLINE' ? MAX_GOOD_DECLINED : MAX_GOOD_DECLINED + MAX_GOOD_REVIEWED;
