@@ -10,6 +10,7 @@
  * first retraining, each decided by what was live then, so no event is scored by a model trained on
  * its own label. It also prints each retraining's outcome and, per event type, the lowest threshold
  * keeping good customers declined at most 0.5 % of the time (how the default thresholds are judged).
+ * It lists every good customer the after run flagged, with the reason text: what a guardrail fix reads.
  * Events are played in time order with the server's clock at each event's time (eval/patterns.ts).
  * The merchant sends the feedback it would: the traffic's chargebacks and warehouse dispositions, a
  * chargeback for a fraudulent order that was approved (never for a declined one), and an analyst's
