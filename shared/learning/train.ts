@@ -339,7 +339,7 @@ export function promotionVerdict(
     if (figures.decision !== 'DECLINE' && figures.decision !== 'REVIEW') continue;
     // Too few good events to see 2 % of them: a REVIEW band of a calibrated version, on another
     // scale than the default's, would be a guess (the eval's return versions reviewed 3-4 % of good
-    // returns after judging on 23-42 good ones with none flagged).
+    // returns after judging on 26-39 good ones with none flagged).
     const goodEvents = candidate.events - candidate.positives;
     if (figures.decision === 'REVIEW' && goodEvents < MIN_GOOD_FOR_REVIEW_SHARE) {
       reasons.push(
