@@ -10,6 +10,7 @@
  * first retraining, each decided by what was live then, so no event is scored by a model trained on
  * its own label. It also prints each retraining's outcome and, per event type, the lowest threshold
  * keeping good customers declined at most 0.5 % of the time (how the default thresholds are judged).
+ * It lists every good customer the after run flagged, with the reason text: what a guardrail fix reads.
  * Events are played in time order with the server's clock at each event's time (eval/patterns.ts).
  * The merchant sends the feedback it would: the traffic's chargebacks and warehouse dispositions, a
  * chargeback for a fraudulent order that was approved (never for a declined one), and an analyst's
@@ -61,6 +62,8 @@ interface PlayedEvent extends ScoredEvent {
   at: number;
   /** Whether a trained (promoted) model was live for the event's type when it arrived. */
   trainedModelLive: boolean;
+  /** The reason text answered (which signals drove the score). */
+  reason: string;
 }
 
 interface TrainingLogLine {
@@ -248,6 +251,7 @@ async function playTimeline(retrain: boolean) {
       abuseScore: decision.abuseScore,
       decision: decision.decision,
       trainedModelLive: since !== undefined && step.at >= since,
+      reason: decision.decisionReason ?? decision.reason ?? '',
     });
   }
   simulatedNow = undefined;
@@ -292,6 +296,9 @@ function cardholderDispute(step: Step, decision: string, disputed: ReadonlySet<s
 interface WireDecision {
   decision: string;
   abuseScore: number;
+  /** `decisionReason` on most responses, `reason` on a return's lines. */
+  decisionReason?: string;
+  reason?: string;
 }
 
 interface DecisionBearing {
@@ -405,6 +412,12 @@ console.log('\nGood customers on those events, before:');
 printGoodCustomers(beforeSet);
 console.log('after:');
 printGoodCustomers(afterSet);
+// Which good customers are flagged, and why: the guardrails are fixed from these, not from the totals.
+console.log('Good customers flagged after (day, type, decision, score, model, reason):');
+for (const e of afterSet.filter((e) => e.label === 0 && e.decision !== 'APPROVE'))
+  console.log(
+    `  day ${String(Math.round((e.at - after.events[0]!.at) / DAY)).padStart(3)} ${e.eventType.padEnd(8)} ${e.decision.padEnd(7)} ${String(e.abuseScore).padStart(3)} ${e.trainedModelLive ? 'trained' : 'default'}  ${e.reason}`,
+  );
 
 console.log(
   '\nChoosing DECLINE thresholds: per event type, the lowest abuseScore threshold at which at most 0.5 % of',

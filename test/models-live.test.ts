@@ -55,6 +55,7 @@ function scoringVersion(
       holdout: { from: null, events: 0, positives: 0 },
       candidate: figures,
       active: { version: modelFor('order').version, ...figures },
+      censoredDeclines: { events: 0, stillDeclined: 0 },
       promotion: { promotable: false, reasons: ['test version'] },
     },
   };

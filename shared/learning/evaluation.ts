@@ -79,19 +79,32 @@ export const MIN_REVIEW_AT = 30;
  * which at most 0.5 % of them score at or above it, REVIEW from the lowest score keeping at most 2 %
  * of them between it and the DECLINE threshold; 101 (nothing declined) when even 100 declines too
  * many. A share needs enough good events to be measured (200 for 0.5 %: one of them; 50 for 2 %);
- * with fewer, that threshold is `fallback`'s (the default model's).
+ * with fewer, that threshold is `fallback`'s (the default model's), raised above every good event
+ * that scores at or above it: the default's number is on another scale than a calibrated version's
+ * (whose scores follow the merchant's abuse rate), and a good event of the holdout flagged at it is
+ * already more than the share allows.
  */
 export function chooseThresholds(scored: readonly Scored[], fallback: ModelThresholds): ModelThresholds {
   const goodScores = scored.filter((s) => s.label === 0).map((s) => toScore(s.probability));
   const atOrAbove = (t: number) => goodScores.filter((score) => score >= t).length;
   const measurable = (share: number) => goodScores.length >= Math.round(1 / share);
-  let declineAt = fallback.declineAt;
+  // Above every good score at or over `from` (none allowed: too few events to allow a share).
+  const aboveGoodFrom = (from: number, below = 101) =>
+    Math.min(
+      below,
+      Math.max(
+        from,
+        ...goodScores.filter((score) => score >= from && score < below).map((score) => score + 1),
+      ),
+    );
+  let declineAt = aboveGoodFrom(fallback.declineAt);
   if (measurable(MAX_GOOD_DECLINED)) {
     declineAt = 101;
     while (declineAt > MIN_DECLINE_AT && atOrAbove(declineAt - 1) <= MAX_GOOD_DECLINED * goodScores.length)
       declineAt--;
   }
-  if (!measurable(MAX_GOOD_REVIEWED)) return { declineAt, reviewAt: Math.min(fallback.reviewAt, declineAt) };
+  if (!measurable(MAX_GOOD_REVIEWED))
+    return { declineAt, reviewAt: aboveGoodFrom(Math.min(fallback.reviewAt, declineAt), declineAt) };
   let reviewAt = declineAt;
   while (
     reviewAt > MIN_REVIEW_AT &&

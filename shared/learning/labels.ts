@@ -88,6 +88,18 @@ export const ABUSIVE_OUTCOMES: ReadonlySet<string> = new Set(['REMOVE_SUSPECT_AB
 const ACCOUNT_LINK_KINDS = ['customer', 'email', 'device'];
 
 /**
+ * An event the live model declined that got no feedback: what it would have led to can never be
+ * observed (a declined order ships nothing), so it is no label, but a candidate that would approve
+ * it is a guess no holdout can check (train.ts: the promotion rule keeps such declines).
+ */
+export interface CensoredRow {
+  eventKey: string;
+  part: number;
+  at: number;
+  signals: Readonly<Record<string, number>>;
+}
+
+/**
  * Labels the events of `eventType` usable at `now` (training's "now": the latest event time the
  * merchant has sent). An event is usable once its label window has closed or it already carries a
  * positive label; a resolved review is final either way. A declined event without feedback is not
@@ -99,20 +111,34 @@ export function labelEvents(
   feedback: readonly FeedbackRow[],
   now: number,
 ): LabeledRow[] {
+  return classifyEvents(eventType, events, feedback, now).labeled;
+}
+
+/** The labeled rows, and the declined events whose outcome was never observed (censored). */
+export function classifyEvents(
+  eventType: EventType,
+  events: readonly DecidedEventRow[],
+  feedback: readonly FeedbackRow[],
+  now: number,
+): { labeled: LabeledRow[]; censored: CensoredRow[] } {
   const index = indexFeedback(events, feedback);
   const windowMs = LABEL_WINDOW_DAYS[eventType] * DAY_MS;
-  const rows: LabeledRow[] = [];
+  const labeled: LabeledRow[] = [];
+  const censored: CensoredRow[] = [];
   for (const event of events) {
     if (event.eventType !== eventType || event.at > now) continue;
     const windowClosed = now - event.at >= windowMs;
     event.parts.forEach((part, partIndex) => {
       const found = labelOf(event, partIndex, index);
       const final = found.rule === 'review_abuse' || found.rule === 'review_legitimate';
-      if (!windowClosed && found.label === 0 && !final) return;
       // A declined order never ships, a declined return is never refunded: no chargeback or
       // disposition can follow, so "no feedback" is no evidence of good behaviour (censored).
-      if (part.decision === 'DECLINE' && found.rule === 'no_abuse_in_window') return;
-      rows.push({
+      if (part.decision === 'DECLINE' && found.rule === 'no_abuse_in_window') {
+        censored.push({ eventKey: event.eventKey, part: partIndex, at: event.at, signals: part.signals });
+        return;
+      }
+      if (!windowClosed && found.label === 0 && !final) return;
+      labeled.push({
         ...(!windowClosed && !final ? { provisional: true as const } : {}),
         eventKey: event.eventKey,
         part: partIndex,
@@ -124,7 +150,7 @@ export function labelEvents(
       });
     });
   }
-  return rows;
+  return { labeled, censored };
 }
 
 type Label = Pick<LabeledRow, 'label' | 'weight' | 'rule'>;

@@ -1,4 +1,4 @@
-import { labelEvents } from '../learning/labels.ts';
+import { classifyEvents } from '../learning/labels.ts';
 import { withPromoted } from '../learning/model-pointers.ts';
 import { sampleNegatives } from '../learning/sampling.ts';
 import { type ModelVersion, TrainingError, trainModelVersion } from '../learning/train.ts';
@@ -44,7 +44,7 @@ export async function trainMerchantModel(input: {
   const data = await loadTrainingData(merchantId, eventType, MAX_EVENTS_PER_TYPE, since);
   if (data.latestEventTime === undefined)
     throw new TrainingError('no_labels', `merchant ${merchantId} has sent no events to learn from`);
-  const labeled = labelEvents(eventType, data.events, data.feedback, data.latestEventTime);
+  const { labeled, censored } = classifyEvents(eventType, data.events, data.feedback, data.latestEventTime);
   const sample = sampleNegatives(
     labeled,
     input.maxRows ?? DEFAULT_MAX_TRAINING_ROWS,
@@ -62,6 +62,7 @@ export async function trainMerchantModel(input: {
     workflow,
     now: data.latestEventTime,
     negativeSamplingRate: sample.negativeSamplingRate,
+    censored,
   });
   try {
     await saveModelVersion(version);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  classifyEvents,
   type DecidedEventRow,
   type FeedbackRow,
   labelEvents,
@@ -115,6 +116,32 @@ describe('order labels', () => {
     });
     const rows = labels('order', [declined('silent'), declined('disputed')], [dispute('disputed', 'LOST')]);
     expect(rows.map((r) => [r.id, r.label, r.rule])).toEqual([['disputed', 1, 'lost_chargeback']]);
+  });
+
+  it('lists the censored declines apart, window open or closed, for the promotion rule', () => {
+    const declined = (id: string, daysAgo: number): DecidedEventRow => ({
+      ...event('order', id, daysAgo, []),
+      parts: [{ signals: { s: daysAgo }, abuseScore: 90, modelVersion: 'v1', decision: 'DECLINE' }],
+    });
+    const { labeled, censored } = classifyEvents(
+      'order',
+      [
+        declined('old', 90),
+        declined('recent', 5),
+        declined('disputed', 90),
+        event('order', 'approved', 90, []),
+      ],
+      [dispute('disputed', 'LOST')],
+      NOW,
+    );
+    expect(censored).toEqual([
+      { eventKey: 'M#m#ORDER#old', part: 0, at: NOW - 90 * DAY, signals: { s: 90 } },
+      { eventKey: 'M#m#ORDER#recent', part: 0, at: NOW - 5 * DAY, signals: { s: 5 } },
+    ]);
+    expect(labeled.map((r) => [r.eventKey, r.rule])).toEqual([
+      ['M#m#ORDER#disputed', 'lost_chargeback'],
+      ['M#m#ORDER#approved', 'no_abuse_in_window'],
+    ]);
   });
 
   it('events after training "now" are never used', () => {

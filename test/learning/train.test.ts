@@ -186,6 +186,23 @@ describe('training', () => {
     expect(chooseThresholds(good(200), fallback)).toEqual({ declineAt: 50, reviewAt: 30 });
   });
 
+  it('raises an unmeasurable threshold above every good event the fallback would flag', () => {
+    const good = (score: number, count: number): Scored[] =>
+      Array.from({ length: count }, () => ({ probability: score / 100, label: 0 }));
+    const fallback = { declineAt: 85, reviewAt: 55 };
+    // 40 good events: too few for 2 %, so none may be reviewed; one scored 82 moves REVIEW above it.
+    expect(chooseThresholds([...good(5, 39), ...good(82, 1)], fallback)).toEqual({
+      declineAt: 85,
+      reviewAt: 83,
+    });
+    // Too few for 0.5 % as well: one at 90 moves DECLINE to 91, and REVIEW with it (it would review it).
+    expect(chooseThresholds([...good(5, 39), ...good(90, 1)], fallback)).toEqual({
+      declineAt: 91,
+      reviewAt: 91,
+    });
+    expect(chooseThresholds([...good(5, 39), ...good(100, 1)], fallback).declineAt).toBe(101);
+  });
+
   it('refuses a candidate that ranks worse than the active model', () => {
     const rows = syntheticRows(5_000, 10);
     const good = evaluateScores(
@@ -227,6 +244,76 @@ describe('training', () => {
     const verdict = promotionVerdict(eager, active);
     expect(verdict.promotable).toBe(false);
     expect(verdict.reasons.join('; ')).toMatch(/elevated_abuse_score declines or reviews .* of good events/);
+  });
+
+  it('does not judge a REVIEW rule on fewer than 50 good events', () => {
+    const review = [{ rule: 'elevated_abuse_score', decision: 'REVIEW', threshold: 60 }];
+    const scored = (good: number): Scored[] => [
+      ...Array.from({ length: 20 }, () => ({ probability: 0.9, label: 1 as const })),
+      ...Array.from({ length: good }, () => ({ probability: 0.1, label: 0 as const })),
+    ];
+    const few = evaluateScores(scored(49), review);
+    expect(few.thresholds[0]!.falsePositiveRate).toBe(0);
+    expect(promotionVerdict(few, few)).toEqual({
+      promotable: false,
+      reasons: [
+        'elevated_abuse_score: 49 good events in the holdout cannot show it reviews at most 2 % of them (50 needed)',
+      ],
+    });
+    const enough = evaluateScores(scored(50), review);
+    expect(promotionVerdict(enough, enough).promotable).toBe(true);
+  });
+
+  it('refuses a candidate that would approve what the live model declined unobserved', () => {
+    const rows = syntheticRows(5_000, 10);
+    const figures = evaluateScores(
+      scoredBy(TRUE_MODEL, rows),
+      scoreThresholds(DEFAULT_WORKFLOWS.order, DEFAULT_MODEL_THRESHOLDS.order),
+    );
+    expect(promotionVerdict(figures, figures, { events: 40, stillDeclined: 38 }).promotable).toBe(true);
+    expect(promotionVerdict(figures, figures, { events: 40, stillDeclined: 37 })).toEqual({
+      promotable: false,
+      reasons: [
+        'declines 37 of 40 events the live model declined that got no feedback (outcome never observable)',
+      ],
+    });
+  });
+
+  it('scores the censored declines from the holdout on with the fold candidates, never fitting them', () => {
+    const rows = syntheticRows(5_000, 9);
+    const censored = syntheticRows(400, 14).map((r, i) => ({
+      eventKey: `M#m#ORDER#declined${i}`,
+      part: 0,
+      // Every 12 hours across the timeline: the newer half falls in the holdout (from row 3,000 on).
+      at: START + i * 12 * 3_600_000,
+      signals: { ...r.signals, sharedCard: 1 },
+    }));
+    const plain = trainModelVersion(rows, options);
+    const version = trainModelVersion(rows, { ...options, censored });
+    expect(version.bias).toBe(plain.bias);
+    expect(version.weights).toEqual(plain.weights);
+    const inHoldout = censored.filter((r) => r.at >= Date.parse(plain.evaluation.holdout.from!)).length;
+    expect(inHoldout).toBeGreaterThan(100);
+    expect(version.evaluation.censoredDeclines.events).toBe(inHoldout);
+    // Each is scored by the candidate of the fold it falls in, at the version's DECLINE threshold.
+    const folds = timeFolds(
+      [...rows].sort((x, y) => x.at - y.at),
+      0.4,
+      2,
+    );
+    const expected = folds
+      .map((fold, k) => {
+        const until = folds[k + 1]?.test[0]?.at ?? Number.POSITIVE_INFINITY;
+        const scores = scoredBy(
+          fitModel(fold.train, options),
+          censored
+            .filter((r) => r.at >= fold.test[0]!.at && r.at < until)
+            .map((r) => ({ ...rows[0]!, signals: r.signals })),
+        );
+        return scores.filter((x) => Math.round(x.probability * 100) >= version.thresholds.declineAt).length;
+      })
+      .reduce((sum, n) => sum + n, 0);
+    expect(version.evaluation.censoredDeclines.stillDeclined).toBe(expected);
   });
 
   it('does not judge a candidate on a holdout with fewer than 10 abusive events', () => {

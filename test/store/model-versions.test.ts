@@ -43,6 +43,7 @@ function version(merchantId: string, name: string, bias: number): ModelVersion {
       holdout: { from: '2026-05-20T00:00:00.000Z', events: 10, positives: 2 },
       candidate: figures,
       active: { version: 'order-default', ...figures },
+      censoredDeclines: { events: 4, stillDeclined: 3 },
       promotion: { promotable: true, reasons: ['not worse than the active model'] },
     },
   };
