@@ -2,12 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { customerIdentity } from '../shared/identity/account-identities.ts';
 import { identity, normalizeEmail } from '../shared/identity/identities.ts';
 import { METRIC } from '../shared/identity/metrics.ts';
+import { decisionsOfItem } from '../shared/store/decided-events.ts';
 import { loadSnapshots } from '../shared/store/identity-history.ts';
 import { keys } from '../shared/store/keys.ts';
 import type { StoredOrder } from '../shared/store/orders.ts';
 import { getRecord } from '../shared/store/record-once.ts';
 import { decisionOf, loginBody, signupBody } from './support/account-fixtures.ts';
 import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { returnBody } from './support/commerce.ts';
 import { orderBody, uid } from './support/fixtures.ts';
 
 let api: TestApi;
@@ -54,6 +56,24 @@ describe('history at the event time', () => {
     expect((await getRecord<StoredOrder>(keys.order(merchantId, recent.providerOrderId)))?.decision).toEqual(
       recentDecision,
     );
+  });
+
+  it("a return sees the ages of its order's identities and the time since the order, as of its own time", async () => {
+    const email = `${uid('aging')}@example.com`;
+    const orderedAt = Date.now() - 3 * DAY;
+    const order = orderBody({ email, timestamp: orderedAt });
+    expect((await api.post('/v1/order', order, { apiKey })).status).toBe(200);
+    const returned = returnBody(order, { timestamp: orderedAt + 2 * DAY });
+    expect((await api.post('/v1/return', returned, { apiKey })).status).toBe(200);
+
+    const item = await getRecord<Record<string, unknown>>(keys.return(merchantId, returned.providerReturnId));
+    const [decision] = decisionsOfItem(item!);
+    // Two days, not three: the return is read at its own time, not at the server's.
+    expect(decision!.fields).toMatchObject({
+      emailAgeSeconds: (2 * DAY) / 1000,
+      cardAgeSeconds: (2 * DAY) / 1000,
+      secondsSincePreviousEvent: (2 * DAY) / 1000,
+    });
   });
 
   it('a replay of events at their own times scores exactly as their live delivery with a fixed clock', async () => {

@@ -94,6 +94,7 @@ export const EVENT_FIELDS: Record<EventType, readonly FieldDeclaration[]> = {
       type: 'double',
       meaning: 'Value of the returned units of that line item (unit price on the order times quantity).',
     },
+    ...IDENTITY_TIME_FIELDS,
   ],
   signup: [
     {

@@ -9,6 +9,7 @@ import { recordDecisionMetric } from '../observability-decisions.ts';
 import { receivedAt } from '../request-scope.ts';
 import type { ReturnedLineItem, ReturnRequest } from '../schemas/return.ts';
 import { type Decision, decide } from '../scoring/decide.ts';
+import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { returnSignals } from '../scoring/signals/return-signals.ts';
 import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
@@ -79,6 +80,14 @@ export async function evaluateReturn({
   const timestamp = Number(body.timestamp);
   const daysSinceOrder = Math.max(0, (timestamp - order.timestamp) / DAY_MS);
   const model = context.models;
+  // The e-mail of the order is the return's main identity: its previous event is usually the order.
+  const time = identityTimeFields(
+    identityTimeFacts(
+      context.snapshots,
+      customer.find((ref) => ref.kind === 'email'),
+      at,
+    ),
+  );
   const decisions = lines.map((line) =>
     decide(
       model,
@@ -99,6 +108,7 @@ export async function evaluateReturn({
         itemQuantity: line.scoring.quantity,
         itemCategory: line.scoring.category,
         itemValue: line.scoring.value,
+        ...time,
       },
     ),
   );

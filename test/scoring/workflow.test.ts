@@ -270,7 +270,7 @@ describe('matchWorkflow: the first rule that holds decides', () => {
 });
 
 describe('variable catalog', () => {
-  it('takes the identity-time variables in conditions of every scored event type but returns', () => {
+  it('takes the identity-time variables in conditions of every scored event type', () => {
     const rules = [
       {
         name: 'bot_speed',
@@ -278,7 +278,7 @@ describe('variable catalog', () => {
         condition: 'emailAgeSeconds >= 0 && emailAgeSeconds < 30 && distinctEmailsOnDevice1h >= 3',
       },
     ];
-    for (const eventType of ['order', 'signup', 'login', 'account'] as const) {
+    for (const eventType of ['order', 'return', 'signup', 'login', 'account'] as const) {
       const result = validateWorkflow(
         eventType,
         { rules, defaultBranch: { name: 'ok', decision: 'APPROVE' } },
@@ -287,7 +287,14 @@ describe('variable catalog', () => {
       expect(result.valid, eventType).toBe(true);
     }
     expect(
-      validateWorkflow('return', { rules, defaultBranch: { name: 'ok', decision: 'APPROVE' } }, 'wf').valid,
+      validateWorkflow(
+        'return',
+        {
+          rules: [{ name: 'typo', decision: 'DECLINE', condition: 'emailAgeSecond < 30' }],
+          defaultBranch: { name: 'ok', decision: 'APPROVE' },
+        },
+        'wf',
+      ).valid,
     ).toBe(false);
   });
 
