@@ -11,7 +11,7 @@
  * A benchmark to read, never a timed test.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
@@ -326,6 +326,14 @@ const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 
 async function bundleFigures(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-bundle-'));
+  try {
+    await measureBundles(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measureBundles(dir: string): Promise<void> {
   const bare = join(dir, 'bare.ts');
   writeFileSync(
     bare,
