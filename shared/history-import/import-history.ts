@@ -1,3 +1,4 @@
+import { plural } from '../plural.ts';
 import { type ImportEvent, type LineProblem, parseImportFile } from './import-lines.ts';
 import { type ImportOptions, type ImportSummary, runImport } from './run-import.ts';
 
@@ -88,7 +89,7 @@ function describeProblems(problems: readonly LineProblem[]): string {
     .map((p) => `line ${p.line}${p.field ? ` (${p.field})` : ''}: ${p.code}: ${p.message}`);
   const more = sorted.length - shown.length;
   return [
-    `${sorted.length} bad line(s), nothing imported`,
+    `${plural(sorted.length, 'bad line')}, nothing imported`,
     ...shown,
     ...(more > 0 ? [`and ${more} more`] : []),
   ].join('\n');

@@ -4,6 +4,7 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { forEachConcurrently } from '../concurrency.ts';
 import { ApiError } from '../errors.ts';
 import { logger } from '../observability.ts';
+import { plural } from '../plural.ts';
 import { UNMARSHALL_OPTIONS } from '../store/client.ts';
 import {
   type ChunkOutcome,
@@ -66,7 +67,9 @@ export async function recordUpload(
       uploadId,
       failed ? 'failed' : 'done',
       Date.now(),
-      failed ? `${recorded.returnsFailed} return(s) could not be recorded; the others were.` : undefined,
+      failed
+        ? `${plural(recorded.returnsFailed, 'return')} could not be recorded; the others were.`
+        : undefined,
     );
   }
   return getUpload(merchantId, uploadId);
