@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { ConsoleApiError } from '../api.ts';
-import { onSessionEnded } from '../session.ts';
+import { endSessionOn401 } from '../session.ts';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -20,7 +19,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
       (data) => live && setState({ data, loading: false }),
       (error: unknown) => {
         if (!live) return;
-        if (error instanceof ConsoleApiError && error.status === 401) onSessionEnded();
+        endSessionOn401(error);
         setState({ error, loading: false });
       },
     );

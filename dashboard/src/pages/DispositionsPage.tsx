@@ -4,7 +4,7 @@ import { plural } from '../../../shared/plural.ts';
 import { api, ConsoleApiError, type UploadStatus } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { navigate, type Route, withQuery } from '../router.ts';
-import { onSessionEnded } from '../session.ts';
+import { endSessionOn401 } from '../session.ts';
 
 const COLUMNS = DISPOSITION_CSV_COLUMNS;
 const EXAMPLE_ROW =
@@ -120,7 +120,7 @@ function useUploadJob(uploadId: string | undefined) {
         if (status.status === 'recording') timer = setTimeout(read, POLL_MS);
       } catch (error) {
         if (!live) return;
-        if (error instanceof ConsoleApiError && error.status === 401) onSessionEnded();
+        endSessionOn401(error);
         setJob({ error });
       }
     };
