@@ -22,6 +22,28 @@ export interface CustomDomain {
   hostedZone?: { hostedZoneId: string; zoneName: string };
 }
 
+/** Capacity units DynamoDB auto scaling may move between. */
+export interface CapacityRange {
+  min: number;
+  max: number;
+}
+
+/**
+ * How the table pays for throughput. `on-demand` takes any burst at once, at $0.625 per million write
+ * units. `provisioned` auto-scales between the ranges to keep use near the target: about a third of
+ * the price for steady traffic, but a burst beyond what is provisioned is throttled (the service answers
+ * 503) until scaling catches up, which takes minutes. README "Cost per million orders".
+ */
+export type TableCapacity =
+  | { mode: 'on-demand' }
+  | {
+      mode: 'provisioned';
+      targetUtilizationPercent: number;
+      table: { read: CapacityRange; write: CapacityRange };
+      /** Each global secondary index (GSI1 takes one write per decided event, about 1/13 of the table's). */
+      indexes: { read: CapacityRange; write: CapacityRange };
+    };
+
 export type PowertoolsLogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
 export interface StageConfig {
@@ -43,6 +65,8 @@ export interface StageConfig {
   alarmEmail?: string;
   /** `customer-managed` creates a rotating KMS key for the table; `aws-managed` uses aws/dynamodb. */
   tableEncryption: 'aws-managed' | 'customer-managed';
+  /** On-demand in both environments: bot waves arrive as bursts (see TableCapacity). */
+  tableCapacity: TableCapacity;
   /**
    * Production data safety: table deletion protection, RETAIN on the table, its key and the log
    * groups, and CloudFormation termination protection on both stacks.
@@ -64,6 +88,7 @@ export const STAGES: Readonly<Record<StageName, StageConfig>> = {
     logLevel: 'INFO',
     logRetention: RetentionDays.ONE_MONTH,
     tableEncryption: 'aws-managed',
+    tableCapacity: { mode: 'on-demand' },
     protectData: false,
     alarms: { serverErrorRatePercent: 5, p99LatencyMs: 2000 },
   },
@@ -74,6 +99,7 @@ export const STAGES: Readonly<Record<StageName, StageConfig>> = {
     logLevel: 'INFO',
     logRetention: RetentionDays.ONE_YEAR,
     tableEncryption: 'customer-managed',
+    tableCapacity: { mode: 'on-demand' },
     protectData: true,
     alarms: { serverErrorRatePercent: 1, p99LatencyMs: 1000 },
   },

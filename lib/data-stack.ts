@@ -20,6 +20,7 @@ export class DataStack extends Stack {
     this.table = new DecisionTable(this, 'DecisionTable', {
       encryption: props.config.tableEncryption,
       protectData: props.config.protectData,
+      capacity: props.config.tableCapacity,
     }).table;
 
     new CfnOutput(this, 'TableName', {

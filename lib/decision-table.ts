@@ -10,23 +10,26 @@ import {
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../shared/store/table-definition.ts';
+import type { CapacityRange, TableCapacity } from './config.ts';
 
 export interface DecisionTableProps {
   encryption: 'aws-managed' | 'customer-managed';
   /** Deletion protection and RETAIN (table and key). */
   protectData: boolean;
+  capacity: TableCapacity;
 }
 
 /**
  * The single table, built from the store's own key and index constants
- * (shared/store/table-definition.ts), so code and infrastructure cannot drift. On-demand,
- * point-in-time recovery, encrypted at rest, items expire on the TTL attribute.
+ * (shared/store/table-definition.ts), so code and infrastructure cannot drift. On-demand or
+ * auto-scaled provisioned capacity (the environment's choice), point-in-time recovery, encrypted at rest, items expire on the TTL attribute.
  */
 export class DecisionTable extends Construct {
   readonly table: Table;
 
   constructor(scope: Construct, id: string, props: DecisionTableProps) {
     super(scope, id);
+    const { capacity } = props;
     const removalPolicy = props.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const encryptionKey =
       props.encryption === 'customer-managed'
@@ -40,7 +43,13 @@ export class DecisionTable extends Construct {
     this.table = new Table(this, 'Table', {
       partitionKey: { name: PARTITION_KEY, type: AttributeType.STRING },
       sortKey: { name: SORT_KEY, type: AttributeType.STRING },
-      billingMode: BillingMode.PAY_PER_REQUEST,
+      ...(capacity.mode === 'provisioned'
+        ? {
+            billingMode: BillingMode.PROVISIONED,
+            readCapacity: capacity.table.read.min,
+            writeCapacity: capacity.table.write.min,
+          }
+        : { billingMode: BillingMode.PAY_PER_REQUEST }),
       timeToLiveAttribute: TTL_ATTRIBUTE,
       // New images feed the webhook worker (filtered to outbox items: lib/webhook-worker.ts).
       stream: StreamViewType.NEW_IMAGE,
@@ -57,7 +66,23 @@ export class DecisionTable extends Construct {
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
         projectionType: ProjectionType.ALL,
+        ...(capacity.mode === 'provisioned'
+          ? { readCapacity: capacity.indexes.read.min, writeCapacity: capacity.indexes.write.min }
+          : {}),
       });
+    }
+    if (capacity.mode === 'provisioned') {
+      const { targetUtilizationPercent } = capacity;
+      const bounds = (range: CapacityRange) => ({ minCapacity: range.min, maxCapacity: range.max });
+      const tracked = [
+        this.table.autoScaleReadCapacity(bounds(capacity.table.read)),
+        this.table.autoScaleWriteCapacity(bounds(capacity.table.write)),
+        ...GLOBAL_INDEXES.flatMap((index) => [
+          this.table.autoScaleGlobalSecondaryIndexReadCapacity(index.name, bounds(capacity.indexes.read)),
+          this.table.autoScaleGlobalSecondaryIndexWriteCapacity(index.name, bounds(capacity.indexes.write)),
+        ]),
+      ];
+      for (const scalable of tracked) scalable.scaleOnUtilization({ targetUtilizationPercent });
     }
   }
 }

@@ -177,7 +177,7 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
     expect(api.dependencies).toContain(data);
   });
 
-  it('has one on-demand table built from the store constants, with PITR, TTL and encryption', () => {
+  it('has one on-demand table (the configured capacity) built from the store constants, with PITR, TTL and encryption', () => {
     const template = templateOf(environment(stage).data);
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     expect(resources(templateOf(environment(stage).api), 'AWS::DynamoDB::Table')).toHaveLength(0);
@@ -972,6 +972,56 @@ describe('optional settings', () => {
       Type: 'A',
     });
     template.hasOutput('ApiUrl', { Value: 'https://api.sandbox.example.com/' });
+  });
+
+  it('provisions the table and every index with target-tracking auto scaling when the environment asks', () => {
+    const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'cdk-infra-test-')), context: cdkContext });
+    const table = { read: { min: 50, max: 2_000 }, write: { min: 500, max: 30_000 } };
+    const indexes = { read: { min: 5, max: 500 }, write: { min: 40, max: 2_500 } };
+    const built = buildAbuseDecisionApp(app, {
+      routes: [],
+      stages: [
+        {
+          ...STAGES.production,
+          tableCapacity: { mode: 'provisioned', targetUtilizationPercent: 70, table, indexes },
+        },
+      ],
+    });
+    const data = built.production?.data;
+    if (!data) throw new Error('no production stacks');
+    const template = Template.fromJSON(app.synth().getStackArtifact(data.artifactId).template as Json);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      // CloudFormation's default billing mode is PROVISIONED; CDK leaves it out.
+      BillingMode: Match.absent(),
+      ProvisionedThroughput: { ReadCapacityUnits: 50, WriteCapacityUnits: 500 },
+      GlobalSecondaryIndexes: GLOBAL_INDEXES.map((index) => ({
+        IndexName: index.name,
+        ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 40 },
+      })).map((index) => Match.objectLike(index)),
+    });
+    const targets = resources(template, 'AWS::ApplicationAutoScaling::ScalableTarget').map(
+      ([, r]) => r.Properties,
+    );
+    const range = (r: { min: number; max: number }) => [r.min, r.max];
+    expect(targets.map((t) => [t.ScalableDimension, t.ResourceId, t.MinCapacity, t.MaxCapacity])).toEqual(
+      expect.arrayContaining([
+        ['dynamodb:table:ReadCapacityUnits', expect.anything(), ...range(table.read)],
+        ['dynamodb:table:WriteCapacityUnits', expect.anything(), ...range(table.write)],
+        ...GLOBAL_INDEXES.flatMap(() => [
+          ['dynamodb:index:ReadCapacityUnits', expect.anything(), ...range(indexes.read)],
+          ['dynamodb:index:WriteCapacityUnits', expect.anything(), ...range(indexes.write)],
+        ]),
+      ]),
+    );
+    expect(targets).toHaveLength(2 + 2 * GLOBAL_INDEXES.length);
+    const policies = resources(template, 'AWS::ApplicationAutoScaling::ScalingPolicy');
+    expect(policies).toHaveLength(targets.length);
+    for (const [, policy] of policies) {
+      expect(policy.Properties.PolicyType).toBe('TargetTrackingScaling');
+      expect(
+        (policy.Properties.TargetTrackingScalingPolicyConfiguration as { TargetValue: number }).TargetValue,
+      ).toBe(70);
+    }
   });
 });
 
