@@ -4,6 +4,7 @@
  * 1. capacity per order at any history: orders replayed through the local API on one shared shipping
  *    address, every other identity fresh; WCU/RCU of the order that finds 0, 100, 1,000 and 10,000
  *    earlier orders on the address, from ReturnConsumedCapacity, and the address item's size;
+ *    then goal 5, dollars per million orders, from those units and the order's duration;
  * 2. hot partitions: a burst of decisions of one merchant, writes counted per partition key of the
  *    table and of GSI1, the busiest key's share scaled to 20,000 decisions/s;
  * 3. cold start: the order function bundled with the CDK's esbuild settings beside a bare bundle
@@ -19,6 +20,7 @@ import { build } from 'esbuild';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { applyLocalEnvironment } from '../local/local-env.ts';
 import { orderBody } from './bench-orders.ts';
+import { costPerMillionOrders } from './cost-per-order.ts';
 
 const only = process.argv[2];
 const ORDERS = Number(process.env.BENCH_SCALE_ORDERS ?? 10_000);
@@ -32,6 +34,8 @@ const TARGET_ITEM_BYTES = 1_024;
 const TARGET_BUNDLE_BYTES = 500 * 1_024;
 const TARGET_IMPORT_RATIO = 1.4;
 const IMPORTS = 15;
+const TARGET_COST = 10;
+const COST_ORDERS = Number(process.env.BENCH_SCALE_COST_ORDERS ?? 200);
 
 async function storeFigures(): Promise<void> {
   const dynamoDb = await startDynamoDbLocal({});
@@ -64,8 +68,11 @@ async function storeFigures(): Promise<void> {
         ? { bytes: itemBytes(marshall(Item, { removeUndefinedValues: true })), indexed: 'GSI1PK' in Item }
         : undefined;
     };
+    // Off while timing orders for goal 5: sizing items adds reads the service does not make.
+    let metering = true;
     dynamoDbClient.middlewareStack.add(
       (next, context) => async (args) => {
+        if (!metering) return next(args);
         const command = context.commandName ?? '';
         const input = args.input as Record<string, unknown>;
         const writes = writesOf(command, input);
@@ -170,6 +177,43 @@ async function storeFigures(): Promise<void> {
         for (const row of rows) console.log(row);
         console.log(
           `goal 1: max ${maxWcu.toFixed(1)} WCU per order, rate-limit leases aside (mean over the checkpoints ${(tokenShares.reduce((a, b) => a + b, 0) / tokenShares.length).toFixed(2)} WCU) (target <= ${TARGET_WCU}): ${verdict(maxWcu <= TARGET_WCU)}; largest identity item ${maxBytes} B (target <= ${TARGET_ITEM_BYTES}): ${verdict(maxBytes <= TARGET_ITEM_BYTES)}`,
+        );
+
+        // Goal 5 from this run's units and the order's duration through the local API, unmetered.
+        metering = false;
+        const durations: number[] = [];
+        for (let i = 0; i < COST_ORDERS; i++) {
+          const address = { line1: `${i} Cost Street`, postalCode: '10001', country: 'US' };
+          const t0 = performance.now();
+          await post(orderBody(`cost${i}`, Date.now() - 60_000, address));
+          durations.push(performance.now() - t0);
+        }
+        metering = true;
+        const durationMs = [...durations].sort((a, b) => a - b)[Math.floor(durations.length / 2)] ?? 0;
+        const meanTokens = tokenShares.reduce((a, b) => a + b, 0) / tokenShares.length;
+        const consumption = {
+          writeUnits: maxWcu + meanTokens,
+          readUnits: Math.max(...figures.map((f) => f.rcu)),
+          durationMs,
+          memoryMb: 512,
+        };
+        const onDemand = costPerMillionOrders(consumption, { mode: 'on-demand' });
+        const provisioned = costPerMillionOrders(consumption, {
+          mode: 'provisioned',
+          targetUtilization: 0.7,
+        });
+        const dollars = (x: number) => `$${x.toFixed(2)}`;
+        console.log(
+          `\ncost per million orders: ${consumption.writeUnits.toFixed(2)} WCU, ${consumption.readUnits.toFixed(1)} RCU, ${Math.ceil(durationMs)} ms at 512 MB (p50 of ${COST_ORDERS} orders through the local API on DynamoDB Local)`,
+        );
+        console.log(
+          `  on-demand: writes ${dollars(onDemand.writes)} + reads ${dollars(onDemand.reads)} + Lambda ${dollars(onDemand.lambda)}; REST ${dollars(onDemand.restTotal)}, HTTP API ${dollars(onDemand.httpTotal)}`,
+        );
+        console.log(
+          `  provisioned, 70 % target: writes ${dollars(provisioned.writes)} + reads ${dollars(provisioned.reads)}; REST ${dollars(provisioned.restTotal)}, HTTP API ${dollars(provisioned.httpTotal)}`,
+        );
+        console.log(
+          `goal 5: ${dollars(onDemand.restTotal)} per million orders on REST API, on-demand (target <= $${TARGET_COST}): ${verdict(onDemand.restTotal <= TARGET_COST)}; provisioned at 70 %: ${dollars(provisioned.restTotal)}: ${verdict(provisioned.restTotal <= TARGET_COST)}`,
         );
       }
       if (!only || only === 'partitions') {
