@@ -163,7 +163,12 @@ export const modelCommands: AdminCommand[] = [
         eventType,
         days,
         ...(more ? { truncated: `only the newest ${COMPARE_LIMIT} events were compared` } : {}),
-        ...compareModels(activeModel(pointers, eventType), pointers.shadow, await loadWorkflow(workflow), events),
+        ...compareModels(
+          activeModel(pointers, eventType),
+          pointers.shadow,
+          await loadWorkflow(workflow),
+          events,
+        ),
       };
     },
   },

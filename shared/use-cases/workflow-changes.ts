@@ -30,5 +30,9 @@ export async function backtestRecent(
 ): Promise<RecentBacktest> {
   const since = now - days * DAY_MS;
   const { events, more } = await listDecidedEvents(merchantId, eventType, since, limit);
-  return { since: new Date(since).toISOString(), truncated: more, ...backtest(await loadWorkflow(candidate), events) };
+  return {
+    since: new Date(since).toISOString(),
+    truncated: more,
+    ...backtest(await loadWorkflow(candidate), events),
+  };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DecisionOutcome } from '../../shared/schemas/decision.ts';
 import { backtest } from '../../shared/scoring/backtest.ts';
+import { compileCondition } from '../../shared/scoring/cel-compiler.ts';
 import type { Decision } from '../../shared/scoring/decide.ts';
 import { modelFor } from '../../shared/scoring/models.ts';
 import {
@@ -16,7 +17,6 @@ import {
   type EventType,
   type Workflow,
 } from '../../shared/scoring/workflow.ts';
-import { compileCondition } from '../../shared/scoring/cel-compiler.ts';
 import { loadWorkflow, matchWorkflow } from '../../shared/scoring/workflow-engine.ts';
 import { validateWorkflow } from '../../shared/scoring/workflow-validation.ts';
 
