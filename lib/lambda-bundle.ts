@@ -17,14 +17,12 @@ export const CREATE_REQUIRE_BANNER =
 /**
  * Packages swapped for a smaller stand-in in the Lambda bundles (esbuild `alias`): the credential
  * chain Lambda never needs beyond its environment variables (lib/lambda-credentials.ts), and the
- * event-stream codec no DynamoDB operation loads (lib/no-event-streams.ts), the endpoint-discovery
- * cache no DynamoDB command reads (lib/no-endpoint-discovery.ts), and the checksum module of which
- * the client takes only its node:crypto SHA-256 (lib/node-sha256.ts).
+ * event-stream codec no DynamoDB operation loads (lib/no-event-streams.ts), and the endpoint-discovery
+ * cache no DynamoDB command reads (lib/no-endpoint-discovery.ts).
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': join(REPO_ROOT, 'lib/lambda-credentials.ts'),
   '@aws-sdk/middleware-endpoint-discovery': join(REPO_ROOT, 'lib/no-endpoint-discovery.ts'),
-  '@smithy/core/checksum': join(REPO_ROOT, 'lib/node-sha256.ts'),
   '@smithy/core/event-streams': join(REPO_ROOT, 'lib/no-event-streams.ts'),
   'node:http': join(REPO_ROOT, 'lib/node-http.ts'),
   semver: join(REPO_ROOT, 'lib/semver-gte.ts'),

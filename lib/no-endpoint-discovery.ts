@@ -3,7 +3,8 @@
  * aliases it here): the DynamoDB client resolves its endpoint-discovery settings when it is built,
  * but none of its commands adds the discovery middleware (test/bundle-stand-ins.test.ts checks the
  * SDK), so the endpoint cache it creates, an LRU with mnemonist and obliterator (9 KB), is never
- * read. The settings resolve as before, without the cache.
+ * read. The client's own setting resolves as before, without the cache; the environment and
+ * config-file switch (AWS_ENABLE_ENDPOINT_DISCOVERY) reads as unset, since nothing would act on it.
  */
 export const NODE_ENDPOINT_DISCOVERY_CONFIG_OPTIONS = {
   environmentVariableSelector: (): boolean | undefined => undefined,
@@ -11,17 +12,16 @@ export const NODE_ENDPOINT_DISCOVERY_CONFIG_OPTIONS = {
   default: undefined,
 };
 
-export const resolveEndpointDiscoveryConfig = <
+export function resolveEndpointDiscoveryConfig<
   T extends { endpointDiscoveryEnabled?: boolean; endpointDiscoveryEnabledProvider?: unknown },
->(
-  input: T,
-  { endpointDiscoveryCommandCtor }: { endpointDiscoveryCommandCtor: unknown },
-) =>
-  Object.assign(input, {
+>(input: T, { endpointDiscoveryCommandCtor }: { endpointDiscoveryCommandCtor: unknown }) {
+  const { endpointDiscoveryEnabled, endpointDiscoveryEnabledProvider } = input;
+  return Object.assign(input, {
     endpointDiscoveryCommandCtor,
     endpointDiscoveryEnabled:
-      input.endpointDiscoveryEnabled !== undefined
-        ? () => Promise.resolve(input.endpointDiscoveryEnabled)
-        : input.endpointDiscoveryEnabledProvider,
-    isClientEndpointDiscoveryEnabled: input.endpointDiscoveryEnabled !== undefined,
+      endpointDiscoveryEnabled !== undefined
+        ? () => Promise.resolve(endpointDiscoveryEnabled)
+        : endpointDiscoveryEnabledProvider,
+    isClientEndpointDiscoveryEnabled: endpointDiscoveryEnabled !== undefined,
   });
+}
