@@ -28,15 +28,20 @@ type Token =
 /** Longest operators first, so `<=` is not read as `<` then `=`. */
 const OPERATORS = ['&&', '||', '==', '!=', '<=', '>=', '<', '>', '!', '-', '(', ')'];
 const TOKEN =
-  /\s*(?:([A-Za-z_][A-Za-z0-9_]*)|(0|[1-9][0-9]*)\.([0-9]+)(?![0-9A-Za-z_.])|(0|[1-9][0-9]*)(?![0-9A-Za-z_.])|"([^"\\\n\r]*)"|'([^'\\\n\r]*)')/y;
+  /(?:([A-Za-z_][A-Za-z0-9_]*)|(0|[1-9][0-9]*)\.([0-9]+)(?![0-9A-Za-z_.])|(0|[1-9][0-9]*)(?![0-9A-Za-z_.])|"([^"\\\n\r]*)"|'([^'\\\n\r]*)')/y;
+
+/** The whitespace cel-js takes: JavaScript's `\s` also takes characters it refuses (form feed, NBSP). */
+const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 
 function tokenize(text: string): Token[] | undefined {
   const tokens: Token[] = [];
   let at = 0;
   while (at < text.length) {
-    const rest = text.slice(at).trimStart();
-    if (rest === '') break;
-    at = text.length - rest.length;
+    if (WHITESPACE.has(text[at] ?? '')) {
+      at++;
+      continue;
+    }
+    const rest = text.slice(at);
     const op = OPERATORS.find((o) => rest.startsWith(o));
     if (op) {
       tokens.push({ kind: 'op', text: op });

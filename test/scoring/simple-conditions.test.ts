@@ -107,10 +107,12 @@ function anyExpression(eventType: EventType): fc.Arbitrary<string> {
       fc
         .tuple(
           tie('any'),
+          fc.constantFrom(' ', '\t', '\n', '\r', '\f', '\u00a0', ''),
           fc.constantFrom('==', '!=', '<', '<=', '>', '>=', '&&', '||', '+', ' in '),
+          fc.constantFrom(' ', '\t', '\n', '\r', '\f', '\u00a0', ''),
           tie('any'),
         )
-        .map((parts) => parts.join(' ')),
+        .map((parts) => parts.join('')),
     ),
   }));
   return any;
@@ -176,6 +178,8 @@ describe('simple conditions: the subset compiled without cel-js', () => {
     ['an unknown variable', 'abuseScor >= 80'],
     ['a non-bool result', 'abuseScore'],
     ['a ternary', 'hasDeviceFingerprint ? true : false'],
+    ['whitespace cel-js refuses (no-break space)', 'abuseScore\u00a0>= 5'],
+    ['whitespace cel-js refuses (form feed)', 'abuseScore\f>= 5'],
   ])('leaves %s to cel-js', (_label, expression) => {
     expect(compileSimpleCondition(workflowVariables('order'), expression)).toBeUndefined();
   });
