@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -7,53 +6,15 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { BuildOptions } from 'esbuild';
 import { functionTimeoutSeconds } from '../shared/contract/endpoints.ts';
+import {
+  BUNDLE_ALIASES,
+  CEL_CHUNK_DEFINE,
+  CEL_CHUNK_ENTRY,
+  CREATE_REQUIRE_BANNER,
+  REPO_ROOT,
+} from './lambda-bundle.ts';
 import type { TableAccess } from './table-access.ts';
-
-/** The repository root: handler paths in shared/http/routes.ts are relative to it. */
-export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** esbuild emits ESM; CommonJS dependencies bundled into it still call `require`. */
-export const CREATE_REQUIRE_BANNER =
-  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
-
-/**
- * Packages swapped for a smaller stand-in in the Lambda bundles (esbuild `alias`): the credential
- * chain Lambda never needs beyond its environment variables (lib/lambda-credentials.ts), and the
- * event-stream codec no DynamoDB operation loads (lib/no-event-streams.ts).
- */
-export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
-  '@aws-sdk/credential-provider-node': join(REPO_ROOT, 'lib/lambda-credentials.ts'),
-  '@smithy/core/event-streams': join(REPO_ROOT, 'lib/no-event-streams.ts'),
-  'node:http': join(REPO_ROOT, 'lib/node-http.ts'),
-  semver: join(REPO_ROOT, 'lib/semver-gte.ts'),
-};
-
-/**
- * The esbuild options the bundling settings below amount to, for the bench and the test that build
- * a function's bundle themselves (the CDK runs esbuild with these through NodejsFunction).
- */
-export function lambdaBuildOptions(entry: string, outfile: string): BuildOptions {
-  return {
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    mainFields: ['module', 'main'],
-    banner: { js: CREATE_REQUIRE_BANNER },
-    minify: true,
-    keepNames: true,
-    sourcemap: true,
-    sourcesContent: false,
-    alias: { ...BUNDLE_ALIASES },
-    // An entry outside the repository (the bench's bare bundle) still resolves its packages here.
-    nodePaths: [join(REPO_ROOT, 'node_modules')],
-    logLevel: 'warning',
-  };
-}
 
 /** Must equal SERVICE_NAME in shared/observability.ts (the infra test checks it). */
 export const POWERTOOLS_SERVICE_NAME = 'abuse-decision';
@@ -133,9 +94,19 @@ export class ApiFunction extends Construct {
         // The AWS SDK is bundled (pinned, tree-shaken) rather than taken from the runtime.
         bundleAwsSDK: true,
         externalModules: [],
-        esbuildArgs: Object.fromEntries(
-          Object.entries(BUNDLE_ALIASES).map(([from, to]) => [`--alias:${from}`, to]),
-        ),
+        define: { ...CEL_CHUNK_DEFINE },
+        esbuildArgs: {
+          ...Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
+          // The CEL chunk stays out of index.mjs; the hook below builds it beside it (lib/lambda-bundle.ts).
+          [`--external:${CEL_CHUNK_ENTRY}`]: true,
+        },
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_inputDir: string, outputDir: string) => [
+            `"${process.execPath}" "${join(REPO_ROOT, 'lib/lambda-bundle.ts')}" "${outputDir}"`,
+          ],
+        },
         // Local esbuild only: synth must work offline and without Docker.
         forceDockerBundling: false,
         logLevel: LogLevel.WARNING,

@@ -6,13 +6,14 @@
  */
 import { identity } from '../shared/identity/identities.ts';
 import { METRIC } from '../shared/identity/metrics.ts';
+import { compileCondition } from '../shared/scoring/cel-compiler.ts';
 import { decide } from '../shared/scoring/decide.ts';
 import { modelFor } from '../shared/scoring/models.ts';
 import { identityTimeFacts } from '../shared/scoring/signals/identity-time.ts';
 import { orderSignals } from '../shared/scoring/signals/order-signals.ts';
-import { orderFields } from '../shared/scoring/variables.ts';
+import { orderFields, workflowVariables } from '../shared/scoring/variables.ts';
 import type { EventType } from '../shared/scoring/workflow.ts';
-import { compileCondition } from '../shared/scoring/workflow-engine.ts';
+import { loadWorkflow } from '../shared/scoring/workflow-engine.ts';
 import { validateWorkflow } from '../shared/scoring/workflow-validation.ts';
 import { attributesForEvent } from '../shared/store/history-windows.ts';
 import { toSnapshot } from '../shared/store/identity-history.ts';
@@ -118,11 +119,15 @@ const candidate = validateWorkflow(
   'wf_bench',
 );
 if (!candidate.valid) throw new Error(`bench workflow invalid: ${candidate.errors.join('; ')}`);
-const workflow = candidate.workflow;
+const workflow = await loadWorkflow(candidate.workflow);
 const model = modelFor('order');
 
 const coldStart = performance.now();
-compileCondition('order', 'abuseScore >= 77 && cvvMismatch > 0 || orderValue > 123.0');
+compileCondition(
+  'order',
+  'abuseScore >= 77 && cvvMismatch > 0 || orderValue > 123.0',
+  workflowVariables('order'),
+);
 const coldCompileMs = performance.now() - coldStart;
 
 function once(): string {

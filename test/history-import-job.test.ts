@@ -7,7 +7,6 @@ import { mkdtempSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(() => {
@@ -21,7 +20,7 @@ const s3 = await startS3ObjectServer();
 process.env.S3_ENDPOINT = s3.endpoint;
 
 const { handler } = await import('../functions/history-import.ts');
-const { lambdaBuildOptions } = await import('../lib/api-function.ts');
+const { buildLambdaAsset } = await import('../lib/lambda-bundle.ts');
 const { historyLines, toNdjson } = await import('../eval/history-file.ts');
 const { dynamoDbClient } = await import('../shared/store/client.ts');
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
@@ -126,9 +125,11 @@ describe('the history import job', () => {
     const { merchantId } = await newMerchant({ accountUpdatesEnabled: true });
     const key = `${merchantId}/bundled.ndjson`;
     s3.put(BUCKET, key, toNdjson(lines.slice(0, 20)));
-    const outfile = join(mkdtempSync(join(tmpdir(), 'bundle-test-')), 'history-import.mjs');
-    await build(lambdaBuildOptions('functions/history-import.ts', outfile));
-    const bundled = (await import(outfile)) as { handler: Handler };
+    const asset = await buildLambdaAsset(
+      'functions/history-import.ts',
+      mkdtempSync(join(tmpdir(), 'bundle-test-')),
+    );
+    const bundled = (await import(asset.index)) as { handler: Handler };
     const result = await bundled.handler({ merchantId, key }, roomy);
     expect(result).toMatchObject({ events: 20, imported: 20, complete: true });
   });

@@ -13,9 +13,10 @@ import type { IConstruct } from 'constructs';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAbuseDecisionApp, type EnvironmentStacks } from '../lib/abuse-decision-app.ts';
-import { POWERTOOLS_SERVICE_NAME, REPO_ROOT } from '../lib/api-function.ts';
+import { POWERTOOLS_SERVICE_NAME } from '../lib/api-function.ts';
 import { STAGES, type StageName } from '../lib/config.ts';
 import { IMPORT_HANDLER_FILE } from '../lib/import-job.ts';
+import { CEL_CHUNK_FILE, REPO_ROOT } from '../lib/lambda-bundle.ts';
 import {
   IMPORT_JOB_ACCESS,
   TABLE_ACCESS,
@@ -912,7 +913,12 @@ describe('function bundles', () => {
       const cfn = templateOf(api).toJSON().Resources[logicalId(fn.handler)] as { Properties: { Code: Json } };
       const s3Key = String(cfn.Properties.Code.S3Key);
       const dir = join(outdir, `asset.${s3Key.replace(/\.zip$/, '')}`);
-      expect(readdirSync(dir).sort(), name).toEqual(['index.mjs', 'index.mjs.map']);
+      expect(readdirSync(dir).sort(), name).toEqual([
+        CEL_CHUNK_FILE,
+        `${CEL_CHUNK_FILE}.map`,
+        'index.mjs',
+        'index.mjs.map',
+      ]);
       const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
       expect(
         code.startsWith(

@@ -9,6 +9,7 @@ import { TrainingError } from '../../shared/learning/train.ts';
 import type { ScoringModel } from '../../shared/scoring/model.ts';
 import { modelFor } from '../../shared/scoring/models.ts';
 import { EVENT_TYPES, type EventType, isEventType } from '../../shared/scoring/workflow.ts';
+import { loadWorkflow } from '../../shared/scoring/workflow-engine.ts';
 import { listDecidedEvents } from '../../shared/store/decided-events.ts';
 import { getMerchant } from '../../shared/store/merchants.ts';
 import {
@@ -162,7 +163,12 @@ export const modelCommands: AdminCommand[] = [
         eventType,
         days,
         ...(more ? { truncated: `only the newest ${COMPARE_LIMIT} events were compared` } : {}),
-        ...compareModels(activeModel(pointers, eventType), pointers.shadow, workflow, events),
+        ...compareModels(
+          activeModel(pointers, eventType),
+          pointers.shadow,
+          await loadWorkflow(workflow),
+          events,
+        ),
       };
     },
   },

@@ -1,8 +1,7 @@
 import type { BacktestEvent } from '../scoring/backtest.ts';
 import { type ScoringModel, scoreWithModel } from '../scoring/model.ts';
 import { thresholdsOf } from '../scoring/models.ts';
-import type { Workflow } from '../scoring/workflow.ts';
-import { matchWorkflow } from '../scoring/workflow-engine.ts';
+import { matchWorkflow, type RunnableWorkflow } from '../scoring/workflow-engine.ts';
 
 /**
  * Shadow against active on recent traffic, and how often the two agree. A decision made while the
@@ -37,7 +36,7 @@ export interface ModelComparison {
 export function compareModels(
   active: ScoringModel,
   shadow: ScoringModel,
-  workflow: Workflow,
+  workflow: RunnableWorkflow,
   events: readonly BacktestEvent[],
   maxExamples = 10,
 ): ModelComparison {

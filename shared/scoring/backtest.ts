@@ -1,7 +1,6 @@
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { Decision } from './decide.ts';
-import type { Workflow } from './workflow.ts';
-import { matchWorkflow } from './workflow-engine.ts';
+import { matchWorkflow, type RunnableWorkflow } from './workflow-engine.ts';
 
 /**
  * Re-decides stored decisions with a candidate workflow, from the variables each decision kept (its
@@ -45,7 +44,7 @@ export interface BacktestReport {
 }
 
 export function backtest(
-  candidate: Workflow,
+  candidate: RunnableWorkflow,
   events: readonly BacktestEvent[],
   maxExamples = 10,
 ): BacktestReport {

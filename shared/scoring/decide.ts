@@ -3,8 +3,8 @@ import { type ModelThresholds, type ScoringModel, scoreWithModel } from './model
 import { thresholdsOf } from './models.ts';
 import type { Signals } from './signals/signal.ts';
 import { type FieldValue, normalizeFields } from './variables.ts';
-import { decisionTypeOf, type Workflow } from './workflow.ts';
-import { matchWorkflow, type RuleError } from './workflow-engine.ts';
+import { decisionTypeOf } from './workflow.ts';
+import { matchWorkflow, type RuleError, type RunnableWorkflow } from './workflow-engine.ts';
 
 /** A decision with everything needed to explain and replay it later. */
 export interface Decision {
@@ -50,7 +50,7 @@ const MAX_REASONS = 3;
  */
 export function decide(
   models: ScoringModel | LiveModels,
-  workflow: Workflow,
+  workflow: RunnableWorkflow,
   signals: Signals,
   fields: Readonly<Record<string, FieldValue>> = {},
 ): Decision {
@@ -89,7 +89,7 @@ export function decide(
 
 function shadowDecision(
   model: ScoringModel,
-  workflow: Workflow,
+  workflow: RunnableWorkflow,
   signals: Record<string, number>,
   fields: Record<string, FieldValue>,
 ): ShadowDecision {

@@ -1,108 +1,74 @@
-import { type ASTNode, Environment, type ParseResult } from '@marcbachmann/cel-js';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { ModelThresholds } from './model.ts';
 import { DEFAULT_MODEL_THRESHOLDS } from './models.ts';
+import { type Activation, compileSimpleCondition } from './simple-conditions.ts';
 import { celActivation, type FieldValue, normalizeFields, workflowVariables } from './variables.ts';
 import type { EventType, Workflow, WorkflowBranch } from './workflow.ts';
 
 /**
- * Compiles and runs workflow conditions with cel-js. One typed Environment per event type, built from
- * the variable catalog; each condition is parsed and type-checked once per process and cached by
- * (event type, expression text), so a stored workflow costs a Map lookup per rule on later requests.
- * Evaluation returns the matched branch plus any rule errors instead of throwing (a rule that fails
- * at run time does not hold).
+ * Runs workflow conditions. `loadWorkflow` compiles each rule once per process (cached by event type
+ * and expression text): conditions in the simple subset (simple-conditions.ts, every default
+ * workflow's) without cel-js, the others with cel-js, whose module is imported only then. In the
+ * Lambda bundles it is a separate chunk (cel-chunk.mjs, lib/api-function.ts), so a cold start whose
+ * workflow is a default one never parses it. Matching returns the matched branch plus any rule
+ * errors instead of throwing (a rule that fails at run time does not hold).
  */
 
-/** Expressions are short rules, not programs: small structural limits keep parse and run cheap. */
-const LIMITS = {
-  maxAstNodes: 400,
-  maxDepth: 32,
-  maxListElements: 100,
-  maxMapEntries: 50,
-  maxCallArguments: 8,
-};
+declare global {
+  interface ImportMeta {
+    /** Set by the Lambda build (esbuild `define`): the CEL chunk's file beside the bundle. */
+    readonly celChunk?: string;
+  }
+}
+
+type CelChunk = typeof import('./cel-chunk.ts');
+
+let celChunk: Promise<CelChunk> | undefined;
+
+function loadCelChunk(): Promise<CelChunk> {
+  celChunk ??=
+    import.meta.celChunk === undefined
+      ? import('./cel-chunk.ts')
+      : (import(new URL(import.meta.celChunk, import.meta.url).href) as Promise<CelChunk>);
+  return celChunk;
+}
+
+/** A rule's compiled condition: what it holds on, or why it cannot be evaluated. */
+type RuleCondition =
+  | { ok: true; holds: (activation: Activation) => unknown }
+  | { ok: false; message: string };
+
+/** A workflow with its conditions compiled, ready to match synchronously. */
+export interface RunnableWorkflow extends Workflow {
+  readonly conditions: readonly RuleCondition[];
+}
+
 /** Bound on cached compilations, so a long-lived process cannot grow without limit. */
 const MAX_CACHED = 10_000;
+const compiled = new Map<string, RuleCondition>();
 
-const environments = new Map<EventType, Environment>();
-
-export function celEnvironment(eventType: EventType): Environment {
-  let env = environments.get(eventType);
-  if (!env) {
-    env = new Environment({ limits: LIMITS });
-    for (const variable of workflowVariables(eventType)) {
-      env.registerVariable(variable.name, variable.type, { description: variable.meaning });
-    }
-    environments.set(eventType, env);
-  }
-  return env;
+export async function loadWorkflow(workflow: Workflow): Promise<RunnableWorkflow> {
+  const conditions: RuleCondition[] = [];
+  for (const rule of workflow.rules) conditions.push(await ruleCondition(workflow.eventType, rule.condition));
+  return { ...workflow, conditions };
 }
 
-export interface ConditionError {
-  /** cel-js error code (`unknown_variable`, `no_such_overload`, `unexpected_token`, ...) or `not_boolean`. */
-  code: string;
-  kind: 'syntax' | 'unknown_variable' | 'type';
-  message: string;
-  /** 1-based column in the condition text, when known. */
-  column: number | undefined;
-}
-
-export type CompiledCondition =
-  | { ok: true; run: ParseResult; ast: ASTNode }
-  | { ok: false; error: ConditionError };
-
-const compiled = new Map<string, CompiledCondition>();
-
-/** Parses and type-checks a condition (cached, valid or not). */
-export function compileCondition(eventType: EventType, expression: string): CompiledCondition {
+async function ruleCondition(eventType: EventType, expression: string): Promise<RuleCondition> {
   const cacheKey = `${eventType}\u0000${expression}`;
   const hit = compiled.get(cacheKey);
   if (hit) return hit;
-  const result = compileUncached(celEnvironment(eventType), expression);
+  const variables = workflowVariables(eventType);
+  const simple = compileSimpleCondition(variables, expression);
+  let condition: RuleCondition;
+  if (simple) condition = { ok: true, holds: simple };
+  else {
+    const cel = (await loadCelChunk()).compileCondition(eventType, expression, variables);
+    // Possible only if the catalog changed since the workflow was saved (a model dropped a signal).
+    condition = cel.ok ? { ok: true, holds: cel.run } : { ok: false, message: cel.error.message };
+  }
   if (compiled.size >= MAX_CACHED) compiled.clear();
-  compiled.set(cacheKey, result);
-  return result;
-}
-
-function compileUncached(env: Environment, expression: string): CompiledCondition {
-  let run: ParseResult;
-  try {
-    run = env.parse(expression);
-  } catch (error) {
-    return { ok: false, error: conditionError(error, 'syntax') };
-  }
-  const checked = run.check();
-  if (!checked.valid) {
-    const code = (checked.error as { code?: string } | undefined)?.code ?? 'type_error';
-    return {
-      ok: false,
-      error: conditionError(checked.error, code === 'unknown_variable' ? 'unknown_variable' : 'type'),
-    };
-  }
-  if (checked.type !== 'bool') {
-    return {
-      ok: false,
-      error: {
-        code: 'not_boolean',
-        kind: 'type',
-        message: `the condition is of type ${checked.type}, it must be a bool`,
-        column: undefined,
-      },
-    };
-  }
-  return { ok: true, run, ast: run.ast };
-}
-
-function conditionError(error: unknown, kind: ConditionError['kind']): ConditionError {
-  const e = error as
-    | { code?: string; summary?: string; message?: string; range?: { start: number } }
-    | undefined;
-  return {
-    code: e?.code ?? kind,
-    kind,
-    message: e?.summary ?? e?.message?.split('\n')[0] ?? 'invalid condition',
-    column: e?.range ? e.range.start + 1 : undefined,
-  };
+  compiled.set(cacheKey, condition);
+  return condition;
 }
 
 export interface RuleError {
@@ -129,7 +95,7 @@ export interface DecisionVariables {
 }
 
 /** Runs the rules in order over the variables; the first that holds wins, else the default branch. */
-export function matchWorkflow(workflow: Workflow, variables: DecisionVariables): WorkflowMatch {
+export function matchWorkflow(workflow: RunnableWorkflow, variables: DecisionVariables): WorkflowMatch {
   const { eventType } = workflow;
   const activation = celActivation(
     eventType,
@@ -139,16 +105,15 @@ export function matchWorkflow(workflow: Workflow, variables: DecisionVariables):
     variables.thresholds ?? DEFAULT_MODEL_THRESHOLDS[eventType],
   );
   const errors: RuleError[] = [];
-  for (const rule of workflow.rules) {
-    const condition = compileCondition(eventType, rule.condition);
-    if (!condition.ok) {
-      // Possible only if the catalog changed since the workflow was saved (a model dropped a signal).
-      errors.push({ rule: rule.name, message: condition.error.message });
+  for (const [index, rule] of workflow.rules.entries()) {
+    const condition = workflow.conditions[index];
+    if (!condition?.ok) {
+      errors.push({ rule: rule.name, message: condition?.message ?? 'condition not compiled' });
       continue;
     }
     let holds: unknown;
     try {
-      holds = condition.run(activation);
+      holds = condition.holds(activation);
     } catch (error) {
       errors.push({
         rule: rule.name,

@@ -1,9 +1,9 @@
 import { type ASTNode, serialize } from '@marcbachmann/cel-js';
 import * as z from 'zod';
 import { DECISION_OUTCOMES } from '../schemas/decision.ts';
+import { type CompiledCondition, type ConditionError, compileCondition } from './cel-compiler.ts';
 import { type VariableType, workflowVariables } from './variables.ts';
 import { ALLOWED_OUTCOMES, type EventType, type Workflow, type WorkflowRule } from './workflow.ts';
-import { type CompiledCondition, type ConditionError, compileCondition } from './workflow-engine.ts';
 
 /**
  * Checks a workflow before it is saved: its shape, each condition (syntax, unknown variables, types,
@@ -77,7 +77,9 @@ export function validateWorkflow(eventType: EventType, input: unknown, version: 
   const defaultProblem = outcomeProblem(document.defaultBranch.decision);
   if (defaultProblem) errors.push(`default branch "${document.defaultBranch.name}": ${defaultProblem}`);
 
-  const compiled = rules.map((rule) => compileCondition(eventType, rule.condition));
+  const compiled = rules.map((rule) =>
+    compileCondition(eventType, rule.condition, workflowVariables(eventType)),
+  );
   compiled.forEach((condition, index) => {
     if (!condition.ok)
       errors.push(`${ruleLabel(rules[index]!, index)}: ${conditionMessage(condition.error, eventType)}`);

@@ -1,6 +1,7 @@
 import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
 import type { LiveModels } from '../scoring/decide.ts';
-import type { EventType, Workflow } from '../scoring/workflow.ts';
+import type { EventType } from '../scoring/workflow.ts';
+import { loadWorkflow, type RunnableWorkflow } from '../scoring/workflow-engine.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { type IdentitySnapshot, identityKey, snapshotsFrom } from './identity-history.ts';
 import { type TableKey, webhookKeys } from './keys.ts';
@@ -14,7 +15,7 @@ import { workflowFromItem, workflowKey } from './workflows.ts';
  * return's original order) are read in a second BatchGetItem, never more.
  */
 export interface DecisionContext {
-  workflow: Workflow;
+  workflow: RunnableWorkflow;
   /** The merchant's active model for the event type (or the default) and any version in shadow. */
   models: LiveModels;
   snapshots: IdentitySnapshot[];
@@ -59,7 +60,7 @@ export async function loadDecisionContext(input: {
   if (unread.length > 0) for (const [k, v] of await batchGetItems(unread)) items.set(k, v);
   const snapshots = snapshotsFrom(merchantId, identities, items, now);
   return {
-    workflow: workflowFromItem(items.get(keyString(wfKey)), eventType),
+    workflow: await loadWorkflow(workflowFromItem(items.get(keyString(wfKey)), eventType)),
     models: liveModelsFromItem(items.get(keyString(pointersKey)), eventType),
     snapshots,
     items,

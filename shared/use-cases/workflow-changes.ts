@@ -1,5 +1,6 @@
 import { type BacktestReport, backtest } from '../scoring/backtest.ts';
 import type { EventType, Workflow } from '../scoring/workflow.ts';
+import { loadWorkflow } from '../scoring/workflow-engine.ts';
 import { listDecidedEvents } from '../store/decided-events.ts';
 
 /**
@@ -29,5 +30,9 @@ export async function backtestRecent(
 ): Promise<RecentBacktest> {
   const since = now - days * DAY_MS;
   const { events, more } = await listDecidedEvents(merchantId, eventType, since, limit);
-  return { since: new Date(since).toISOString(), truncated: more, ...backtest(candidate, events) };
+  return {
+    since: new Date(since).toISOString(),
+    truncated: more,
+    ...backtest(await loadWorkflow(candidate), events),
+  };
 }

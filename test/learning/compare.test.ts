@@ -4,6 +4,9 @@ import type { BacktestEvent } from '../../shared/scoring/backtest.ts';
 import type { Decision } from '../../shared/scoring/decide.ts';
 import type { ScoringModel } from '../../shared/scoring/model.ts';
 import { DEFAULT_WORKFLOWS } from '../../shared/scoring/workflow.ts';
+import { loadWorkflow } from '../../shared/scoring/workflow-engine.ts';
+
+const orderWorkflow = await loadWorkflow(DEFAULT_WORKFLOWS.order);
 
 const active: ScoringModel = { eventType: 'order', version: 'a', bias: -4, weights: { ring: 1 } };
 const shadow: ScoringModel = { eventType: 'order', version: 's', bias: -4, weights: { ring: 8 } };
@@ -25,7 +28,7 @@ function stored(ring: number, extra: Partial<Decision> = {}): BacktestEvent {
 
 describe('compareModels', () => {
   it('re-scores stored signals with both models and counts agreement and changes', () => {
-    const report = compareModels(active, shadow, DEFAULT_WORKFLOWS.order, [stored(0), stored(0), stored(1)]);
+    const report = compareModels(active, shadow, orderWorkflow, [stored(0), stored(0), stored(1)]);
     expect(report).toMatchObject({
       decisions: 3,
       storedShadowDecisions: 0,
@@ -49,7 +52,7 @@ describe('compareModels', () => {
     const live = stored(0, {
       shadow: { modelVersion: 's', abuseScore: 99, decision: 'DECLINE', subDecision: 'high_abuse_score' },
     });
-    const report = compareModels(active, shadow, DEFAULT_WORKFLOWS.order, [live]);
+    const report = compareModels(active, shadow, orderWorkflow, [live]);
     expect(report).toMatchObject({
       storedShadowDecisions: 1,
       agreeing: 0,
@@ -58,7 +61,7 @@ describe('compareModels', () => {
   });
 
   it('with no decisions agreement is 1', () => {
-    expect(compareModels(active, shadow, DEFAULT_WORKFLOWS.order, [])).toMatchObject({
+    expect(compareModels(active, shadow, orderWorkflow, [])).toMatchObject({
       decisions: 0,
       agreement: 1,
     });

@@ -8,6 +8,7 @@ import { identityTimeFacts } from '../../shared/scoring/signals/identity-time.ts
 import { orderSignals } from '../../shared/scoring/signals/order-signals.ts';
 import type { Signals } from '../../shared/scoring/signals/signal.ts';
 import { DEFAULT_WORKFLOWS, type Workflow } from '../../shared/scoring/workflow.ts';
+import { loadWorkflow } from '../../shared/scoring/workflow-engine.ts';
 import { countIn, fakeSnapshot } from './snapshots.ts';
 
 const model: ScoringModel = {
@@ -66,6 +67,7 @@ describe('scoreWithModel', () => {
 });
 
 const signal = (value: number, evidence: string) => ({ value, evidence });
+const defaultOrderWorkflow = await loadWorkflow(DEFAULT_WORKFLOWS.order);
 const workflow = (over: Partial<Workflow> = {}): Workflow => ({ ...DEFAULT_WORKFLOWS.order, ...over });
 
 describe('decide: reasons, branch and recorded variables', () => {
@@ -126,8 +128,8 @@ describe('decide: reasons, branch and recorded variables', () => {
       }),
       { decision: 'DECLINE', subDecision: 'very_strong', reason: 'very strong; strong thing' },
     ],
-  ])('%s', (_label, signals, wf, expected) => {
-    const decision = decide(model, wf, signals, { orderValue: 10 });
+  ])('%s', async (_label, signals, wf, expected) => {
+    const decision = decide(model, await loadWorkflow(wf), signals, { orderValue: 10 });
     expect(decision).toMatchObject(expected);
     expect(decision.modelVersion).toBe('test-1');
     expect(decision.workflowVersion).toBe(wf.version);
@@ -138,10 +140,12 @@ describe('decide: reasons, branch and recorded variables', () => {
     expect(decision.fields).toMatchObject({ orderValue: 10, lineItemCount: 0, currencyCode: '' });
   });
 
-  it('a rule that fails to evaluate does not hold and is recorded', () => {
+  it('a rule that fails to evaluate does not hold and is recorded', async () => {
     const decision = decide(
       model,
-      workflow({ rules: [{ name: 'broken', decision: 'DECLINE', condition: 'abuseScore / 0 > 1' }] }),
+      await loadWorkflow(
+        workflow({ rules: [{ name: 'broken', decision: 'DECLINE', condition: 'abuseScore / 0 > 1' }] }),
+      ),
       {},
     );
     expect(decision.subDecision).toBe('default_approve');
@@ -223,7 +227,7 @@ describe('score properties (fast-check)', () => {
       history: { emails: [email], cards: [card], devices: [device], all: [email, card, device, address] },
       time: identityTimeFacts([email, card, device, address], email.ref, Date.now()),
     });
-    return decide(order, DEFAULT_WORKFLOWS.order, signals).abuseScore;
+    return decide(order, defaultOrderWorkflow, signals).abuseScore;
   }
 
   it.each(['chargebacks', 'abusiveReturns'] as const)(

@@ -4,6 +4,7 @@ import { decide } from '../../shared/scoring/decide.ts';
 import { modelFor } from '../../shared/scoring/models.ts';
 import { type ReturnScoringInput, returnSignals } from '../../shared/scoring/signals/return-signals.ts';
 import { DEFAULT_WORKFLOWS } from '../../shared/scoring/workflow.ts';
+import { loadWorkflow } from '../../shared/scoring/workflow-engine.ts';
 import { countIn, type FakeHistory, fakeSnapshot } from './snapshots.ts';
 
 /**
@@ -130,9 +131,11 @@ describe('returnSignals', () => {
   });
 });
 
+const defaultReturnWorkflow = await loadWorkflow(DEFAULT_WORKFLOWS.return);
+
 describe('return model calibration (default workflow)', () => {
   const decideReturn = (input: ReturnScoringInput) =>
-    decide(modelFor('return'), DEFAULT_WORKFLOWS.return, returnSignals(input));
+    decide(modelFor('return'), defaultReturnWorkflow, returnSignals(input));
 
   it('approves a clean customer’s first return, refunded to the card', () => {
     expect(decideReturn(returned({ input: { refundMode: 'ORIGINAL_PAYMENT' } })).decision).toBe('APPROVE');

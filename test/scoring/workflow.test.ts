@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DecisionOutcome } from '../../shared/schemas/decision.ts';
 import { backtest } from '../../shared/scoring/backtest.ts';
+import { compileCondition } from '../../shared/scoring/cel-compiler.ts';
 import type { Decision } from '../../shared/scoring/decide.ts';
 import { modelFor } from '../../shared/scoring/models.ts';
 import {
@@ -16,7 +17,7 @@ import {
   type EventType,
   type Workflow,
 } from '../../shared/scoring/workflow.ts';
-import { compileCondition, matchWorkflow } from '../../shared/scoring/workflow-engine.ts';
+import { loadWorkflow, matchWorkflow } from '../../shared/scoring/workflow-engine.ts';
 import { validateWorkflow } from '../../shared/scoring/workflow-validation.ts';
 
 const rule = (name: string, condition: string, decision: DecisionOutcome = 'DECLINE') => ({
@@ -256,16 +257,16 @@ describe('matchWorkflow: the first rule that holds decides', () => {
       { unitCount: 20.9, orderState: 'PENDING' },
       'default_approve',
     ],
-  ])('%s', (_label, abuseScore, signals, fields, expected) => {
-    const match = matchWorkflow(workflow(rules), { abuseScore, signals, fields });
+  ])('%s', async (_label, abuseScore, signals, fields, expected) => {
+    const match = matchWorkflow(await loadWorkflow(workflow(rules)), { abuseScore, signals, fields });
     expect(match.name).toBe(expected);
     expect(match.errors).toEqual([]);
   });
 
   it('conditions compile once and are cached by text', () => {
-    const first = compileCondition('order', 'abuseScore >= 42');
-    expect(compileCondition('order', 'abuseScore >= 42')).toBe(first);
-    expect(compileCondition('return', 'abuseScore >= 42')).not.toBe(first);
+    const first = compileCondition('order', 'abuseScore >= 42', workflowVariables('order'));
+    expect(compileCondition('order', 'abuseScore >= 42', workflowVariables('order'))).toBe(first);
+    expect(compileCondition('return', 'abuseScore >= 42', workflowVariables('return'))).not.toBe(first);
   });
 });
 
@@ -392,13 +393,13 @@ describe('backtest (pure)', () => {
       ...extra,
     }) satisfies Decision;
 
-  it('counts changed outcomes and branches, with examples, from the stored variables', () => {
+  it('counts changed outcomes and branches, with examples, from the stored variables', async () => {
     const candidate = workflow([
       rule('score_60', 'abuseScore >= 60'),
       rule('big', 'orderValue >= 1000.0'),
       rule('approve_vip', 'abuseScore < 5', 'APPROVE'),
     ]);
-    const report = backtest(candidate, [
+    const report = backtest(await loadWorkflow(candidate), [
       {
         eventId: 'o1',
         createdAt: '2026-01-01T00:00:00.000Z',
