@@ -24,7 +24,7 @@ export interface RecordedCall {
 }
 
 export type ServiceMessage =
-  | { type: 'ready'; port: number }
+  | { type: 'ready'; port: number; apiKey: string }
   | { type: 'round'; cpuUs: number; calls: RecordedCall[] }
   | { type: 'profiling' }
   | { type: 'stopped'; profileFile: string | undefined };
@@ -33,8 +33,21 @@ const port = parentPort;
 if (!port) throw new Error('bench-e2e-service runs as a worker thread of bench-e2e');
 const options = workerData as ServiceOptions;
 
-const { dynamoDbClient } = await import('../shared/store/client.ts');
+const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
+const { ensureTable } = await import('../shared/store/ensure-table.ts');
+const { createMerchant, updateMerchant } = await import('../shared/store/merchants.ts');
 const { createLocalServer } = await import('../local/http-adapter.ts');
+
+// Set up here, so the bench thread never loads the service's modules (nor the Powertools and X-Ray
+// hooks they install): its CPU stays the bare client's.
+await ensureTable(dynamoDbClient, tableName);
+const { apiKey, merchantId } = await createMerchant({
+  name: 'bench-e2e',
+  accountUpdatesEnabled: false,
+  environment: 'sandbox',
+});
+// Room for every round: the limit is not what is measured (its token call is, when made).
+await updateMerchant(merchantId, { rateLimit: { perSecond: 1_000, burst: 1_000 } });
 
 // By reference: the store builds a fresh input per call and does not touch it afterwards (checked
 // with BENCH_E2E_CHECK_RECORDER=1), so a deep copy per call would only add the bench's CPU.
@@ -78,7 +91,7 @@ port.on('message', (request: ServiceRequest) => {
       return;
   }
 });
-post({ type: 'ready', port: (server.address() as { port: number }).port });
+post({ type: 'ready', port: (server.address() as { port: number }).port, apiKey });
 
 async function startProfile(): Promise<void> {
   if (!options.profile) return;
