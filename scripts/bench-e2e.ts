@@ -149,6 +149,11 @@ try {
   console.log(
     `\nwarm order path vs its floor, ${ROUNDS} rounds interleaved (after ${WARMUP}), DynamoDB Local`,
   );
+  if (options.profile || options.checkRecorder) {
+    console.log(
+      '  (the service thread CPU includes the profiler or the recorder check: not a figure to report)',
+    );
+  }
   console.log(
     `  API   p50 ${ms(p(apiTimes, 0.5))}  p95 ${ms(p(apiTimes, 0.95))}  service thread CPU ${ms(apiCpu / ROUNDS / 1000)} per request (HTTP client, not counted: ${ms(clientCpu / ROUNDS / 1000)})`,
   );
