@@ -134,17 +134,23 @@ function answerClientError(error: Error & { code?: string; rawPacket?: Buffer },
 
 /**
  * Reads the whole body, keeping at most the gateway's limit. An oversized body is still read to its
- * end (and dropped): leaving the loop early would destroy the socket, and the client would see a
- * connection reset instead of the 413.
+ * end (and dropped): stopping early would destroy the socket, and the client would see a
+ * connection reset instead of the 413. Events rather than `for await`: the async iterator costs a
+ * few promises per chunk on every request.
  */
-async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size <= GATEWAY_MAX_PAYLOAD_BYTES) chunks.push(chunk as Buffer);
-  }
-  return size > GATEWAY_MAX_PAYLOAD_BYTES ? 'too_large' : Buffer.concat(chunks);
+function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GATEWAY_MAX_PAYLOAD_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > GATEWAY_MAX_PAYLOAD_BYTES ? 'too_large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+    // A client gone mid-body: no 'end' will come (a no-op once the body was read).
+    req.on('close', () => reject(new Error('the request was aborted')));
+  });
 }
 
 /** An error the adapter answers itself, as API Gateway does: the envelope with a fresh request id. */

@@ -8,10 +8,12 @@ export function canonicalJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-    return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
+    const object = value as Record<string, unknown>;
+    // No prototype: a `__proto__` key (JSON.parse keeps it as an own field) stays a plain field.
+    const sorted: Record<string, unknown> = Object.create(null);
+    // Default sort: by UTF-16 code units, as `<` compares.
+    for (const key of Object.keys(object).sort()) sorted[key] = sortKeys(object[key]);
+    return sorted;
   }
   return value;
 }
@@ -29,6 +31,31 @@ export function requestFingerprint(
   body: Record<string, unknown>,
   ignoredFields: readonly string[] = [],
 ): string {
-  const kept = Object.fromEntries(Object.entries(body).filter(([k]) => !ignoredFields.includes(k)));
-  return createHash('sha256').update(canonicalJson(kept)).digest().subarray(0, 16).toString('base64url');
+  return fingerprintOfSorted(withoutFields(sortKeys(body) as Record<string, unknown>, ignoredFields));
 }
+
+/**
+ * Both hashes a recorded event keeps (its whole body, and the body without its status fields),
+ * from one canonical sort of the body: each equals requestFingerprint's.
+ */
+export function requestFingerprints(
+  body: Record<string, unknown>,
+  statusFields: readonly string[],
+): { requestHash: string; stableHash: string } {
+  const sorted = sortKeys(body) as Record<string, unknown>;
+  return {
+    requestHash: fingerprintOfSorted(sorted),
+    stableHash: fingerprintOfSorted(withoutFields(sorted, statusFields)),
+  };
+}
+
+/** Keeps the (sorted) key order: dropping keys from a sorted object leaves it sorted. */
+function withoutFields(sorted: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  if (!fields.some((field) => Object.hasOwn(sorted, field))) return sorted;
+  const kept: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(sorted)) if (!fields.includes(key)) kept[key] = sorted[key];
+  return kept;
+}
+
+const fingerprintOfSorted = (sorted: Record<string, unknown>) =>
+  createHash('sha256').update(JSON.stringify(sorted)).digest().subarray(0, 16).toString('base64url');

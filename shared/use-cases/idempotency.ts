@@ -1,4 +1,4 @@
-import { requestFingerprint } from '../store/canonical.ts';
+import { requestFingerprints } from '../store/canonical.ts';
 import { type Answer, storedAnswer } from './use-case.ts';
 
 /**
@@ -22,7 +22,7 @@ export function eventFingerprint(
   body: Record<string, unknown>,
   statusFields: readonly string[],
 ): { requestHash: string; stableHash: string } {
-  return { requestHash: requestFingerprint(body), stableHash: requestFingerprint(body, statusFields) };
+  return requestFingerprints(body, statusFields);
 }
 
 /** The original response exactly as first sent, flagged as a replay. */

@@ -11,13 +11,12 @@ import { decide, toWireDecision } from '../scoring/decide.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { orderSignals } from '../scoring/signals/order-signals.ts';
 import { orderFields } from '../scoring/variables.ts';
-import { requestFingerprint } from '../store/canonical.ts';
 import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
 import { recordOrder, type StoredOrder, storedOrderLine, updateOrderState } from '../store/orders.ts';
 import { eventTime } from './event-time.ts';
-import { classifyRepeat } from './idempotency.ts';
+import { classifyRepeat, eventFingerprint } from './idempotency.ts';
 import { type Answer, type EndpointCall, fresh } from './use-case.ts';
 
 type OrderResponse = ResponseOf<'order'>;
@@ -33,10 +32,7 @@ export async function placeOrder({
 }: EndpointCall<OrderRequest>): Promise<Answer<OrderResponse>> {
   const now = receivedAt();
   const at = eventTime(body.timestamp, now);
-  const fingerprint = {
-    requestHash: requestFingerprint(body),
-    stableHash: requestFingerprint(body, STATUS_FIELDS),
-  };
+  const fingerprint = eventFingerprint(body, STATUS_FIELDS);
   const identities = identitiesOfOrder(body);
   const orderKey = keys.order(merchantId, body.providerOrderId);
   const context = await loadDecisionContext({

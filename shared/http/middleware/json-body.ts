@@ -77,28 +77,49 @@ interface BodyProblem {
  * one record. Checked here, once for every field of every endpoint. Iterative: any depth is safe.
  */
 function firstProblem(root: object): BodyProblem | undefined {
-  // `keyIllFormed`: the entry's own key holds a lone surrogate; reported when the entry comes up, so
-  // an earlier field's problem is still reported first.
-  const pending: { value: unknown; path: PropertyKey[]; keyIllFormed?: boolean }[] = [
-    { value: root, path: [] },
-  ];
+  // Each entry links to its parent, so a path is built only for the problem found, not for every
+  // value of every body. `keyIllFormed`: the entry's own key holds a lone surrogate; reported when
+  // the entry comes up, so an earlier field's problem is still reported first.
+  const pending: PendingValue[] = [{ value: root, key: undefined, parent: undefined, depth: 0 }];
   for (let next = pending.pop(); next; next = pending.pop()) {
-    const { value, path } = next;
-    if (next.keyIllFormed) return { kind: 'lone_surrogate', path };
+    const { value } = next;
+    if (next.keyIllFormed) return { kind: 'lone_surrogate', path: pathOf(next) };
     if (typeof value === 'string') {
-      if (!value.isWellFormed()) return { kind: 'lone_surrogate', path };
+      if (!value.isWellFormed()) return { kind: 'lone_surrogate', path: pathOf(next) };
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (path.length >= MAX_JSON_DEPTH) return { kind: 'too_deep', path };
-    const children: [PropertyKey, unknown][] = Array.isArray(value)
-      ? value.map((child, index) => [index, child])
-      : Object.entries(value);
-    for (let i = children.length - 1; i >= 0; i--) {
-      const [key, child] = children[i]!;
-      const keyIllFormed = typeof key === 'string' && !key.isWellFormed();
-      pending.push({ value: child, path: [...path, key], ...(keyIllFormed ? { keyIllFormed } : {}) });
+    if (next.depth >= MAX_JSON_DEPTH) return { kind: 'too_deep', path: pathOf(next) };
+    const depth = next.depth + 1;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        pending.push({ value: value[i], key: i, parent: next, depth });
+      }
+      continue;
+    }
+    const object = value as Record<string, unknown>;
+    const keys = Object.keys(object);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!;
+      const entry: PendingValue = { value: object[key], key, parent: next, depth };
+      if (!key.isWellFormed()) entry.keyIllFormed = true;
+      pending.push(entry);
     }
   }
   return undefined;
+}
+
+interface PendingValue {
+  value: unknown;
+  /** Its key in its parent; undefined for the body itself. */
+  key: PropertyKey | undefined;
+  parent: PendingValue | undefined;
+  depth: number;
+  keyIllFormed?: boolean;
+}
+
+function pathOf(entry: PendingValue): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at: PendingValue | undefined = entry; at?.key !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
 }
