@@ -216,11 +216,18 @@ describe('score properties (fast-check)', () => {
     const address = fakeSnapshot('address', 'a', { counts: counts('address') });
     const signals = orderSignals({
       orderValue: h.orderValue,
+      at: Date.now(),
       cvvResultCodes: h.cvvFailed ? ['N'] : ['M'],
       avsResultCodes: [],
       giftCardUsed: false,
       billingShippingMismatch: false,
-      history: { emails: [email], cards: [card], devices: [device], all: [email, card, device, address] },
+      history: {
+        emails: [email],
+        cards: [card],
+        devices: [device],
+        places: [address],
+        all: [email, card, device, address],
+      },
       time: identityTimeFacts([email, card, device, address], email.ref, Date.now()),
     });
     return decide(order, DEFAULT_WORKFLOWS.order, signals).abuseScore;
