@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { METRIC } from '../../shared/identity/metrics.ts';
-import { identityTimeFacts } from '../../shared/scoring/signals/identity-time.ts';
 import { type OrderScoringInput, orderSignals } from '../../shared/scoring/signals/order-signals.ts';
-import { countIn, type FakeHistory, fakeSnapshot } from './snapshots.ts';
+import { countIn, type FakeHistory, fakeSnapshot, orderHistoryOf } from './snapshots.ts';
 
 /**
  * One row per signal of order-signals.ts: a clean order (a returning customer paying as usual fires
@@ -37,14 +36,8 @@ function order(
     giftCardUsed: false,
     billingShippingMismatch: false,
     ...change.input,
-    history: {
-      emails: [email],
-      cards: [card],
-      devices: [device],
-      places: [address],
-      all: [email, card, device, address],
-    },
-    time: change.input?.time ?? identityTimeFacts([email, card, device, address], email.ref, AT),
+    ...orderHistoryOf(email, card, device, address, AT),
+    ...(change.input?.time ? { time: change.input.time } : {}),
   };
 }
 
