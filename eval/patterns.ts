@@ -180,7 +180,7 @@ export function householdLookAlikes(
       for (let o = rng.int(1, 3); o > 0; o--) {
         const ordered = at + rng.int(HOUR, 20 * DAY);
         ctx.send(
-          ordered,
+          ordered - MINUTE,
           '/v1/evaluate/login',
           loginBody(member, phone, true, ordered - MINUTE),
           good('login'),
@@ -189,14 +189,16 @@ export function householdLookAlikes(
       }
     }
   }
-  const households = shoppers.filter((s, i) =>
-    shoppers.slice(0, i).some((earlier) => earlier.device === s.device),
-  );
-  for (let h = 0; h < Math.min(counts.newCards, households.length); h++) {
-    const member = households[h]!;
-    const holder = shoppers.find((s) => s.device === member.device)!;
+  // One new card per household: its first shopper (the holder) and the next member on its device.
+  const households: [Shopper, Shopper][] = [];
+  for (const [i, shopper] of shoppers.entries()) {
+    const holder = shoppers.slice(0, i).find((earlier) => earlier.device === shopper.device);
+    if (holder && !households.some(([first]) => first.device === shopper.device))
+      households.push([holder, shopper]);
+  }
+  for (const [holder, member] of households.slice(0, counts.newCards)) {
     const card = newShopper(rng).card;
-    const at = now - rng.int(5, 15) * DAY;
+    const at = now - rng.int(5 * DAY, 15 * DAY);
     sendOrder(
       ctx,
       orderBody(rng, { ...holder, card }, lines(rng, rng.int(1, 3), 15, 250), at),
