@@ -134,7 +134,7 @@ export const SIGNAL_MEANINGS: Readonly<Record<string, string>> = {
   lostChargebacksOnIdentities:
     "log2(1 + n), n = most lost chargebacks in 365 days on an identity of the event (orders: on its e-mail or card, the customer's own; 1 = one, 2 = three).",
   lostChargebacksOnSharedIdentities:
-    "log2(1 + n), n = most lost chargebacks in 365 days on the device, address or phone of the order (shared by households, so weighed less than the customer's own).",
+    "log2(1 + n), n = most lost chargebacks in 365 days on the device, address or phone of the order, less those on its own e-mail and card (a household's shared identities carry every member's chargebacks, so they weigh less than the customer's own).",
   abusiveReturnsOnIdentities:
     'log2(1 + n), n = most abusive returns in 365 days on any identity of the order.',
   openDisputesOnIdentities: 'log2(1 + n), n = most open disputes on any identity of the order.',

@@ -73,8 +73,22 @@ describe('orderSignals, one row per signal', () => {
         device: { links: { email: [EMAIL, 'e2'] }, counts: { [METRIC.lostChargebacks]: countIn('d365', 1) } },
         address: { counts: { [METRIC.lostChargebacks]: countIn('d365', 3) } },
       }),
-      { lostChargebacksOnSharedIdentities: 2, lostChargebacksOnIdentities: 1, deviceSharedAcrossEmails: 1 },
-      '3 lost chargebacks on this address in 365 days',
+      {
+        lostChargebacksOnSharedIdentities: Math.log2(3),
+        lostChargebacksOnIdentities: 1,
+        deviceSharedAcrossEmails: 1,
+      },
+      // The card's own chargeback reached the address too: 2 are other members'.
+      '2 lost chargebacks on this address in 365 days',
+    ],
+    [
+      "lostChargebacksOnSharedIdentities: the customer's own chargeback on its device is not counted twice",
+      order({
+        email: withOrders({ [METRIC.lostChargebacks]: countIn('d365', 1) }),
+        device: { links: { email: [EMAIL] }, counts: { [METRIC.lostChargebacks]: countIn('d365', 1) } },
+      }),
+      { lostChargebacksOnIdentities: 1 },
+      '1 lost chargeback on this e-mail in 365 days',
     ],
     [
       "freshAccountsOnYoungIdentity: a fresh e-mail on a card first seen 3 days ago with 1 other e-mail (a ring's wave)",

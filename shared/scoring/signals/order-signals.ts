@@ -38,7 +38,9 @@ export function orderSignals(input: OrderScoringInput): Signals {
   // The customer's own e-mail and card carry its chargebacks; a household's shared device or address
   // carries every member's, so there a lost chargeback says far less about this customer.
   const chargebacks = maxCount([...history.emails, ...history.cards], METRIC.lostChargebacks, 'd365');
-  const chargebacksNearby = maxCount([...history.devices, ...history.places], METRIC.lostChargebacks, 'd365');
+  const nearby = maxCount([...history.devices, ...history.places], METRIC.lostChargebacks, 'd365');
+  // A chargeback lands on every identity of its order: the customer's own ones are counted above.
+  const chargebacksNearby = { count: Math.max(0, nearby.count - chargebacks.count), kind: nearby.kind };
   const abusiveReturns = maxCount(history.all, METRIC.abusiveReturns, 'd365');
   const openDisputes = maxCount(history.all, METRIC.openDisputes, 'lifetime');
   // Only the customer's own identifiers: an address or phone vouched for may be shared by strangers.
