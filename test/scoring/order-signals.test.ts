@@ -79,7 +79,7 @@ describe('orderSignals, one row per signal', () => {
         deviceSharedAcrossEmails: 1,
       },
       // The card's own chargeback reached the address too: 2 are other members'.
-      '2 lost chargebacks on this address in 365 days',
+      '2 other lost chargebacks on this address in 365 days',
     ],
     [
       "lostChargebacksOnSharedIdentities: the customer's own chargeback on its device is not counted twice",

@@ -87,7 +87,7 @@ export function orderSignals(input: OrderScoringInput): Signals {
       chargebacksNearby.count > 0
         ? {
             value: saturating(chargebacksNearby.count),
-            evidence: `${plural(chargebacksNearby.count, 'lost chargeback')} on this ${KIND_WORDS[chargebacksNearby.kind ?? ''] ?? 'identity'} in 365 days`,
+            evidence: `${plural(chargebacksNearby.count, 'other lost chargeback')} on this ${KIND_WORDS[chargebacksNearby.kind ?? ''] ?? 'identity'} in 365 days`,
           }
         : undefined,
     freshAccountsOnYoungIdentity: freshAccountsSignal(ring, 'email'),
