@@ -152,6 +152,67 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
   return shoppers;
 }
 
+/**
+ * Honest look-alikes of young shared identities (the freshAccountsOnYoungIdentity signal), so the
+ * guardrails test it; scheduled after every other pattern, so the rest of the traffic is unchanged:
+ * - `newPhones` households where two people sign up on one NEW shared phone within the same week,
+ *   then log in and order on it over the following months like any shopper;
+ * - `newCards` households (an earlier shopper and a member sharing the device) where one takes a new
+ *   card, orders with it, and the other member pays with it within a few days.
+ */
+export function householdLookAlikes(
+  ctx: EvalContext,
+  shoppers: readonly Shopper[],
+  counts: { newPhones: number; newCards: number },
+) {
+  const { rng, now } = ctx;
+  for (let h = 0; h < counts.newPhones; h++) {
+    const phone = rng.id('family-phone');
+    const first = newShopper(rng, { device: phone });
+    const second = newShopper(rng, { device: phone, address: first.address });
+    const joined = now - rng.int(30, 300) * DAY;
+    const members: [Shopper, number][] = [
+      [first, joined],
+      [second, joined + rng.int(HOUR, 7 * DAY)],
+    ];
+    for (const [member, at] of members) {
+      ctx.send(at, '/v1/evaluate/signup', signupBody(rng, member, phone, at), good('signup'));
+      for (let o = rng.int(1, 3); o > 0; o--) {
+        const ordered = at + rng.int(HOUR, 20 * DAY);
+        ctx.send(
+          ordered - MINUTE,
+          '/v1/evaluate/login',
+          loginBody(member, phone, true, ordered - MINUTE),
+          good('login'),
+        );
+        sendOrder(ctx, orderBody(rng, member, lines(rng, rng.int(1, 3), 15, 250), ordered), good('order'));
+      }
+    }
+  }
+  // One new card per household: its first shopper (the holder) and the next member on its device.
+  const households: [Shopper, Shopper][] = [];
+  for (const [i, shopper] of shoppers.entries()) {
+    const holder = shoppers.slice(0, i).find((earlier) => earlier.device === shopper.device);
+    if (holder && !households.some(([first]) => first.device === shopper.device))
+      households.push([holder, shopper]);
+  }
+  for (const [holder, member] of households.slice(0, counts.newCards)) {
+    const card = newShopper(rng).card;
+    const at = now - rng.int(5 * DAY, 15 * DAY);
+    sendOrder(
+      ctx,
+      orderBody(rng, { ...holder, card }, lines(rng, rng.int(1, 3), 15, 250), at),
+      good('order'),
+    );
+    const borrowed = at + rng.int(HOUR, 5 * DAY);
+    sendOrder(
+      ctx,
+      orderBody(rng, { ...member, card }, lines(rng, rng.int(1, 3), 15, 250), borrowed),
+      good('order'),
+    );
+  }
+}
+
 /** The warehouse inspects a return days after it was requested (dispositions carry no time). */
 function inspect(
   ctx: EvalContext,

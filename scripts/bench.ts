@@ -134,11 +134,12 @@ function once(): string {
   const payments = order.paymentInfo;
   const signals = orderSignals({
     orderValue: Number(order.totalPrice.amount),
+    at: now,
     cvvResultCodes: payments.flatMap((p) => (p.cvv_result_code ? [p.cvv_result_code] : [])),
     avsResultCodes: payments.flatMap((p) => (p.avs_result_code ? [p.avs_result_code] : [])),
     giftCardUsed: payments.some((p) => p.giftCardUsed === 'True' || p.instrument === 'GiftCard'),
     billingShippingMismatch: true,
-    history: { emails, cards, devices, all },
+    history: { emails, cards, devices, places: others, all },
     time: identityTimeFacts(all, emails[0]?.ref, now),
   });
   return decide(model, workflow, signals, orderFields(order)).subDecision;

@@ -93,6 +93,8 @@ function scheduleTraffic(): Step[] {
   patterns.selfReferral(ctx, 20);
   patterns.credentialStuffing(ctx, shoppers.slice(0, 150), 8);
   patterns.accountTakeover(ctx, shoppers.slice(150, 190));
+  // Last, so every draw above (the traffic main was measured on) stays as it was.
+  patterns.householdLookAlikes(ctx, shoppers, { newPhones: 3, newCards: 6 });
   return steps.sort((a, b) => a.at - b.at || a.order - b.order);
 }
 
@@ -417,6 +419,13 @@ console.log('Good customers flagged after (day, type, decision, score, model, re
 for (const e of afterSet.filter((e) => e.label === 0 && e.decision !== 'APPROVE'))
   console.log(
     `  day ${String(Math.round((e.at - after.events[0]!.at) / DAY)).padStart(3)} ${e.eventType.padEnd(8)} ${e.decision.padEnd(7)} ${String(e.abuseScore).padStart(3)} ${e.trainedModelLive ? 'trained' : 'default'}  ${e.reason}`,
+  );
+
+// Which abusive events get through, and what they showed: what a pattern's fix reads.
+console.log('\nAbusive events approved after (day, pattern, type, score, model, reason):');
+for (const e of afterSet.filter((e) => e.label === 1 && e.decision === 'APPROVE'))
+  console.log(
+    `  day ${String(Math.round((e.at - after.events[0]!.at) / DAY)).padStart(3)} ${e.pattern.padEnd(31)} ${e.eventType.padEnd(8)} ${String(e.abuseScore).padStart(3)} ${e.trainedModelLive ? 'trained' : 'default'}  ${e.reason}`,
   );
 
 console.log(

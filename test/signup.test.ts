@@ -101,16 +101,36 @@ describe('POST /v1/evaluate/signup', () => {
 });
 
 describe('signup scenarios', () => {
-  it('five signups from one device: the first two pass, the later ones are flagged', async () => {
+  it('five signups from one new device: the first passes, the later ones are flagged', async () => {
     const { apiKey: key } = await newMerchant();
     const device = uid('farm-device');
     const decisions = [];
     for (let i = 0; i < 5; i++) decisions.push(decisionOf((await signup(signupBody({ device }), key)).body));
-    expect(decisions.map((d) => d.decision)).toEqual(['APPROVE', 'APPROVE', 'DECLINE', 'DECLINE', 'DECLINE']);
+    expect(decisions.map((d) => d.decision)).toEqual(['APPROVE', 'DECLINE', 'DECLINE', 'DECLINE', 'DECLINE']);
     const scores = decisions.map((d) => d.abuseScore as number);
     expect(scores).toEqual([...scores].sort((a, b) => a - b));
     expect(decisions[4].decisionReason).toContain('device already behind 4 other accounts');
     expect(decisions[4].subDecision).toBe('high_abuse_score');
+  });
+
+  it("a second account on a device first seen a day ago is declined; a household's on a device seen for months is not", async () => {
+    const { apiKey: key } = await newMerchant();
+    const day = 86_400_000;
+    const dated = (device: string, at: number) => ({ ...signupBody({ device }), timestamp: String(at) });
+    const farm = uid('farm-device');
+    await signup(dated(farm, Date.now() - day), key);
+    const second = decisionOf((await signup(signupBody({ device: farm }), key)).body);
+    expect(second.decision).toBe('DECLINE');
+    expect(second.decisionReason).toContain(
+      'device first seen 24 hours ago, already used with 1 other account',
+    );
+
+    const family = uid('family-device');
+    await signup(dated(family, Date.now() - 90 * day), key);
+    const member = decisionOf((await signup(signupBody({ device: family }), key)).body);
+    expect(member.decision).toBe('APPROVE');
+    expect(member.decisionReason).toContain('device already behind 1 other account');
+    expect(member.decisionReason).not.toContain('first seen');
   });
 
   it('a referee on the referrer’s device is flagged as self-referral; an honest referral is not', async () => {

@@ -1,6 +1,7 @@
 import type { ModelThresholds } from './model.ts';
 import { MODELS } from './models.ts';
 import { IDENTITY_TIME_SIGNAL_MEANINGS, identityTimeFieldDeclarations } from './signals/identity-time.ts';
+import { FRESH_ACCOUNTS_MEANINGS } from './signals/young-shared-identity.ts';
 import type { EventType } from './workflow.ts';
 
 /**
@@ -131,7 +132,9 @@ export const EVENT_FIELDS: Record<EventType, readonly FieldDeclaration[]> = {
  */
 export const SIGNAL_MEANINGS: Readonly<Record<string, string>> = {
   lostChargebacksOnIdentities:
-    'log2(1 + n), n = most lost chargebacks in 365 days on any identity of the order (1 = one, 2 = three).',
+    "log2(1 + n), n = most lost chargebacks in 365 days on an identity of the event (orders: on its e-mail or card, the customer's own; 1 = one, 2 = three).",
+  lostChargebacksOnSharedIdentities:
+    "log2(1 + n), n = most lost chargebacks in 365 days on the device, address or phone of the order, less those on its own e-mail and card (a household's shared identities carry every member's chargebacks, so they weigh less than the customer's own).",
   abusiveReturnsOnIdentities:
     'log2(1 + n), n = most abusive returns in 365 days on any identity of the order.',
   openDisputesOnIdentities: 'log2(1 + n), n = most open disputes on any identity of the order.',
@@ -149,6 +152,7 @@ export const SIGNAL_MEANINGS: Readonly<Record<string, string>> = {
   legitimateReviewsOnIdentities:
     'log2(1 + n), n = most reviews resolved "legitimate" in 365 days on the e-mail, card or device (lowers the score).',
   ...IDENTITY_TIME_SIGNAL_MEANINGS,
+  ...FRESH_ACCOUNTS_MEANINGS,
 };
 
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -60,6 +60,7 @@ export async function evaluateSignup({
     context.workflow,
     signupSignals({
       customer: identities.customer,
+      at,
       referrerIsSelf,
       disposableEmail: emails.some((e) => isDisposableDomain(emailDomain(e))),
       machineGeneratedEmail: Math.max(0, ...emails.map((e) => machineGeneratedScore(normalizeEmail(e)))),

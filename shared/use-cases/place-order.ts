@@ -52,6 +52,7 @@ export async function placeOrder({
     context.workflow,
     orderSignals({
       orderValue,
+      at,
       cvvResultCodes: body.paymentInfo.flatMap((p) => (p.cvv_result_code ? [p.cvv_result_code] : [])),
       avsResultCodes: body.paymentInfo.flatMap((p) => (p.avs_result_code ? [p.avs_result_code] : [])),
       giftCardUsed: body.paymentInfo.some((p) => p.giftCardUsed === 'True' || p.instrument === 'GiftCard'),
@@ -65,6 +66,11 @@ export async function placeOrder({
         emails: context.snapshotsOf(identities.emails),
         cards: context.snapshotsOf(identities.cards),
         devices: context.snapshotsOf(identities.devices),
+        places: context.snapshotsOf([
+          ...identities.billingAddresses,
+          ...identities.shippingAddresses,
+          ...identities.phones,
+        ]),
         all: context.snapshots,
       },
       time,

@@ -4,12 +4,11 @@ import { METRIC } from '../../shared/identity/metrics.ts';
 import { decide } from '../../shared/scoring/decide.ts';
 import { type ScoringModel, scoreWithModel, toAbuseScore } from '../../shared/scoring/model.ts';
 import { modelFor } from '../../shared/scoring/models.ts';
-import { identityTimeFacts } from '../../shared/scoring/signals/identity-time.ts';
 import { orderSignals } from '../../shared/scoring/signals/order-signals.ts';
 import type { Signals } from '../../shared/scoring/signals/signal.ts';
 import { DEFAULT_WORKFLOWS, type Workflow } from '../../shared/scoring/workflow.ts';
 import { loadWorkflow } from '../../shared/scoring/workflow-engine.ts';
-import { countIn, fakeSnapshot } from './snapshots.ts';
+import { countIn, fakeSnapshot, orderHistoryOf } from './snapshots.ts';
 
 const model: ScoringModel = {
   eventType: 'order',
@@ -218,14 +217,15 @@ describe('score properties (fast-check)', () => {
     const card = fakeSnapshot('card', 'c', { counts: counts('card'), links: { email: ['e', ...others] } });
     const device = fakeSnapshot('device', 'd', { counts: counts('device'), links: { email: ['e'] } });
     const address = fakeSnapshot('address', 'a', { counts: counts('address') });
+    const at = Date.now();
     const signals = orderSignals({
       orderValue: h.orderValue,
+      at,
       cvvResultCodes: h.cvvFailed ? ['N'] : ['M'],
       avsResultCodes: [],
       giftCardUsed: false,
       billingShippingMismatch: false,
-      history: { emails: [email], cards: [card], devices: [device], all: [email, card, device, address] },
-      time: identityTimeFacts([email, card, device, address], email.ref, Date.now()),
+      ...orderHistoryOf(email, card, device, address, at),
     });
     return decide(order, defaultOrderWorkflow, signals).abuseScore;
   }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { METRIC } from '../../shared/identity/metrics.ts';
-import { identityTimeFacts } from '../../shared/scoring/signals/identity-time.ts';
 import { type OrderScoringInput, orderSignals } from '../../shared/scoring/signals/order-signals.ts';
-import { countIn, type FakeHistory, fakeSnapshot } from './snapshots.ts';
+import { countIn, type FakeHistory, fakeSnapshot, orderHistoryOf } from './snapshots.ts';
 
 /**
  * One row per signal of order-signals.ts: a clean order (a returning customer paying as usual fires
@@ -11,6 +10,7 @@ import { countIn, type FakeHistory, fakeSnapshot } from './snapshots.ts';
 const EMAIL = 'email-1';
 /** The order's own time: ages and velocity windows are read as of it. */
 const AT = Date.UTC(2026, 5, 15, 12);
+const DAY = 86_400_000;
 
 function order(
   change: {
@@ -30,13 +30,14 @@ function order(
   const address = fakeSnapshot('address', 'address-1', change.address);
   return {
     orderValue: 50,
+    at: AT,
     cvvResultCodes: ['M'],
     avsResultCodes: ['Y'],
     giftCardUsed: false,
     billingShippingMismatch: false,
     ...change.input,
-    history: { emails: [email], cards: [card], devices: [device], all: [email, card, device, address] },
-    time: change.input?.time ?? identityTimeFacts([email, card, device, address], email.ref, AT),
+    ...orderHistoryOf(email, card, device, address, AT),
+    ...(change.input?.time ? { time: change.input.time } : {}),
   };
 }
 
@@ -57,13 +58,73 @@ describe('orderSignals, one row per signal', () => {
       '1 lost chargeback on this card in 365 days',
     ],
     [
-      'lostChargebacksOnIdentities: the worst identity counts, 3 -> 2',
+      'lostChargebacksOnIdentities: the worst of e-mail and card counts, 3 -> 2',
       order({
         card: { links: { email: [EMAIL] }, counts: { [METRIC.lostChargebacks]: countIn('d30', 1) } },
-        address: { counts: { [METRIC.lostChargebacks]: countIn('d365', 3) } },
+        email: withOrders({ [METRIC.lostChargebacks]: countIn('d365', 3) }),
       }),
       { lostChargebacksOnIdentities: 2 },
-      '3 lost chargebacks on this address in 365 days',
+      '3 lost chargebacks on this e-mail in 365 days',
+    ],
+    [
+      "lostChargebacksOnSharedIdentities: a household's shared device and address carry other members' chargebacks",
+      order({
+        card: { links: { email: [EMAIL] }, counts: { [METRIC.lostChargebacks]: countIn('d30', 1) } },
+        device: { links: { email: [EMAIL, 'e2'] }, counts: { [METRIC.lostChargebacks]: countIn('d365', 1) } },
+        address: { counts: { [METRIC.lostChargebacks]: countIn('d365', 3) } },
+      }),
+      {
+        lostChargebacksOnSharedIdentities: Math.log2(3),
+        lostChargebacksOnIdentities: 1,
+        deviceSharedAcrossEmails: 1,
+      },
+      // The card's own chargeback reached the address too: 2 are other members'.
+      '2 other lost chargebacks on this address in 365 days',
+    ],
+    [
+      "lostChargebacksOnSharedIdentities: the customer's own chargeback on its device is not counted twice",
+      order({
+        email: withOrders({ [METRIC.lostChargebacks]: countIn('d365', 1) }),
+        device: { links: { email: [EMAIL] }, counts: { [METRIC.lostChargebacks]: countIn('d365', 1) } },
+      }),
+      { lostChargebacksOnIdentities: 1 },
+      '1 lost chargeback on this e-mail in 365 days',
+    ],
+    [
+      "freshAccountsOnYoungIdentity: a fresh e-mail on a card first seen 3 days ago with 1 other e-mail (a ring's wave)",
+      order({
+        email: { counts: {} },
+        card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 3 * DAY },
+      }),
+      { freshAccountsOnYoungIdentity: 1, cardSharedAcrossEmails: 1, newCustomer: 1 },
+      'card first seen 3 days ago, already used with 1 other e-mail',
+    ],
+    [
+      'freshAccountsOnYoungIdentity: 3 other e-mails on a device first seen 20 days ago are within the pace (3 x 7 days)',
+      order({
+        email: { counts: {} },
+        device: { links: { email: [EMAIL, 'e2', 'e3', 'e4'] }, firstSeenAt: AT - 20 * DAY },
+      }),
+      { freshAccountsOnYoungIdentity: 2, deviceSharedAcrossEmails: 2, newCustomer: 1 },
+      undefined,
+    ],
+    [
+      'freshAccountsOnYoungIdentity: 1 other e-mail on a card first seen 8 days ago is slower than the pace',
+      order({
+        email: { counts: {} },
+        card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 8 * DAY },
+      }),
+      { cardSharedAcrossEmails: 1, newCustomer: 1 },
+      undefined,
+    ],
+    [
+      "freshAccountsOnYoungIdentity: a household member's long-standing e-mail on the family's new card does not fire",
+      order({
+        email: { ...withOrders({}), firstSeenAt: AT - 200 * DAY },
+        card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - DAY },
+      }),
+      { cardSharedAcrossEmails: 1 },
+      undefined,
     ],
     [
       'lostChargebacksOnIdentities: older than 365 days does not count',

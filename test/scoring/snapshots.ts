@@ -1,5 +1,6 @@
 import type { IdentityKind, IdentityRef } from '../../shared/identity/identities.ts';
 import type { DistinctCount } from '../../shared/scoring/identity-snapshot.ts';
+import { identityTimeFacts } from '../../shared/scoring/signals/identity-time.ts';
 import type { WindowedCount, WindowName } from '../../shared/store/history-windows.ts';
 import type { IdentitySnapshot } from '../../shared/store/identity-history.ts';
 
@@ -38,4 +39,19 @@ export function fakeSnapshot(
 export function countIn(narrowest: WindowName, n: number): Partial<WindowedCount> {
   const order: WindowName[] = ['m15', 'h1', 'h24', 'd30', 'd365', 'lifetime'];
   return Object.fromEntries(order.slice(order.indexOf(narrowest)).map((w) => [w, n]));
+}
+
+/** An order's history (one e-mail, card, device and address) and its time facts, read at `at`. */
+export function orderHistoryOf(
+  email: IdentitySnapshot,
+  card: IdentitySnapshot,
+  device: IdentitySnapshot,
+  address: IdentitySnapshot,
+  at: number,
+) {
+  const all = [email, card, device, address];
+  return {
+    history: { emails: [email], cards: [card], devices: [device], places: [address], all },
+    time: identityTimeFacts(all, email.ref, at),
+  };
 }

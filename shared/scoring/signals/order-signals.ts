@@ -2,10 +2,17 @@ import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
 import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
+import {
+  freshAccountsSignal,
+  ORDER_EMAIL_PACE_SECONDS,
+  youngSharedIdentity,
+} from './young-shared-identity.ts';
 
 /** What scoring needs to know about an order: facts from the request and its identities' history. */
 export interface OrderScoringInput {
   orderValue: number;
+  /** The order's own time (epoch ms): identity ages are read as of it. */
+  at: number;
   cvvResultCodes: readonly string[];
   avsResultCodes: readonly string[];
   giftCardUsed: boolean;
@@ -16,6 +23,8 @@ export interface OrderScoringInput {
     emails: readonly IdentitySnapshot[];
     cards: readonly IdentitySnapshot[];
     devices: readonly IdentitySnapshot[];
+    /** Addresses and phones: shared by households and parcel lockers, never the customer's alone. */
+    places: readonly IdentitySnapshot[];
     all: readonly IdentitySnapshot[];
   };
 }
@@ -26,7 +35,12 @@ const AVS_FAILED = new Set(['N', 'C']);
 
 export function orderSignals(input: OrderScoringInput): Signals {
   const { history } = input;
-  const chargebacks = maxCount(history.all, METRIC.lostChargebacks, 'd365');
+  // The customer's own e-mail and card carry its chargebacks; a household's shared device or address
+  // carries every member's, so there a lost chargeback says far less about this customer.
+  const chargebacks = maxCount([...history.emails, ...history.cards], METRIC.lostChargebacks, 'd365');
+  const nearby = maxCount([...history.devices, ...history.places], METRIC.lostChargebacks, 'd365');
+  // A chargeback lands on every identity of its order: the customer's own ones are counted above.
+  const chargebacksNearby = { count: Math.max(0, nearby.count - chargebacks.count), kind: nearby.kind };
   const abusiveReturns = maxCount(history.all, METRIC.abusiveReturns, 'd365');
   const openDisputes = maxCount(history.all, METRIC.openDisputes, 'lifetime');
   // Only the customer's own identifiers: an address or phone vouched for may be shared by strangers.
@@ -41,6 +55,18 @@ export function orderSignals(input: OrderScoringInput): Signals {
   const velocity = maxCount([...history.emails, ...history.cards, ...history.devices], METRIC.orders, 'h1');
   const priorOrders = maxCount(history.emails, METRIC.orders, 'lifetime').count;
   const priorValue = maxCount(history.emails, METRIC.orderValue, 'lifetime').count;
+  const emailAge = input.time.ages.email;
+  // Rings put cheap, fresh e-mails behind a few cards and devices: only a fresh e-mail counts here.
+  const ring =
+    emailAge >= 0 && emailAge <= ORDER_EMAIL_PACE_SECONDS
+      ? youngSharedIdentity(
+          [...history.cards, ...history.devices],
+          'email',
+          ownEmails,
+          input.at,
+          ORDER_EMAIL_PACE_SECONDS,
+        )
+      : undefined;
   const averageValue = priorOrders > 0 ? priorValue / priorOrders : 0;
   const valueRatio = averageValue > 0 ? input.orderValue / averageValue : 0;
 
@@ -57,6 +83,14 @@ export function orderSignals(input: OrderScoringInput): Signals {
             evidence: `${plural(chargebacks.count, 'lost chargeback')} on this ${KIND_WORDS[chargebacks.kind ?? ''] ?? 'identity'} in 365 days`,
           }
         : undefined,
+    lostChargebacksOnSharedIdentities:
+      chargebacksNearby.count > 0
+        ? {
+            value: saturating(chargebacksNearby.count),
+            evidence: `${plural(chargebacksNearby.count, 'other lost chargeback')} on this ${KIND_WORDS[chargebacksNearby.kind ?? ''] ?? 'identity'} in 365 days`,
+          }
+        : undefined,
+    freshAccountsOnYoungIdentity: freshAccountsSignal(ring, 'email'),
     abusiveReturnsOnIdentities:
       abusiveReturns.count > 0
         ? {

@@ -3,10 +3,17 @@ import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
 import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
+import {
+  freshAccountsSignal,
+  SIGNUP_ACCOUNT_PACE_SECONDS,
+  youngSharedIdentity,
+} from './young-shared-identity.ts';
 
 /** What scoring needs to know about a signup: facts from the request and its identities' history. */
 export interface SignupScoringInput {
   customer: IdentityRef;
+  /** The signup's own time (epoch ms): identity ages are read as of it. */
+  at: number;
   /** The signup names its own customerId as referrer. */
   referrerIsSelf: boolean;
   disposableEmail: boolean;
@@ -49,6 +56,13 @@ export function signupSignals(input: SignupScoringInput): Signals {
   );
   const domainBurst = Math.max(0, ...history.emailDomains.map(domainBurstOf));
   const shared = sharedWithReferrer(input);
+  const farm = youngSharedIdentity(
+    [...history.devices, ...history.phones],
+    'customer',
+    own,
+    input.at,
+    SIGNUP_ACCOUNT_PACE_SECONDS,
+  );
   const referrals = history.referrer?.count(METRIC.referrals).h24 ?? 0;
 
   return fired({
@@ -56,6 +70,7 @@ export function signupSignals(input: SignupScoringInput): Signals {
       eventWord: 'signup',
       counted: ['customersPerDevice', 'emailsPerDevice', 'customersPerAddress'],
     }),
+    freshAccountsOnYoungIdentity: freshAccountsSignal(farm, 'customer'),
     deviceSharedWithOtherAccounts:
       deviceAccounts > 0
         ? {

@@ -1,0 +1,61 @@
+import type { IdentityKind, IdentityRef } from '../../identity/identities.ts';
+import type { IdentitySnapshot } from '../identity-snapshot.ts';
+import { durationWords } from './identity-time.ts';
+import { KIND_WORDS, plural, type Signal, saturating } from './signal.ts';
+
+/**
+ * Fresh accounts gathering on a young device, phone or card: the identity was first seen recently
+ * and other accounts (or e-mails) arrived on it faster than one per `paceSeconds` of its life. Read
+ * from what identity items already hold (first sighting and linked members), so it costs no storage
+ * and needs no label: the first wave of a ring or an account farm shows it before any feedback.
+ * An old household device gathers its members over months, far slower than the pace.
+ */
+export interface YoungSharedIdentity {
+  /** Other accounts or e-mails linked to it, the event's own left out. */
+  others: number;
+  kind: IdentityKind;
+  ageSeconds: number;
+}
+
+export function youngSharedIdentity(
+  holders: readonly IdentitySnapshot[],
+  counted: IdentityKind,
+  own: readonly IdentityRef[],
+  at: number,
+  paceSeconds: number,
+): YoungSharedIdentity | undefined {
+  let best: YoungSharedIdentity | undefined;
+  for (const holder of holders) {
+    // First sighting now: nobody else is on it yet.
+    if (holder.firstSeenAt === undefined) continue;
+    const ageSeconds = Math.max(0, Math.floor((at - holder.firstSeenAt) / 1000));
+    const ownLinked = own.filter(
+      (ref) => ref.kind === counted && holder.isLinked(counted, ref.digest),
+    ).length;
+    const others = holder.linkedCount(counted) - ownLinked;
+    if (others < 1 || ageSeconds > others * paceSeconds) continue;
+    if (!best || others > best.others) best = { others, kind: holder.ref.kind, ageSeconds };
+  }
+  return best;
+}
+
+/** The model signal `freshAccountsOnYoungIdentity` of a finding: log2(1 + others). */
+export function freshAccountsSignal(
+  found: YoungSharedIdentity | undefined,
+  counted: IdentityKind,
+): Signal | undefined {
+  if (!found) return undefined;
+  return {
+    value: saturating(found.others),
+    evidence: `${KIND_WORDS[found.kind]} first seen ${durationWords(found.ageSeconds)} ago, already used with ${plural(found.others, `other ${KIND_WORDS[counted]}`)}`,
+  };
+}
+
+/** Signups: every account is new, so a device or phone gathering more than one per 2 days is a farm. */
+export const SIGNUP_ACCOUNT_PACE_SECONDS = 2 * 86_400;
+/** Orders: fresh e-mails on a card or device first seen within a week per other e-mail (a ring's wave). */
+export const ORDER_EMAIL_PACE_SECONDS = 7 * 86_400;
+
+export const FRESH_ACCOUNTS_MEANINGS: Readonly<Record<string, string>> = {
+  freshAccountsOnYoungIdentity: `log2(1 + n), n = other accounts (signups: on the device or phone) or e-mails (orders: on the card or device, only when the order's e-mail is itself at most ${ORDER_EMAIL_PACE_SECONDS / 86_400} days old) on an identity first seen at most n x ${SIGNUP_ACCOUNT_PACE_SECONDS / 86_400} days (signups) or n x ${ORDER_EMAIL_PACE_SECONDS / 86_400} days (orders) before the event; the most over those identities.`,
+};
