@@ -329,12 +329,20 @@ export function lateFeedbackRings(ctx: EvalContext, rings: number) {
     const cards = Array.from({ length: 2 }, () => newShopper(rng).card);
     const devices = Array.from({ length: 2 }, () => rng.id('ring-device'));
     const start = now - rng.int(150, 250) * DAY;
+    const members: { pair: number; order: OrderBody; at: number }[] = [];
     for (let m = 0; m < 9; m++) {
       const member = newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! });
       const at = m < 6 ? start + rng.int(0, 7 * DAY) : start + rng.int(70, 90) * DAY;
       const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), at);
-      sendOrder(ctx, order, m >= 2 ? abuse(pattern, 'order') : undefined);
+      members.push({ pair: m % 2, order, at });
       if (m < 6) chargeBack(ctx, order, at + rng.int(30, 60) * DAY);
+    }
+    // The first wave arrives in any order within its week, so the ring's first act on a card and
+    // device is whichever order comes first there (it has nothing behind it, like every pattern's
+    // unscored first act), not the member drawn first.
+    for (const { pair, order, at } of members) {
+      const firstAct = !members.some((other) => other.pair === pair && other.at < at);
+      sendOrder(ctx, order, firstAct ? undefined : abuse(pattern, 'order'));
     }
   }
 }
