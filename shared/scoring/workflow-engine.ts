@@ -49,14 +49,20 @@ const compiled = new Map<string, RuleCondition>();
 
 export async function loadWorkflow(workflow: Workflow): Promise<RunnableWorkflow> {
   const conditions: RuleCondition[] = [];
-  for (const rule of workflow.rules) conditions.push(await ruleCondition(workflow.eventType, rule.condition));
+  for (const { condition } of workflow.rules) {
+    // Cached conditions (every rule on the warm path) are taken without awaiting anything.
+    conditions.push(
+      compiled.get(cacheKeyOf(workflow.eventType, condition)) ??
+        (await ruleCondition(workflow.eventType, condition)),
+    );
+  }
   return { ...workflow, conditions };
 }
 
+const cacheKeyOf = (eventType: EventType, expression: string) => `${eventType}\u0000${expression}`;
+
 async function ruleCondition(eventType: EventType, expression: string): Promise<RuleCondition> {
-  const cacheKey = `${eventType}\u0000${expression}`;
-  const hit = compiled.get(cacheKey);
-  if (hit) return hit;
+  const cacheKey = cacheKeyOf(eventType, expression);
   const variables = workflowVariables(eventType);
   const simple = compileSimpleCondition(variables, expression);
   let condition: RuleCondition;
