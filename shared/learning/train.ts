@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { plural } from '../plural.ts';
 import { type ModelThresholds, type ScoringModel, scoreWithModel } from '../scoring/model.ts';
 import { thresholdsOf } from '../scoring/models.ts';
 import type { EventType, Workflow } from '../scoring/workflow.ts';
@@ -321,7 +322,7 @@ export function promotionVerdict(
     return {
       promotable: false,
       reasons: [
-        `the holdout has ${candidate.positives} abusive events; at least ${MIN_HOLDOUT_POSITIVES} are needed to judge`,
+        `the holdout has ${plural(candidate.positives, 'abusive event')}; at least ${MIN_HOLDOUT_POSITIVES} are needed to judge`,
       ],
     };
   }

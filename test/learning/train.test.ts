@@ -327,6 +327,9 @@ describe('training', () => {
       promotable: false,
       reasons: ['the holdout has 9 abusive events; at least 10 are needed to judge'],
     });
+    expect(promotionVerdict({ ...figures, positives: 1 }, figures).reasons).toEqual([
+      'the holdout has 1 abusive event; at least 10 are needed to judge',
+    ]);
     expect(promotionVerdict({ ...figures, positives: 10 }, figures).promotable).toBe(true);
   });
 
