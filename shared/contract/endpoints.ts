@@ -50,8 +50,6 @@ export interface EndpointDefinition {
   scope: KeyScope;
   /** API Gateway resource syntax: `{return-id}` is a path parameter. */
   path: string;
-  summary: string;
-  description: string;
   /** A `text/csv` body instead of JSON, up to this many bytes. */
   csvBody?: { maxBytes: number };
   /** 202 when the answer only accepts work a job finishes (its status at `Location`); default 200. */
@@ -99,9 +97,6 @@ export const ENDPOINT_DEFINITIONS = {
     method: 'POST',
     scope: 'events',
     path: '/v1/order',
-    summary: 'Score an order',
-    description:
-      'Records the order, updates customer variables, runs the orders workflow and returns the decision.',
     idempotency: { kind: 'natural-key', field: 'providerOrderId' },
     eventType: 'order',
     errors: ['invalid_currency_code', 'invalid_timestamp', 'duplicate_order'],
@@ -111,8 +106,6 @@ export const ENDPOINT_DEFINITIONS = {
     method: 'POST',
     scope: 'events',
     path: '/v1/return',
-    summary: 'Score a return',
-    description: 'Evaluates the return against the returns workflow; one decision per returned line item.',
     idempotency: { kind: 'natural-key', field: 'providerReturnId' },
     eventType: 'return',
     errors: ['invalid_timestamp', 'order_not_found', 'duplicate_return'],
@@ -122,8 +115,6 @@ export const ENDPOINT_DEFINITIONS = {
     method: 'POST',
     scope: 'events',
     path: '/v1/return/disposition/{return-id}',
-    summary: 'Report the inspection outcome of returned items',
-    description: 'Reporting only; no decision. `{return-id}` is the providerReturnId of the original return.',
     idempotency: { kind: 'idempotency-key-header' },
     errors: ['unknown_enum_value', 'return_not_found', 'item_not_on_return', 'idempotency_key_reused'],
     exampleFile: 'disposition.json',
@@ -132,8 +123,6 @@ export const ENDPOINT_DEFINITIONS = {
     method: 'POST',
     scope: 'events',
     path: '/v1/order/dispute/{order-id}',
-    summary: 'Report a payment dispute or its outcome',
-    description: 'Reporting only; no decision. `{order-id}` is the providerOrderId of the original order.',
     idempotency: { kind: 'idempotency-key-header' },
     errors: [
       'invalid_timestamp',
@@ -148,8 +137,6 @@ export const ENDPOINT_DEFINITIONS = {
     method: 'POST',
     scope: 'events',
     path: '/v1/evaluate/signup',
-    summary: 'Score a new account',
-    description: 'Evaluates a newly created account.',
     idempotency: { kind: 'natural-key', field: 'customerId' },
     eventType: 'signup',
     errors: ['invalid_timestamp', 'duplicate_customer'],
@@ -159,8 +146,6 @@ export const ENDPOINT_DEFINITIONS = {
     method: 'POST',
     scope: 'events',
     path: '/v1/evaluate/login',
-    summary: 'Score a login attempt',
-    description: 'Called on every login attempt, successful or failed.',
     idempotency: { kind: 'idempotency-key-header' },
     eventType: 'login',
     errors: ['invalid_timestamp', 'idempotency_key_reused'],
@@ -170,8 +155,6 @@ export const ENDPOINT_DEFINITIONS = {
     method: 'POST',
     scope: 'events',
     path: '/v1/evaluate/account',
-    summary: 'Score an account change',
-    description: 'Available only on accounts where it has been enabled on request.',
     requiredFeature: 'accountUpdates',
     idempotency: { kind: 'idempotency-key-header' },
     eventType: 'account',
@@ -201,89 +184,61 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
   consoleSignIn: consoleEndpoint({
     method: 'POST',
     path: '/v1/console/session',
-    summary: 'Sign in to the console',
-    description:
-      'Exchanges the console key in Authorization for a session (12 h) carried in an HttpOnly; Secure; SameSite=Strict cookie; the key itself is never kept by the browser.',
     errors: [],
   }),
   consoleSignOut: consoleEndpoint({
     method: 'DELETE',
     path: '/v1/console/session',
-    summary: 'Sign out of the console',
-    description: 'Ends the session of the cookie and clears the cookie.',
     errors: [],
   }),
   reviewList: consoleEndpoint({
     method: 'GET',
     path: '/v1/reviews',
-    summary: 'List reviews',
-    description: 'The review queue, oldest first, filtered by status (default open) and event type.',
     errors: [],
   }),
   reviewShow: consoleEndpoint({
     method: 'GET',
     path: '/v1/reviews/{review-id}',
-    summary: 'Show a review with its explanation',
-    description: 'The review and the explanation of the decision(s) that put the event into the queue.',
     errors: ['not_found'],
   }),
   reviewResolve: consoleEndpoint({
     method: 'POST',
     path: '/v1/reviews/{review-id}/resolve',
-    summary: 'Resolve a review',
-    description:
-      'Labels the event abuse or legitimate; the label lands on its identities like any feedback. A review resolves once.',
     errors: ['not_found', 'review_already_resolved'],
   }),
   decisionShow: consoleEndpoint({
     method: 'GET',
     path: '/v1/decisions/{type}/{id}',
-    summary: 'Explain a decision',
-    description:
-      'Looks a decided event up by the merchant’s id (providerOrderId, providerReturnId, customerId, serviceLoginId, serviceAccountEventId): score, signals and contributions, the rule and the values it saw, versions, identity counters.',
     errors: ['not_found'],
   }),
   workflowShow: consoleEndpoint({
     method: 'GET',
     path: '/v1/workflows/{type}',
-    summary: 'Get the live workflow',
-    description: 'The workflow deciding this event type now (the default one until the merchant saves one).',
     errors: ['not_found'],
   }),
   workflowSave: consoleEndpoint({
     method: 'PUT',
     path: '/v1/workflows/{type}',
-    summary: 'Save a workflow (new version)',
-    description: 'Validates the workflow as the admin CLI does, then makes it live as a new version.',
     errors: ['not_found', 'invalid_workflow'],
   }),
   workflowValidate: consoleEndpoint({
     method: 'POST',
     path: '/v1/workflows/{type}/validate',
-    summary: 'Validate a workflow',
-    description: 'Every problem of a candidate workflow, in the admin CLI’s words; saves nothing.',
     errors: ['not_found'],
   }),
   workflowBacktest: consoleEndpoint({
     method: 'POST',
     path: '/v1/workflows/{type}/backtest',
-    summary: 'Backtest a workflow',
-    description: 'Re-decides recent stored decisions with the candidate and reports what would change.',
     errors: ['not_found', 'invalid_workflow'],
   }),
   workflowVersions: consoleEndpoint({
     method: 'GET',
     path: '/v1/workflows/{type}/versions',
-    summary: 'List saved workflow versions',
-    description: 'Every saved version, newest first, with who saved it.',
     errors: ['not_found'],
   }),
   dispositionsUpload: consoleEndpoint({
     method: 'POST',
     path: '/v1/return/dispositions/upload',
-    summary: 'Upload dispositions as CSV',
-    description:
-      'A `text/csv` file with a header row (returnId, identifierType, identifier, returnedItemCondition, dispositionOutcome, returnMethod, refundMode, warehouseIdentifier, storeIdentifier, images, inspectionNote; images separated by `|`). Every row is checked first; if any fails nothing is recorded and `error.details` lists each failing row (line, column, code). A valid file is answered 202: its rows are recorded by a job whose progress `Location` (GET /v1/return/dispositions/uploads/{upload-id}) shows. Uploading the same file again changes nothing (its returns count as already present).',
     csvBody: { maxBytes: MAX_CSV_UPLOAD_BYTES },
     requestBudgetMs: 27_000,
     successStatus: 202,
@@ -292,93 +247,61 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
   dispositionsUploadShow: consoleEndpoint({
     method: 'GET',
     path: '/v1/return/dispositions/uploads/{upload-id}',
-    summary: 'Show a dispositions upload',
-    description:
-      'The job recording an accepted upload: `recording`, `done` or `failed`, the file’s totals, how many returns are recorded or were already present so far, any return refused while recording, and when it finished.',
     errors: ['not_found'],
   }),
   overview: consoleEndpoint({
     method: 'GET',
     path: '/v1/overview',
-    summary: 'Decisions overview',
-    description:
-      'Decisions per day by event type and outcome, the score distribution, top reasons and open reviews for a period (UTC days).',
     errors: [],
   }),
   auditList: consoleEndpoint({
     method: 'GET',
     path: '/v1/audit',
-    summary: 'Audit log',
-    description:
-      'Every change made through the console (review resolved, workflow saved, upload), newest first.',
     errors: [],
   }),
   webhookList: consoleEndpoint({
     method: 'GET',
     path: '/v1/webhooks',
-    summary: 'List webhook endpoints',
-    description:
-      'The merchant’s webhook endpoints: URL, events, filters, status (and why disabled). Never their secrets.',
     errors: [],
   }),
   webhookCreate: consoleEndpoint({
     method: 'POST',
     path: '/v1/webhooks',
-    summary: 'Create a webhook endpoint',
-    description:
-      'Subscribes a URL to decision.created (filterable by event type and outcome), review.created and review.resolved. The signing secret is in this answer only. Production accepts only https URLs that are not loopback, private, link-local or metadata addresses.',
     errors: ['not_found'],
   }),
   webhookShow: consoleEndpoint({
     method: 'GET',
     path: '/v1/webhooks/{webhook-id}',
-    summary: 'Show a webhook endpoint',
-    description: 'One endpoint: URL, events, filters, status (and why disabled).',
     errors: ['not_found'],
   }),
   webhookUpdate: consoleEndpoint({
     method: 'PATCH',
     path: '/v1/webhooks/{webhook-id}',
-    summary: 'Update a webhook endpoint',
-    description: 'Changes the URL, events or filters; `enabled: false` disables it, `true` enables it again.',
     errors: ['not_found'],
   }),
   webhookDelete: consoleEndpoint({
     method: 'DELETE',
     path: '/v1/webhooks/{webhook-id}',
-    summary: 'Delete a webhook endpoint',
-    description: 'It receives nothing more; its past deliveries stay listed until they expire (30 days).',
     errors: ['not_found'],
   }),
   webhookRotateSecret: consoleEndpoint({
     method: 'POST',
     path: '/v1/webhooks/{webhook-id}/rotate-secret',
-    summary: 'Rotate the signing secret',
-    description:
-      'A new secret, in this answer only; the previous one keeps signing (a second `v1=`) for 24 h.',
     errors: ['not_found'],
   }),
   webhookTest: consoleEndpoint({
     method: 'POST',
     path: '/v1/webhooks/{webhook-id}/test',
-    summary: 'Send a test event',
-    description:
-      'Queues a `webhook.test` event to this endpoint; its delivery shows in the endpoint’s deliveries.',
     errors: ['not_found'],
   }),
   webhookDeliveries: consoleEndpoint({
     method: 'GET',
     path: '/v1/webhooks/{webhook-id}/deliveries',
-    summary: 'List recent deliveries',
-    description:
-      'Newest first: status, attempts, the last answer (HTTP status, error, latency) and the next attempt.',
     errors: ['not_found'],
   }),
   webhookRedeliver: consoleEndpoint({
     method: 'POST',
     path: '/v1/webhooks/{webhook-id}/deliveries/{delivery-id}/redeliver',
-    summary: 'Redeliver an event',
-    description: 'Queues the delivery again with the same event id (Webhook-Id) and a fresh 72 h of retries.',
     errors: ['not_found'],
   }),
 };

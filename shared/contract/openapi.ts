@@ -5,6 +5,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { ERROR_CATALOG, type ErrorCode } from '../errors.ts';
 import { errorEnvelopeSchema } from '../schemas/responses.ts';
 import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from './console-credentials.ts';
+import { ENDPOINT_DOCS, type EndpointDocs } from './endpoint-docs.ts';
 import { API_SCHEMAS, type EndpointSchemas } from './endpoint-schemas.ts';
 import {
   API_DEFINITIONS,
@@ -198,15 +199,19 @@ function operation(name: string, definition: DocumentedEndpoint): ZodOpenApiOper
   };
 }
 
-/** An endpoint's definition with its schemas, as the document describes it. */
-type DocumentedEndpoint = EndpointDefinition & EndpointSchemas;
+/** An endpoint's definition with its schemas and its prose, as the document describes it. */
+type DocumentedEndpoint = EndpointDefinition & EndpointSchemas & EndpointDocs;
 
 const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 export function buildOpenApiDocument() {
   const paths: ZodOpenApiPathsObject = {};
   for (const name of API_ENDPOINTS) {
-    const definition: DocumentedEndpoint = { ...API_DEFINITIONS[name], ...API_SCHEMAS[name]! };
+    const definition: DocumentedEndpoint = {
+      ...API_DEFINITIONS[name],
+      ...API_SCHEMAS[name]!,
+      ...ENDPOINT_DOCS[name],
+    };
     paths[definition.path] = {
       ...paths[definition.path],
       [definition.method.toLowerCase()]: operation(name, definition),

@@ -1,0 +1,152 @@
+import type { ApiEndpointName } from './endpoints.ts';
+
+/**
+ * What the OpenAPI document says of each endpoint of the registry (shared/contract/endpoints.ts).
+ * Prose no request needs, kept apart from the registry so that the Lambda bundles, which read the
+ * registry, do not carry it: only the document (shared/contract/openapi.ts) imports this module.
+ * Keyed by every endpoint name, so tsc fails when an endpoint lacks its text.
+ */
+export interface EndpointDocs {
+  summary: string;
+  description: string;
+}
+
+export const ENDPOINT_DOCS: Readonly<Record<ApiEndpointName, EndpointDocs>> = {
+  order: {
+    summary: 'Score an order',
+    description:
+      'Records the order, updates customer variables, runs the orders workflow and returns the decision.',
+  },
+  return: {
+    summary: 'Score a return',
+    description: 'Evaluates the return against the returns workflow; one decision per returned line item.',
+  },
+  disposition: {
+    summary: 'Report the inspection outcome of returned items',
+    description: 'Reporting only; no decision. `{return-id}` is the providerReturnId of the original return.',
+  },
+  dispute: {
+    summary: 'Report a payment dispute or its outcome',
+    description: 'Reporting only; no decision. `{order-id}` is the providerOrderId of the original order.',
+  },
+  signup: {
+    summary: 'Score a new account',
+    description: 'Evaluates a newly created account.',
+  },
+  login: {
+    summary: 'Score a login attempt',
+    description: 'Called on every login attempt, successful or failed.',
+  },
+  account: {
+    summary: 'Score an account change',
+    description: 'Available only on accounts where it has been enabled on request.',
+  },
+  consoleSignIn: {
+    summary: 'Sign in to the console',
+    description:
+      'Exchanges the console key in Authorization for a session (12 h) carried in an HttpOnly; Secure; SameSite=Strict cookie; the key itself is never kept by the browser.',
+  },
+  consoleSignOut: {
+    summary: 'Sign out of the console',
+    description: 'Ends the session of the cookie and clears the cookie.',
+  },
+  reviewList: {
+    summary: 'List reviews',
+    description: 'The review queue, oldest first, filtered by status (default open) and event type.',
+  },
+  reviewShow: {
+    summary: 'Show a review with its explanation',
+    description: 'The review and the explanation of the decision(s) that put the event into the queue.',
+  },
+  reviewResolve: {
+    summary: 'Resolve a review',
+    description:
+      'Labels the event abuse or legitimate; the label lands on its identities like any feedback. A review resolves once.',
+  },
+  decisionShow: {
+    summary: 'Explain a decision',
+    description:
+      'Looks a decided event up by the merchant’s id (providerOrderId, providerReturnId, customerId, serviceLoginId, serviceAccountEventId): score, signals and contributions, the rule and the values it saw, versions, identity counters.',
+  },
+  workflowShow: {
+    summary: 'Get the live workflow',
+    description: 'The workflow deciding this event type now (the default one until the merchant saves one).',
+  },
+  workflowSave: {
+    summary: 'Save a workflow (new version)',
+    description: 'Validates the workflow as the admin CLI does, then makes it live as a new version.',
+  },
+  workflowValidate: {
+    summary: 'Validate a workflow',
+    description: 'Every problem of a candidate workflow, in the admin CLI’s words; saves nothing.',
+  },
+  workflowBacktest: {
+    summary: 'Backtest a workflow',
+    description: 'Re-decides recent stored decisions with the candidate and reports what would change.',
+  },
+  workflowVersions: {
+    summary: 'List saved workflow versions',
+    description: 'Every saved version, newest first, with who saved it.',
+  },
+  dispositionsUpload: {
+    summary: 'Upload dispositions as CSV',
+    description:
+      'A `text/csv` file with a header row (returnId, identifierType, identifier, returnedItemCondition, dispositionOutcome, returnMethod, refundMode, warehouseIdentifier, storeIdentifier, images, inspectionNote; images separated by `|`). Every row is checked first; if any fails nothing is recorded and `error.details` lists each failing row (line, column, code). A valid file is answered 202: its rows are recorded by a job whose progress `Location` (GET /v1/return/dispositions/uploads/{upload-id}) shows. Uploading the same file again changes nothing (its returns count as already present).',
+  },
+  dispositionsUploadShow: {
+    summary: 'Show a dispositions upload',
+    description:
+      'The job recording an accepted upload: `recording`, `done` or `failed`, the file’s totals, how many returns are recorded or were already present so far, any return refused while recording, and when it finished.',
+  },
+  overview: {
+    summary: 'Decisions overview',
+    description:
+      'Decisions per day by event type and outcome, the score distribution, top reasons and open reviews for a period (UTC days).',
+  },
+  auditList: {
+    summary: 'Audit log',
+    description:
+      'Every change made through the console (review resolved, workflow saved, upload), newest first.',
+  },
+  webhookList: {
+    summary: 'List webhook endpoints',
+    description:
+      'The merchant’s webhook endpoints: URL, events, filters, status (and why disabled). Never their secrets.',
+  },
+  webhookCreate: {
+    summary: 'Create a webhook endpoint',
+    description:
+      'Subscribes a URL to decision.created (filterable by event type and outcome), review.created and review.resolved. The signing secret is in this answer only. Production accepts only https URLs that are not loopback, private, link-local or metadata addresses.',
+  },
+  webhookShow: {
+    summary: 'Show a webhook endpoint',
+    description: 'One endpoint: URL, events, filters, status (and why disabled).',
+  },
+  webhookUpdate: {
+    summary: 'Update a webhook endpoint',
+    description: 'Changes the URL, events or filters; `enabled: false` disables it, `true` enables it again.',
+  },
+  webhookDelete: {
+    summary: 'Delete a webhook endpoint',
+    description: 'It receives nothing more; its past deliveries stay listed until they expire (30 days).',
+  },
+  webhookRotateSecret: {
+    summary: 'Rotate the signing secret',
+    description:
+      'A new secret, in this answer only; the previous one keeps signing (a second `v1=`) for 24 h.',
+  },
+  webhookTest: {
+    summary: 'Send a test event',
+    description:
+      'Queues a `webhook.test` event to this endpoint; its delivery shows in the endpoint’s deliveries.',
+  },
+  webhookDeliveries: {
+    summary: 'List recent deliveries',
+    description:
+      'Newest first: status, attempts, the last answer (HTTP status, error, latency) and the next attempt.',
+  },
+  webhookRedeliver: {
+    summary: 'Redeliver an event',
+    description: 'Queues the delivery again with the same event id (Webhook-Id) and a fresh 72 h of retries.',
+  },
+};
