@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { workflowVariables } from '../../shared/scoring/variables.ts';
+import { documentedVariables } from '../../shared/scoring/variable-meanings.ts';
 import { decisionTypeOf, EVENT_TYPES, type EventType, isEventType } from '../../shared/scoring/workflow.ts';
 import { validateWorkflow } from '../../shared/scoring/workflow-validation.ts';
 import { getMerchant } from '../../shared/store/merchants.ts';
@@ -73,9 +73,9 @@ export const workflowCommands: AdminCommand[] = [
     run: async (flags) => {
       if (flags.type !== undefined) {
         const eventType = requireType(flags);
-        return { eventType, variables: workflowVariables(eventType) };
+        return { eventType, variables: documentedVariables(eventType) };
       }
-      return { variables: Object.fromEntries(EVENT_TYPES.map((t) => [t, workflowVariables(t)])) };
+      return { variables: Object.fromEntries(EVENT_TYPES.map((t) => [t, documentedVariables(t)])) };
     },
   },
   {

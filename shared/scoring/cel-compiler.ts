@@ -26,9 +26,8 @@ function celEnvironment(eventType: EventType, variables: readonly WorkflowVariab
   let env = environments.get(eventType);
   if (!env) {
     env = new Environment({ limits: LIMITS });
-    for (const variable of variables) {
-      env.registerVariable(variable.name, variable.type, { description: variable.meaning });
-    }
+    // Names and types only: nothing reads an Environment's descriptions (variable-meanings.ts words them).
+    for (const variable of variables) env.registerVariable(variable.name, variable.type);
     environments.set(eventType, env);
   }
   return env;

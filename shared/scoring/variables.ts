@@ -1,13 +1,14 @@
 import type { ModelThresholds } from './model.ts';
 import { MODELS } from './models.ts';
-import { IDENTITY_TIME_SIGNAL_MEANINGS, identityTimeFieldDeclarations } from './signals/identity-time.ts';
-import { FRESH_ACCOUNTS_MEANINGS } from './signals/young-shared-identity.ts';
+import { identityTimeFieldList } from './signals/identity-time.ts';
 import type { EventType } from './workflow.ts';
 
 /**
  * The variables a workflow condition may use, per event type: the abuse score, every signal of the
  * event type's model, and a few fields of the event. One catalog serves the CEL environment
- * (registration and type checks), `workflows variables`, the decision record and backtests.
+ * (registration and type checks), `workflows variables`, the decision record and backtests. What
+ * each variable means is documentation no request needs: variable-meanings.ts, outside the Lambda
+ * bundles.
  */
 export type VariableType = 'int' | 'double' | 'string' | 'bool';
 export type FieldValue = string | number | boolean;
@@ -16,7 +17,6 @@ export interface WorkflowVariable {
   name: string;
   type: VariableType;
   source: 'score' | 'model' | 'signal' | 'field';
-  meaning: string;
 }
 
 /**
@@ -24,135 +24,74 @@ export interface WorkflowVariable {
  * decline depends on the version (chosen on its holdout when it was trained); the default workflows
  * compare `abuseScore` with these rather than with fixed numbers.
  */
-const MODEL_THRESHOLDS: readonly WorkflowVariable[] = [
-  {
-    name: 'modelDeclineAt',
-    type: 'int',
-    source: 'model',
-    meaning:
-      "The live model's DECLINE threshold: for a trained version the lowest score at which at most 0.5 % of its holdout's good events score (never below 50; the default model's when the holdout holds fewer than 200 good events); for the default model the number the default workflow used (85 orders, returns, account updates; 70 signups, logins).",
-  },
-  {
-    name: 'modelReviewAt',
-    type: 'int',
-    source: 'model',
-    meaning:
-      "The live model's REVIEW threshold (<= modelDeclineAt): for a trained version the lowest score keeping at most 2 % of its holdout's good events between it and modelDeclineAt (never below 30; the default model's with fewer than 50 good events); for the default model 55 (returns), 50 (account updates), else equal to modelDeclineAt.",
-  },
-];
+const MODEL_THRESHOLDS = [
+  { name: 'modelDeclineAt', type: 'int', source: 'model' },
+  { name: 'modelReviewAt', type: 'int', source: 'model' },
+] as const satisfies readonly WorkflowVariable[];
 
 type FieldDeclaration = Omit<WorkflowVariable, 'source'>;
 
 /** Ages, time since the previous event and distinct-identity velocity, at the event's own time. */
-const IDENTITY_TIME_FIELDS: readonly FieldDeclaration[] = identityTimeFieldDeclarations();
-
-const SCORE: WorkflowVariable = {
-  name: 'abuseScore',
+const IDENTITY_TIME_FIELDS: readonly FieldDeclaration[] = identityTimeFieldList().map(({ name }) => ({
+  name,
   type: 'int',
-  source: 'score',
-  meaning: "The model's abuse score, an integer 0-100.",
-};
+}));
+
+const SCORE = { name: 'abuseScore', type: 'int', source: 'score' } as const satisfies WorkflowVariable;
+
+/** The score and the model's thresholds, by name. */
+export type ScoreVariableName = typeof SCORE.name | (typeof MODEL_THRESHOLDS)[number]['name'];
+
+/** The fields each event type declares of its own (the identity-time fields come after them in every type). */
+const OWN_FIELDS = {
+  order: [
+    { name: 'orderValue', type: 'double' },
+    { name: 'currencyCode', type: 'string' },
+    { name: 'lineItemCount', type: 'int' },
+    { name: 'unitCount', type: 'int' },
+    { name: 'orderState', type: 'string' },
+    { name: 'hasDeviceFingerprint', type: 'bool' },
+  ],
+  return: [
+    { name: 'refundMode', type: 'string' },
+    { name: 'returnMethod', type: 'string' },
+    { name: 'returnStatus', type: 'string' },
+    { name: 'returnedLineItemCount', type: 'int' },
+    { name: 'itemQuantity', type: 'int' },
+    { name: 'itemCategory', type: 'string' },
+    { name: 'itemValue', type: 'double' },
+  ],
+  signup: [
+    { name: 'emailDomain', type: 'string' },
+    { name: 'referralCodeApplied', type: 'bool' },
+    { name: 'hasPhone', type: 'bool' },
+    { name: 'hasAddress', type: 'bool' },
+  ],
+  login: [
+    { name: 'loginStatus', type: 'string' },
+    { name: 'authMethod', type: 'string' },
+    { name: 'mfaUsed', type: 'bool' },
+    { name: 'mfaMethod', type: 'string' },
+  ],
+  account: [
+    { name: 'changeType', type: 'string' },
+    { name: 'siteDomain', type: 'string' },
+  ],
+} as const satisfies Record<EventType, readonly FieldDeclaration[]>;
+
+/** The names of an event type's own fields (variable-meanings.ts words each one). */
+export type OwnFieldName<T extends EventType> = (typeof OWN_FIELDS)[T][number]['name'];
 
 /**
  * Event fields a use case passes to decide(). A field it does not pass reads as the type's zero
  * ("" / 0 / false), so a condition never fails for a missing field.
  */
 export const EVENT_FIELDS: Record<EventType, readonly FieldDeclaration[]> = {
-  order: [
-    { name: 'orderValue', type: 'double', meaning: 'totalPrice.amount of the order, in its currency.' },
-    {
-      name: 'currencyCode',
-      type: 'string',
-      meaning: 'totalPrice.currencyCode, ISO 4217 numeric (e.g. "840").',
-    },
-    { name: 'lineItemCount', type: 'int', meaning: 'Number of line items.' },
-    { name: 'unitCount', type: 'int', meaning: 'Units ordered: the sum of the line item quantities.' },
-    { name: 'orderState', type: 'string', meaning: 'Order state: "PAID", "AUTHORIZED" or "PENDING".' },
-    {
-      name: 'hasDeviceFingerprint',
-      type: 'bool',
-      meaning: 'Whether the order carried at least one device fingerprint.',
-    },
-    ...IDENTITY_TIME_FIELDS,
-  ],
-  return: [
-    {
-      name: 'refundMode',
-      type: 'string',
-      meaning: 'refundMode.refundMode: "ORIGINAL_PAYMENT", "STORE_CREDIT" or "EXCHANGE".',
-    },
-    {
-      name: 'returnMethod',
-      type: 'string',
-      meaning: 'returnMethod.returnMethod: "Drop-Off", "Pickup", "In-Store".',
-    },
-    { name: 'returnStatus', type: 'string', meaning: 'Return status, e.g. "REQUESTED".' },
-    { name: 'returnedLineItemCount', type: 'int', meaning: 'Number of returned line items on the return.' },
-    { name: 'itemQuantity', type: 'int', meaning: 'Units returned of the line item this decision is for.' },
-    { name: 'itemCategory', type: 'string', meaning: 'Category of that line item ("" when unknown).' },
-    {
-      name: 'itemValue',
-      type: 'double',
-      meaning: 'Value of the returned units of that line item (unit price on the order times quantity).',
-    },
-    ...IDENTITY_TIME_FIELDS,
-  ],
-  signup: [
-    {
-      name: 'emailDomain',
-      type: 'string',
-      meaning: 'Domain of the signup e-mail, normalized (e.g. "gmail.com").',
-    },
-    { name: 'referralCodeApplied', type: 'bool', meaning: 'Whether a referral code was applied.' },
-    { name: 'hasPhone', type: 'bool', meaning: 'Whether a phone number was given.' },
-    { name: 'hasAddress', type: 'bool', meaning: 'Whether an address was given.' },
-    ...IDENTITY_TIME_FIELDS,
-  ],
-  login: [
-    { name: 'loginStatus', type: 'string', meaning: 'loginStatus: "$success" or "$failure".' },
-    {
-      name: 'authMethod',
-      type: 'string',
-      meaning: 'authMethod.type: "password", "sso", "magic_link", "passkey" or "oauth".',
-    },
-    { name: 'mfaUsed', type: 'bool', meaning: 'authMethod.mfaUsed (false when not sent).' },
-    { name: 'mfaMethod', type: 'string', meaning: 'authMethod.mfaMethod ("" when not sent).' },
-    ...IDENTITY_TIME_FIELDS,
-  ],
-  account: [
-    { name: 'changeType', type: 'string', meaning: 'changeType, e.g. "PAYOUT_CHANGE" or "MFA_DISABLE".' },
-    { name: 'siteDomain', type: 'string', meaning: 'siteDomain of the account update.' },
-    ...IDENTITY_TIME_FIELDS,
-  ],
-};
-
-/**
- * What each known signal's value is, as the model sees it. Signals without an entry (new ones in a
- * model) still appear in the catalog, with a generic meaning.
- */
-export const SIGNAL_MEANINGS: Readonly<Record<string, string>> = {
-  lostChargebacksOnIdentities:
-    "log2(1 + n), n = most lost chargebacks in 365 days on an identity of the event (orders: on its e-mail or card, the customer's own; 1 = one, 2 = three).",
-  lostChargebacksOnSharedIdentities:
-    "log2(1 + n), n = most lost chargebacks in 365 days on the device, address or phone of the order, less those on its own e-mail and card (a household's shared identities carry every member's chargebacks, so they weigh less than the customer's own).",
-  abusiveReturnsOnIdentities:
-    'log2(1 + n), n = most abusive returns in 365 days on any identity of the order.',
-  openDisputesOnIdentities: 'log2(1 + n), n = most open disputes on any identity of the order.',
-  cardSharedAcrossEmails: 'log2(1 + n), n = other e-mails seen with the card of the order.',
-  deviceSharedAcrossEmails: 'log2(1 + n), n = other e-mails seen with the device of the order.',
-  ordersLastHourOnIdentities:
-    'log2(n) when n >= 2 earlier orders in the last hour on the e-mail, card or device; else 0.',
-  newCustomer: '1 when the e-mail has no earlier order, else 0.',
-  billingShippingMismatch: '1 when billing and shipping addresses differ, else 0.',
-  cvvMismatch: '1 when a CVV check failed (result code N), else 0.',
-  avsMismatch: '1 when address verification failed (result code N or C), else 0.',
-  giftCardUsed: '1 when a gift card paid, else 0.',
-  orderValueVsHistory:
-    'min(3, log2(r)) when the order is r > 2 times the average order value of the e-mail; else 0.',
-  legitimateReviewsOnIdentities:
-    'log2(1 + n), n = most reviews resolved "legitimate" in 365 days on the e-mail, card or device (lowers the score).',
-  ...IDENTITY_TIME_SIGNAL_MEANINGS,
-  ...FRESH_ACCOUNTS_MEANINGS,
+  order: [...OWN_FIELDS.order, ...IDENTITY_TIME_FIELDS],
+  return: [...OWN_FIELDS.return, ...IDENTITY_TIME_FIELDS],
+  signup: [...OWN_FIELDS.signup, ...IDENTITY_TIME_FIELDS],
+  login: [...OWN_FIELDS.login, ...IDENTITY_TIME_FIELDS],
+  account: [...OWN_FIELDS.account, ...IDENTITY_TIME_FIELDS],
 };
 
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -170,14 +109,7 @@ export function workflowVariables(eventType: EventType): readonly WorkflowVariab
   const signals = Object.keys(MODELS[eventType]?.weights ?? {})
     .filter((name) => VALID_NAME.test(name) && !taken.has(name))
     .sort()
-    .map(
-      (name): WorkflowVariable => ({
-        name,
-        type: 'double',
-        source: 'signal',
-        meaning: `${SIGNAL_MEANINGS[name] ?? `Value of the ${eventType} model's signal ${name}.`} 0 when it did not fire.`,
-      }),
-    );
+    .map((name): WorkflowVariable => ({ name, type: 'double', source: 'signal' }));
   const catalog = Object.freeze([SCORE, ...MODEL_THRESHOLDS, ...signals, ...fields]);
   catalogs.set(eventType, catalog);
   return catalog;

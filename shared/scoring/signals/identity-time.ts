@@ -19,7 +19,7 @@ export interface IdentityTimeFacts {
 }
 
 const AGED_KINDS = ['email', 'customer', 'device', 'card', 'address'] as const;
-type AgedKind = (typeof AGED_KINDS)[number];
+export type AgedKind = (typeof AGED_KINDS)[number];
 
 /** Counted pairs: the identity whose bucket holds the count, and the kind counted. */
 const VELOCITY_PAIRS = {
@@ -108,31 +108,34 @@ export function identityTimeFields(facts: IdentityTimeFacts): Record<string, num
   return fields;
 }
 
-/** Names and meanings of the fields above, for the variable catalog. */
-export function identityTimeFieldDeclarations(): { name: string; type: 'int'; meaning: string }[] {
-  const ages = AGED_KINDS.map((kind) => ({
-    name: AGE_FIELD[kind],
-    type: 'int' as const,
-    meaning: `Seconds between the first sighting of the event's ${KIND_WORDS[kind]} (the oldest, if several) and the event's time; 0 when this event is its first sighting, -1 when the event names none.`,
-  }));
-  const previous = {
-    name: 'secondsSincePreviousEvent',
-    type: 'int' as const,
-    meaning:
-      "Seconds since the previous event of the event's account (orders: its e-mail); -1 when there is none before it.",
-  };
+/**
+ * The fields above, each with what it measures: the variable catalog (variables.ts) takes their names,
+ * variable-meanings.ts words them.
+ */
+export type IdentityTimeField = { name: string } & (
+  | { measures: 'age'; kind: AgedKind }
+  | { measures: 'secondsSincePrevious' }
+  | { measures: 'velocity'; holder: IdentityKind; counted: IdentityKind; window: VelocityWindow }
+);
+
+export function identityTimeFieldList(): IdentityTimeField[] {
+  const ages = AGED_KINDS.map(
+    (kind): IdentityTimeField => ({ name: AGE_FIELD[kind], measures: 'age', kind }),
+  );
   const velocity = (Object.keys(VELOCITY_PAIRS) as VelocityPair[]).flatMap((pair) => {
     const [holder, counted] = VELOCITY_PAIRS[pair];
-    return (['m15', 'h1', 'h24'] as const).map((window) => ({
-      name: `${PAIR_FIELD[pair]}${WINDOW_SUFFIX[window]}`,
-      type: 'int' as const,
-      meaning: `Distinct other ${KIND_WORDS[counted]}s seen with the event's ${KIND_WORDS[holder]} in the last ${WINDOW_WORDS[window]} (most over its ${KIND_WORDS[holder]}s; approximate: bucket-aligned, saturates at 16 per bucket).`,
-    }));
+    return (['m15', 'h1', 'h24'] as const).map(
+      (window): IdentityTimeField => ({
+        name: `${PAIR_FIELD[pair]}${WINDOW_SUFFIX[window]}`,
+        measures: 'velocity',
+        holder,
+        counted,
+        window,
+      }),
+    );
   });
-  return [...ages, previous, ...velocity];
+  return [...ages, { name: 'secondsSincePreviousEvent', measures: 'secondsSincePrevious' }, ...velocity];
 }
-
-const WINDOW_WORDS: Record<VelocityWindow, string> = { m15: '15 minutes', h1: 'hour', h24: '24 hours' };
 
 /** "4 seconds", "3 minutes", "2 hours", "5 days". */
 export function durationWords(seconds: number): string {
@@ -147,11 +150,11 @@ export function durationWords(seconds: number): string {
  * order 4 s after its e-mail signed up, a payout change 10 s after the login. People who create an
  * account at checkout take minutes.
  */
-const SCRIPT_SPEED_SECONDS = 20;
+export const SCRIPT_SPEED_SECONDS = 20;
 /** Honest guest-to-account checkouts order within minutes; under this an identity is young. */
-const YOUNG_SECONDS = 600;
+export const YOUNG_SECONDS = 600;
 /** Other identities around a device, card or address in one hour before velocity counts. */
-const VELOCITY_FLOOR = 2;
+export const VELOCITY_FLOOR = 2;
 
 /**
  * The model signals of the facts, shared by every scored event type. `young` names the identity
@@ -199,10 +202,3 @@ export function identityTimeSignals(
         : undefined,
   };
 }
-
-/** Meanings of the signals above, for the variable catalog. */
-export const IDENTITY_TIME_SIGNAL_MEANINGS: Readonly<Record<string, string>> = {
-  scriptSpeedAfterPreviousEvent: `1 when the event came less than ${SCRIPT_SPEED_SECONDS} s after the previous event of its account (orders: its e-mail), else 0.`,
-  youngIdentity: `1 - age / ${YOUNG_SECONDS} s when the event's e-mail (orders) or account was first seen less than ${YOUNG_SECONDS / 60} minutes before it (not at this event), else 0.`,
-  newIdentitiesAroundLastHour: `log2(n) when n >= ${VELOCITY_FLOOR} other e-mails, accounts or cards appeared on the event's device, card or address in the last hour (the most of the pairs the event type reads), else 0.`,
-};

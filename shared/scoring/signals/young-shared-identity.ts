@@ -55,7 +55,3 @@ export function freshAccountsSignal(
 export const SIGNUP_ACCOUNT_PACE_SECONDS = 2 * 86_400;
 /** Orders: fresh e-mails on a card or device first seen within a week per other e-mail (a ring's wave). */
 export const ORDER_EMAIL_PACE_SECONDS = 7 * 86_400;
-
-export const FRESH_ACCOUNTS_MEANINGS: Readonly<Record<string, string>> = {
-  freshAccountsOnYoungIdentity: `log2(1 + n), n = other accounts (signups: on the device or phone) or e-mails (orders: on the card or device, only when the order's e-mail is itself at most ${ORDER_EMAIL_PACE_SECONDS / 86_400} days old) on an identity first seen at most n x ${SIGNUP_ACCOUNT_PACE_SECONDS / 86_400} days (signups) or n x ${ORDER_EMAIL_PACE_SECONDS / 86_400} days (orders) before the event; the most over those identities.`,
-};
