@@ -1,4 +1,4 @@
-import type { ApiEndpointName } from './endpoints.ts';
+import type { ApiEndpointName } from './management-endpoints.ts';
 
 /**
  * What the OpenAPI document says of each endpoint of the registry (shared/contract/endpoints.ts).

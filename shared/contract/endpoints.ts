@@ -1,13 +1,15 @@
 import type * as z from 'zod';
 import type { ErrorCode } from '../errors.ts';
 // Types only: the schemas themselves are loaded by what needs them (endpoint-schemas.ts says why).
-import type { ENDPOINT_SCHEMAS, MANAGEMENT_ENDPOINT_SCHEMAS } from './endpoint-schemas.ts';
+import type { ENDPOINT_SCHEMAS } from './endpoint-schemas.ts';
 
 /**
- * The API as one registry: one definition per endpoint (its zod schemas in endpoint-schemas.ts). The route table (shared/http/routes.ts),
- * the local adapter, the CDK stack (routes, functions, table access, monitoring), the list of
- * scored event types and the OpenAPI document (scripts/openapi.ts) all read it. The use case that
- * answers an endpoint is bound to its definition in `functions/<name>.ts`, typed by it.
+ * The API as one registry: one definition per endpoint (its zod schemas in endpoint-schemas.ts, its
+ * prose in endpoint-docs.ts, the management API's definitions in management-endpoints.ts). The route
+ * table (shared/http/routes.ts), the local adapter, the CDK stack (routes, functions, table access,
+ * monitoring), the list of scored event types and the OpenAPI document (scripts/openapi.ts) all read
+ * it. The use case that answers an endpoint is bound to its definition in `functions/<name>.ts`,
+ * typed by it.
  */
 
 /** The optional header that makes a call of an `idempotency-key-header` endpoint answer once. */
@@ -173,148 +175,6 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<string, number>> = { cons
 export const functionTimeoutSeconds = (functionName: string) =>
   FUNCTION_TIMEOUT_SECONDS[functionName] ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS;
 
-/** 5 MB: a month of one warehouse's inspections; API Gateway takes up to 10 MB. */
-export const MAX_CSV_UPLOAD_BYTES = 5 * 1024 * 1024;
-
-/** The management API (contract 9.3), called by the dashboard and by scripts with a console key. */
-const consoleEndpoint = <const T extends Omit<EndpointDefinition, 'scope' | 'lambda'>>(definition: T) =>
-  ({ ...definition, scope: 'console', lambda: 'console' }) as const;
-
-export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
-  consoleSignIn: consoleEndpoint({
-    method: 'POST',
-    path: '/v1/console/session',
-    errors: [],
-  }),
-  consoleSignOut: consoleEndpoint({
-    method: 'DELETE',
-    path: '/v1/console/session',
-    errors: [],
-  }),
-  reviewList: consoleEndpoint({
-    method: 'GET',
-    path: '/v1/reviews',
-    errors: [],
-  }),
-  reviewShow: consoleEndpoint({
-    method: 'GET',
-    path: '/v1/reviews/{review-id}',
-    errors: ['not_found'],
-  }),
-  reviewResolve: consoleEndpoint({
-    method: 'POST',
-    path: '/v1/reviews/{review-id}/resolve',
-    errors: ['not_found', 'review_already_resolved'],
-  }),
-  decisionShow: consoleEndpoint({
-    method: 'GET',
-    path: '/v1/decisions/{type}/{id}',
-    errors: ['not_found'],
-  }),
-  workflowShow: consoleEndpoint({
-    method: 'GET',
-    path: '/v1/workflows/{type}',
-    errors: ['not_found'],
-  }),
-  workflowSave: consoleEndpoint({
-    method: 'PUT',
-    path: '/v1/workflows/{type}',
-    errors: ['not_found', 'invalid_workflow'],
-  }),
-  workflowValidate: consoleEndpoint({
-    method: 'POST',
-    path: '/v1/workflows/{type}/validate',
-    errors: ['not_found'],
-  }),
-  workflowBacktest: consoleEndpoint({
-    method: 'POST',
-    path: '/v1/workflows/{type}/backtest',
-    errors: ['not_found', 'invalid_workflow'],
-  }),
-  workflowVersions: consoleEndpoint({
-    method: 'GET',
-    path: '/v1/workflows/{type}/versions',
-    errors: ['not_found'],
-  }),
-  dispositionsUpload: consoleEndpoint({
-    method: 'POST',
-    path: '/v1/return/dispositions/upload',
-    csvBody: { maxBytes: MAX_CSV_UPLOAD_BYTES },
-    requestBudgetMs: 27_000,
-    successStatus: 202,
-    errors: ['invalid_csv_rows'],
-  }),
-  dispositionsUploadShow: consoleEndpoint({
-    method: 'GET',
-    path: '/v1/return/dispositions/uploads/{upload-id}',
-    errors: ['not_found'],
-  }),
-  overview: consoleEndpoint({
-    method: 'GET',
-    path: '/v1/overview',
-    errors: [],
-  }),
-  auditList: consoleEndpoint({
-    method: 'GET',
-    path: '/v1/audit',
-    errors: [],
-  }),
-  webhookList: consoleEndpoint({
-    method: 'GET',
-    path: '/v1/webhooks',
-    errors: [],
-  }),
-  webhookCreate: consoleEndpoint({
-    method: 'POST',
-    path: '/v1/webhooks',
-    errors: ['not_found'],
-  }),
-  webhookShow: consoleEndpoint({
-    method: 'GET',
-    path: '/v1/webhooks/{webhook-id}',
-    errors: ['not_found'],
-  }),
-  webhookUpdate: consoleEndpoint({
-    method: 'PATCH',
-    path: '/v1/webhooks/{webhook-id}',
-    errors: ['not_found'],
-  }),
-  webhookDelete: consoleEndpoint({
-    method: 'DELETE',
-    path: '/v1/webhooks/{webhook-id}',
-    errors: ['not_found'],
-  }),
-  webhookRotateSecret: consoleEndpoint({
-    method: 'POST',
-    path: '/v1/webhooks/{webhook-id}/rotate-secret',
-    errors: ['not_found'],
-  }),
-  webhookTest: consoleEndpoint({
-    method: 'POST',
-    path: '/v1/webhooks/{webhook-id}/test',
-    errors: ['not_found'],
-  }),
-  webhookDeliveries: consoleEndpoint({
-    method: 'GET',
-    path: '/v1/webhooks/{webhook-id}/deliveries',
-    errors: ['not_found'],
-  }),
-  webhookRedeliver: consoleEndpoint({
-    method: 'POST',
-    path: '/v1/webhooks/{webhook-id}/deliveries/{delivery-id}/redeliver',
-    errors: ['not_found'],
-  }),
-};
-
-/** Every endpoint of the API: the event endpoints and the management API. */
-export const API_DEFINITIONS: Readonly<Record<ApiEndpointName, EndpointDefinition>> = {
-  ...ENDPOINT_DEFINITIONS,
-  ...MANAGEMENT_ENDPOINT_DEFINITIONS,
-};
-export type ManagementEndpointName = keyof typeof MANAGEMENT_ENDPOINT_DEFINITIONS;
-export type ApiEndpointName = EndpointName | ManagementEndpointName;
-export const API_ENDPOINTS = Object.keys(API_DEFINITIONS) as ApiEndpointName[];
-
 type Definitions = typeof ENDPOINT_DEFINITIONS;
 export type EndpointName = keyof Definitions;
 export const ENDPOINTS = Object.keys(ENDPOINT_DEFINITIONS) as EndpointName[];
@@ -324,12 +184,11 @@ export type RequestOf<N extends EndpointName> = z.output<(typeof ENDPOINT_SCHEMA
 export type ResponseOf<N extends EndpointName> = z.input<(typeof ENDPOINT_SCHEMAS)[N]['response']>;
 
 /** Both registries name the same endpoints (a type check: tsc fails when one misses an endpoint). */
-type SameKeys<A, B> = [Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>] extends [never] ? true : false;
-type Holds<T extends true> = T;
-export type SchemasCoverTheRegistry = [
-  Holds<SameKeys<typeof ENDPOINT_SCHEMAS, Definitions>>,
-  Holds<SameKeys<typeof MANAGEMENT_ENDPOINT_SCHEMAS, typeof MANAGEMENT_ENDPOINT_DEFINITIONS>>,
-];
+export type SameKeys<A, B> = [Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>] extends [never]
+  ? true
+  : false;
+export type Holds<T extends true> = T;
+export type SchemasCoverTheRegistry = Holds<SameKeys<typeof ENDPOINT_SCHEMAS, Definitions>>;
 
 /** Event types that get a decision (dispositions and disputes only report), in registry order. */
 export type EventType = Extract<Definitions[EndpointName], { eventType: string }>['eventType'];

@@ -7,13 +7,8 @@ import { errorEnvelopeSchema } from '../schemas/responses.ts';
 import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from './console-credentials.ts';
 import { ENDPOINT_DOCS, type EndpointDocs } from './endpoint-docs.ts';
 import { API_SCHEMAS, type EndpointSchemas } from './endpoint-schemas.ts';
-import {
-  API_DEFINITIONS,
-  API_ENDPOINTS,
-  type EndpointDefinition,
-  errorsOf,
-  IDEMPOTENCY_KEY_HEADER,
-} from './endpoints.ts';
+import { type EndpointDefinition, errorsOf, IDEMPOTENCY_KEY_HEADER } from './endpoints.ts';
+import { API_DEFINITIONS, API_ENDPOINTS } from './management-endpoints.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the endpoint registry and its zod schemas (never written

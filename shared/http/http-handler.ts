@@ -23,11 +23,11 @@ import { rateLimit } from './middleware/rate-limit.ts';
 import { routeLifecycle } from './middleware/route-lifecycle.ts';
 import { pathParametersOf } from './path-parameters.ts';
 import { jsonResponse, REPLAYED_HEADER } from './responses.ts';
-import { ROUTES, type RouteDefinition } from './routes.ts';
+import { type RouteDefinition, routeOf } from './route.ts';
 import { validate } from './validation.ts';
 
 export interface EndpointOptions {
-  /** The routes this handler may serve, for their deprecation; ROUTES unless a test brings its own. */
+  /** The routes this handler may serve, for their deprecation; its endpoint's unless a test brings its own. */
   routes?: readonly RouteDefinition[];
 }
 
@@ -57,7 +57,7 @@ export function endpointHandler<N extends EndpointName>(
 ): ApiHandler {
   const definition: EndpointDefinition = ENDPOINT_DEFINITIONS[endpoint];
   const stack = baseStack(endpoint, definition)
-    .use(routeLifecycle(options.routes ?? ROUTES))
+    .use(routeLifecycle(options.routes ?? [routeOf(endpoint, definition)]))
     .use(rateLimit())
     .use(jsonBody())
     .handler(async (event, context) => {

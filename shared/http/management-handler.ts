@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as z from 'zod';
 import { type EndpointSchemas, MANAGEMENT_ENDPOINT_SCHEMAS } from '../contract/endpoint-schemas.ts';
+import type { EndpointDefinition } from '../contract/endpoints.ts';
 import {
-  type EndpointDefinition,
   MANAGEMENT_ENDPOINT_DEFINITIONS,
   type ManagementEndpointName,
-} from '../contract/endpoints.ts';
+} from '../contract/management-endpoints.ts';
 import { ApiError } from '../errors.ts';
 import type { ApiContext } from './api-context.ts';
 import { type ApiHandler, baseStack, inRequestScope } from './http-handler.ts';

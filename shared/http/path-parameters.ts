@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { ApiError } from '../errors.ts';
 import { idText } from '../schemas/fields.ts';
-import { decodePathSegment, parameterName, pathSegments } from './routes.ts';
+import { decodePathSegment, parameterName, pathSegments } from './route.ts';
 import { validate } from './validation.ts';
 
 /** Path ids are merchant ids like those in bodies: 1 to 256 characters of well-formed text. */

@@ -1,48 +1,23 @@
 import {
-  API_DEFINITIONS,
-  API_ENDPOINTS,
-  type ApiEndpointName,
   ENDPOINTS,
-  type EndpointDefinition,
   type EndpointName,
   type HttpMethod,
   type RouteDeprecation,
 } from '../contract/endpoints.ts';
+import { API_DEFINITIONS, API_ENDPOINTS } from '../contract/management-endpoints.ts';
+import { decodePathSegment, parameterName, pathSegments, type RouteDefinition, routeOf } from './route.ts';
 
-export { ENDPOINTS, type EndpointName, type RouteDeprecation };
+export { ENDPOINTS, type EndpointName, type RouteDefinition, type RouteDeprecation };
 
 /**
- * The API's routes, derived from the endpoint registry (shared/contract/endpoints.ts) and read by the
- * local HTTP adapter and by the CDK stack, so both expose the same surface. `path` uses API
- * Gateway's resource syntax; `handlerFile` is the handler module under functions/ (exporting `handler`).
+ * The API's routes, derived from the endpoint registry (shared/contract/endpoints.ts and
+ * management-endpoints.ts) and read by the local HTTP adapter and by the CDK stack, so both expose
+ * the same surface. `path` uses API Gateway's resource syntax; `handlerFile` is the handler module
+ * under functions/ (exporting `handler`).
  */
-export interface RouteDefinition {
-  endpoint: ApiEndpointName;
-  method: HttpMethod;
-  path: string;
-  /** The Lambda function serving the route (the management API's routes share `console`). */
-  functionName: string;
-  handlerFile: string;
-  deprecation?: RouteDeprecation;
-}
-
-export const ROUTES: readonly RouteDefinition[] = API_ENDPOINTS.map((endpoint) => {
-  const { method, path, deprecation, lambda }: EndpointDefinition = API_DEFINITIONS[endpoint];
-  const functionName = lambda ?? endpoint;
-  return {
-    endpoint,
-    method,
-    path,
-    functionName,
-    handlerFile: handlerFileOf(functionName),
-    ...(deprecation ? { deprecation } : {}),
-  };
-});
-
-/** Each function's Lambda entry: the lines binding use cases to their definitions. */
-function handlerFileOf(functionName: string): string {
-  return `functions/${functionName}.ts`;
-}
+export const ROUTES: readonly RouteDefinition[] = API_ENDPOINTS.map((endpoint) =>
+  routeOf(endpoint, API_DEFINITIONS[endpoint]),
+);
 
 /** A route outside the registry that answers without authentication. */
 export interface PublicRoute {
@@ -126,26 +101,4 @@ function matchTemplate(template: TemplateSegment[], parts: string[]): Record<str
     return segment.literal === actual;
   });
   return matches ? pathParameters : undefined;
-}
-
-/** The segments of a path or path template, without leading or trailing slashes. */
-export function pathSegments(path: string): string[] {
-  return path.replace(/^\/+|\/+$/g, '').split('/');
-}
-
-/** The name of a template segment that is a parameter (`{order-id}` -> `order-id`). */
-export function parameterName(templateSegment: string): string | undefined {
-  return /^\{(.+)\}$/.exec(templateSegment)?.[1];
-}
-
-/**
- * A percent-encoded path segment decoded to text, or undefined when its escapes are not UTF-8
- * (`%ZZ`, a cut-off `%E0%A4%A`, an overlong `%C0%AF`, an encoded surrogate `%ED%A0%80`).
- */
-export function decodePathSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,8 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { RouteDeprecation } from '../../contract/endpoints.ts';
 import { ApiError } from '../../errors.ts';
 import type { ApiContext } from '../api-context.ts';
-import type { RouteDefinition, RouteDeprecation } from '../routes.ts';
+import type { RouteDefinition } from '../route.ts';
 
 /**
  * Deprecation of a route, driven by its `deprecation` in the route table (decisions.md, Versioning;
