@@ -3,55 +3,46 @@
  * into one by shared/http/error-mapper.ts), so the envelope and the status live in one place.
  */
 /**
- * The error catalog (contract 7 plus decisions.md): every `error.code` the API can answer, its HTTP
- * status and when it is given. The envelope, the OpenAPI document and the fuzz suite read this one
- * table.
+ * The error catalog (contract 7 plus decisions.md): every `error.code` the API can answer and its HTTP
+ * status. The envelope, the OpenAPI document and the fuzz suite read this one table; when each code
+ * is given is documentation, in shared/contract/error-conditions.ts.
  */
 export const ERROR_CATALOG = {
-  unauthenticated: { status: 401, condition: 'Authorization header missing' },
-  invalid_api_key: { status: 401, condition: 'Key format invalid, unknown or revoked' },
-  environment_mismatch: {
-    status: 401,
-    condition: 'Key prefix and base address belong to different environments',
-  },
-  forbidden: { status: 403, condition: 'Key not authorized for the endpoint, or merchant suspended' },
-  endpoint_not_enabled: { status: 403, condition: 'Account-update endpoint not enabled on the account' },
-  invalid_request: { status: 400, condition: 'Malformed JSON, required field missing or wrong JSON type' },
-  unprocessable_entity: { status: 422, condition: 'Field present but value invalid' },
-  unknown_field: { status: 422, condition: 'Field not in the schema' },
-  invalid_currency_code: { status: 422, condition: 'Currency is not an ISO 4217 numeric code' },
-  invalid_timestamp: { status: 422, condition: 'Timestamp is not epoch milliseconds' },
-  unknown_enum_value: {
-    status: 422,
-    condition: 'Enumerated field outside allowed values (disposition, dispute)',
-  },
-  item_not_on_return: { status: 422, condition: 'Disposition identifier matches no item on the return' },
-  not_found: { status: 404, condition: 'Resource does not exist' },
-  order_not_found: { status: 404, condition: 'Order id unknown (returns, disputes)' },
-  return_not_found: { status: 404, condition: 'Return id unknown (dispositions)' },
-  method_not_allowed: { status: 405, condition: 'Known path, other method' },
-  duplicate_order: { status: 409, condition: 'providerOrderId exists with a different body' },
-  duplicate_return: { status: 409, condition: 'providerReturnId exists with a different body' },
-  duplicate_customer: { status: 409, condition: 'Signup customerId exists with a different body' },
-  duplicate_dispute_id: { status: 409, condition: 'disputeId collides with a dispute on a different order' },
-  review_already_resolved: { status: 409, condition: 'The review was resolved before' },
-  invalid_workflow: { status: 422, condition: 'The workflow has problems (listed in error.details)' },
-  invalid_csv_rows: {
-    status: 422,
-    condition: 'Rows of the uploaded CSV are invalid (each in error.details); nothing was recorded',
-  },
-  idempotency_key_reused: { status: 409, condition: 'Idempotency-Key already used with a different request' },
-  gone: { status: 410, condition: 'Deprecated route past its sunset' },
-  payload_too_large: { status: 413, condition: 'Request body over the size limit' },
+  unauthenticated: { status: 401 },
+  invalid_api_key: { status: 401 },
+  environment_mismatch: { status: 401 },
+  forbidden: { status: 403 },
+  endpoint_not_enabled: { status: 403 },
+  invalid_request: { status: 400 },
+  unprocessable_entity: { status: 422 },
+  unknown_field: { status: 422 },
+  invalid_currency_code: { status: 422 },
+  invalid_timestamp: { status: 422 },
+  unknown_enum_value: { status: 422 },
+  item_not_on_return: { status: 422 },
+  not_found: { status: 404 },
+  order_not_found: { status: 404 },
+  return_not_found: { status: 404 },
+  method_not_allowed: { status: 405 },
+  duplicate_order: { status: 409 },
+  duplicate_return: { status: 409 },
+  duplicate_customer: { status: 409 },
+  duplicate_dispute_id: { status: 409 },
+  review_already_resolved: { status: 409 },
+  invalid_workflow: { status: 422 },
+  invalid_csv_rows: { status: 422 },
+  idempotency_key_reused: { status: 409 },
+  gone: { status: 410 },
+  payload_too_large: { status: 413 },
   // Refused by the HTTP server before any handler runs (local mode; API Gateway's own limits in AWS).
-  request_timeout: { status: 408, condition: 'Request not received in time (local server)' },
-  uri_too_long: { status: 414, condition: 'Request line over the server limit (local server)' },
-  request_header_fields_too_large: { status: 431, condition: 'Headers over the server limit (local server)' },
-  rate_limited: { status: 429, condition: 'Rate limit exceeded' },
-  internal_error: { status: 500, condition: 'Internal failure' },
-  bad_gateway: { status: 502, condition: 'Upstream issue' },
-  service_unavailable: { status: 503, condition: 'Temporary unavailability' },
-} as const satisfies Record<string, { status: number; condition: string }>;
+  request_timeout: { status: 408 },
+  uri_too_long: { status: 414 },
+  request_header_fields_too_large: { status: 431 },
+  rate_limited: { status: 429 },
+  internal_error: { status: 500 },
+  bad_gateway: { status: 502 },
+  service_unavailable: { status: 503 },
+} as const satisfies Record<string, { status: number }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 /** One of several problems an answer lists (a CSV row's cell, a workflow's rule). */

@@ -8,6 +8,7 @@ import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from './console-credentials.ts
 import { ENDPOINT_DOCS, type EndpointDocs } from './endpoint-docs.ts';
 import { API_SCHEMAS, type EndpointSchemas } from './endpoint-schemas.ts';
 import { type EndpointDefinition, errorsOf, IDEMPOTENCY_KEY_HEADER } from './endpoints.ts';
+import { ERROR_CONDITIONS } from './error-conditions.ts';
 import { API_DEFINITIONS, API_ENDPOINTS } from './management-endpoints.ts';
 
 /**
@@ -81,7 +82,7 @@ function errorResponses(definition: EndpointDefinition) {
       return [
         String(status),
         {
-          description: `${REASONS[status] ?? 'Error'}: ${codes.map((c) => `\`${c}\` (${ERROR_CATALOG[c].condition})`).join('; ')}.`,
+          description: `${REASONS[status] ?? 'Error'}: ${codes.map((c) => `\`${c}\` (${ERROR_CONDITIONS[c]})`).join('; ')}.`,
           headers: headerRefs(
             'X-Request-Id',
             ...(retryable ? (['Retry-After'] as const) : []),
