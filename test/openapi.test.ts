@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINT_DOCS, errorsOf } from '../shared/contract/endpoint-docs.ts';
 import { ENDPOINT_SCHEMAS } from '../shared/contract/endpoint-schemas.ts';
-import { ENDPOINT_DEFINITIONS, ENDPOINTS, errorsOf } from '../shared/contract/endpoints.ts';
+import { ENDPOINT_DEFINITIONS, ENDPOINTS } from '../shared/contract/endpoints.ts';
 import { buildOpenApiDocument } from '../shared/contract/openapi.ts';
 import { ERROR_CATALOG } from '../shared/errors.ts';
 import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
@@ -57,7 +58,9 @@ describe('openapi.json (generated from the endpoint registry)', () => {
       expect(Object.keys(operation!.requestBody.content['application/json'].examples ?? {})).toHaveLength(1);
       expect(operation!.responses['200']!.headers).toHaveProperty('X-Request-Id');
       expect(operation!.responses['200']!.headers).toHaveProperty('Idempotent-Replayed');
-      const statuses = new Set(errorsOf(definition).map((code) => String(ERROR_CATALOG[code].status)));
+      const statuses = new Set(
+        errorsOf({ ...definition, ...ENDPOINT_DOCS[name] }).map((code) => String(ERROR_CATALOG[code].status)),
+      );
       expect(new Set(Object.keys(operation!.responses).filter((s) => s !== '200'))).toEqual(statuses);
       expect(operation!.responses['429']!.headers).toHaveProperty('Retry-After');
       expect(operation!.responses['429']!.headers).toHaveProperty('RateLimit-Policy');

@@ -1,14 +1,47 @@
+import type { ErrorCode } from '../errors.ts';
+import type { RouteDeprecation } from './endpoints.ts';
 import type { ApiEndpointName } from './management-endpoints.ts';
 
 /**
- * What the OpenAPI document says of each endpoint of the registry (shared/contract/endpoints.ts).
- * Prose no request needs, kept apart from the registry so that the Lambda bundles, which read the
- * registry, do not carry it: only the document (shared/contract/openapi.ts) imports this module.
- * Keyed by every endpoint name, so tsc fails when an endpoint lacks its text.
+ * What the OpenAPI document says of each endpoint of the registry (shared/contract/endpoints.ts):
+ * its prose, the error codes it answers and its example. Nothing a request needs, kept apart from the
+ * registry so that the Lambda bundles, which read the registry, do not carry it: only the document
+ * (shared/contract/openapi.ts) and the tests import this module. Keyed by every endpoint name, so tsc
+ * fails when an endpoint lacks its text.
  */
 export interface EndpointDocs {
   summary: string;
   description: string;
+  /** Codes this endpoint answers beyond COMMON_ERRORS (all from the catalog in shared/errors.ts). */
+  errors: readonly ErrorCode[];
+  /** A request body in examples/, shown in the OpenAPI document. */
+  exampleFile?: string;
+}
+
+/** Codes every endpoint can answer: authentication, validation, limits and capacity. */
+export const COMMON_ERRORS: readonly ErrorCode[] = [
+  'invalid_request',
+  'unauthenticated',
+  'invalid_api_key',
+  'environment_mismatch',
+  'forbidden',
+  'payload_too_large',
+  'unprocessable_entity',
+  'unknown_field',
+  'rate_limited',
+  'internal_error',
+  'bad_gateway',
+  'service_unavailable',
+];
+
+/** Every code an endpoint can answer, in catalog order of first mention. */
+export function errorsOf(endpoint: {
+  errors: readonly ErrorCode[];
+  deprecation?: RouteDeprecation | undefined;
+}): ErrorCode[] {
+  return [
+    ...new Set([...COMMON_ERRORS, ...endpoint.errors, ...(endpoint.deprecation ? (['gone'] as const) : [])]),
+  ];
 }
 
 export const ENDPOINT_DOCS: Readonly<Record<ApiEndpointName, EndpointDocs>> = {
@@ -16,137 +49,181 @@ export const ENDPOINT_DOCS: Readonly<Record<ApiEndpointName, EndpointDocs>> = {
     summary: 'Score an order',
     description:
       'Records the order, updates customer variables, runs the orders workflow and returns the decision.',
+    errors: ['invalid_currency_code', 'invalid_timestamp', 'duplicate_order'],
+    exampleFile: 'order.json',
   },
   return: {
     summary: 'Score a return',
     description: 'Evaluates the return against the returns workflow; one decision per returned line item.',
+    errors: ['invalid_timestamp', 'order_not_found', 'duplicate_return'],
+    exampleFile: 'return.json',
   },
   disposition: {
     summary: 'Report the inspection outcome of returned items',
     description: 'Reporting only; no decision. `{return-id}` is the providerReturnId of the original return.',
+    errors: ['unknown_enum_value', 'return_not_found', 'item_not_on_return', 'idempotency_key_reused'],
+    exampleFile: 'disposition.json',
   },
   dispute: {
     summary: 'Report a payment dispute or its outcome',
     description: 'Reporting only; no decision. `{order-id}` is the providerOrderId of the original order.',
+    errors: [
+      'invalid_timestamp',
+      'unknown_enum_value',
+      'order_not_found',
+      'duplicate_dispute_id',
+      'idempotency_key_reused',
+    ],
+    exampleFile: 'dispute.json',
   },
   signup: {
     summary: 'Score a new account',
     description: 'Evaluates a newly created account.',
+    errors: ['invalid_timestamp', 'duplicate_customer'],
+    exampleFile: 'signup.json',
   },
   login: {
     summary: 'Score a login attempt',
     description: 'Called on every login attempt, successful or failed.',
+    errors: ['invalid_timestamp', 'idempotency_key_reused'],
+    exampleFile: 'login.json',
   },
   account: {
     summary: 'Score an account change',
     description: 'Available only on accounts where it has been enabled on request.',
+    errors: ['endpoint_not_enabled', 'invalid_timestamp', 'idempotency_key_reused'],
+    exampleFile: 'account.json',
   },
   consoleSignIn: {
     summary: 'Sign in to the console',
     description:
       'Exchanges the console key in Authorization for a session (12 h) carried in an HttpOnly; Secure; SameSite=Strict cookie; the key itself is never kept by the browser.',
+    errors: [],
   },
   consoleSignOut: {
     summary: 'Sign out of the console',
     description: 'Ends the session of the cookie and clears the cookie.',
+    errors: [],
   },
   reviewList: {
     summary: 'List reviews',
     description: 'The review queue, oldest first, filtered by status (default open) and event type.',
+    errors: [],
   },
   reviewShow: {
     summary: 'Show a review with its explanation',
     description: 'The review and the explanation of the decision(s) that put the event into the queue.',
+    errors: ['not_found'],
   },
   reviewResolve: {
     summary: 'Resolve a review',
     description:
       'Labels the event abuse or legitimate; the label lands on its identities like any feedback. A review resolves once.',
+    errors: ['not_found', 'review_already_resolved'],
   },
   decisionShow: {
     summary: 'Explain a decision',
     description:
       'Looks a decided event up by the merchant’s id (providerOrderId, providerReturnId, customerId, serviceLoginId, serviceAccountEventId): score, signals and contributions, the rule and the values it saw, versions, identity counters.',
+    errors: ['not_found'],
   },
   workflowShow: {
     summary: 'Get the live workflow',
     description: 'The workflow deciding this event type now (the default one until the merchant saves one).',
+    errors: ['not_found'],
   },
   workflowSave: {
     summary: 'Save a workflow (new version)',
     description: 'Validates the workflow as the admin CLI does, then makes it live as a new version.',
+    errors: ['not_found', 'invalid_workflow'],
   },
   workflowValidate: {
     summary: 'Validate a workflow',
     description: 'Every problem of a candidate workflow, in the admin CLI’s words; saves nothing.',
+    errors: ['not_found'],
   },
   workflowBacktest: {
     summary: 'Backtest a workflow',
     description: 'Re-decides recent stored decisions with the candidate and reports what would change.',
+    errors: ['not_found', 'invalid_workflow'],
   },
   workflowVersions: {
     summary: 'List saved workflow versions',
     description: 'Every saved version, newest first, with who saved it.',
+    errors: ['not_found'],
   },
   dispositionsUpload: {
     summary: 'Upload dispositions as CSV',
     description:
       'A `text/csv` file with a header row (returnId, identifierType, identifier, returnedItemCondition, dispositionOutcome, returnMethod, refundMode, warehouseIdentifier, storeIdentifier, images, inspectionNote; images separated by `|`). Every row is checked first; if any fails nothing is recorded and `error.details` lists each failing row (line, column, code). A valid file is answered 202: its rows are recorded by a job whose progress `Location` (GET /v1/return/dispositions/uploads/{upload-id}) shows. Uploading the same file again changes nothing (its returns count as already present).',
+    errors: ['invalid_csv_rows'],
   },
   dispositionsUploadShow: {
     summary: 'Show a dispositions upload',
     description:
       'The job recording an accepted upload: `recording`, `done` or `failed`, the file’s totals, how many returns are recorded or were already present so far, any return refused while recording, and when it finished.',
+    errors: ['not_found'],
   },
   overview: {
     summary: 'Decisions overview',
     description:
       'Decisions per day by event type and outcome, the score distribution, top reasons and open reviews for a period (UTC days).',
+    errors: [],
   },
   auditList: {
     summary: 'Audit log',
     description:
       'Every change made through the console (review resolved, workflow saved, upload), newest first.',
+    errors: [],
   },
   webhookList: {
     summary: 'List webhook endpoints',
     description:
       'The merchant’s webhook endpoints: URL, events, filters, status (and why disabled). Never their secrets.',
+    errors: [],
   },
   webhookCreate: {
     summary: 'Create a webhook endpoint',
     description:
       'Subscribes a URL to decision.created (filterable by event type and outcome), review.created and review.resolved. The signing secret is in this answer only. Production accepts only https URLs that are not loopback, private, link-local or metadata addresses.',
+    errors: ['not_found'],
   },
   webhookShow: {
     summary: 'Show a webhook endpoint',
     description: 'One endpoint: URL, events, filters, status (and why disabled).',
+    errors: ['not_found'],
   },
   webhookUpdate: {
     summary: 'Update a webhook endpoint',
     description: 'Changes the URL, events or filters; `enabled: false` disables it, `true` enables it again.',
+    errors: ['not_found'],
   },
   webhookDelete: {
     summary: 'Delete a webhook endpoint',
     description: 'It receives nothing more; its past deliveries stay listed until they expire (30 days).',
+    errors: ['not_found'],
   },
   webhookRotateSecret: {
     summary: 'Rotate the signing secret',
     description:
       'A new secret, in this answer only; the previous one keeps signing (a second `v1=`) for 24 h.',
+    errors: ['not_found'],
   },
   webhookTest: {
     summary: 'Send a test event',
     description:
       'Queues a `webhook.test` event to this endpoint; its delivery shows in the endpoint’s deliveries.',
+    errors: ['not_found'],
   },
   webhookDeliveries: {
     summary: 'List recent deliveries',
     description:
       'Newest first: status, attempts, the last answer (HTTP status, error, latency) and the next attempt.',
+    errors: ['not_found'],
   },
   webhookRedeliver: {
     summary: 'Redeliver an event',
     description: 'Queues the delivery again with the same event id (Webhook-Id) and a fresh 72 h of retries.',
+    errors: ['not_found'],
   },
 };

@@ -1,5 +1,4 @@
 import type * as z from 'zod';
-import type { ErrorCode } from '../errors.ts';
 // Types only: the schemas themselves are loaded by what needs them (endpoint-schemas.ts says why).
 import type { ENDPOINT_SCHEMAS } from './endpoint-schemas.ts';
 
@@ -68,29 +67,9 @@ export interface EndpointDefinition {
   requestBudgetMs?: number;
   /** Set on scored endpoints: the event type its model, workflow and metrics are named by. */
   eventType?: string;
-  /** Codes this endpoint answers beyond COMMON_ERRORS (all from the catalog in shared/errors.ts). */
-  errors: readonly ErrorCode[];
-  /** A request body in examples/, shown in the OpenAPI document. */
-  exampleFile?: string;
   /** Set once a successor exists: shared/http/middleware/route-lifecycle.ts announces it, then retires it. */
   deprecation?: RouteDeprecation;
 }
-
-/** Codes every endpoint can answer: authentication, validation, limits and capacity. */
-export const COMMON_ERRORS: readonly ErrorCode[] = [
-  'invalid_request',
-  'unauthenticated',
-  'invalid_api_key',
-  'environment_mismatch',
-  'forbidden',
-  'payload_too_large',
-  'unprocessable_entity',
-  'unknown_field',
-  'rate_limited',
-  'internal_error',
-  'bad_gateway',
-  'service_unavailable',
-];
 
 const define = <const T extends EndpointDefinition>(definition: T): T => definition;
 
@@ -101,8 +80,6 @@ export const ENDPOINT_DEFINITIONS = {
     path: '/v1/order',
     idempotency: { kind: 'natural-key', field: 'providerOrderId' },
     eventType: 'order',
-    errors: ['invalid_currency_code', 'invalid_timestamp', 'duplicate_order'],
-    exampleFile: 'order.json',
   }),
   return: define({
     method: 'POST',
@@ -110,30 +87,18 @@ export const ENDPOINT_DEFINITIONS = {
     path: '/v1/return',
     idempotency: { kind: 'natural-key', field: 'providerReturnId' },
     eventType: 'return',
-    errors: ['invalid_timestamp', 'order_not_found', 'duplicate_return'],
-    exampleFile: 'return.json',
   }),
   disposition: define({
     method: 'POST',
     scope: 'events',
     path: '/v1/return/disposition/{return-id}',
     idempotency: { kind: 'idempotency-key-header' },
-    errors: ['unknown_enum_value', 'return_not_found', 'item_not_on_return', 'idempotency_key_reused'],
-    exampleFile: 'disposition.json',
   }),
   dispute: define({
     method: 'POST',
     scope: 'events',
     path: '/v1/order/dispute/{order-id}',
     idempotency: { kind: 'idempotency-key-header' },
-    errors: [
-      'invalid_timestamp',
-      'unknown_enum_value',
-      'order_not_found',
-      'duplicate_dispute_id',
-      'idempotency_key_reused',
-    ],
-    exampleFile: 'dispute.json',
   }),
   signup: define({
     method: 'POST',
@@ -141,8 +106,6 @@ export const ENDPOINT_DEFINITIONS = {
     path: '/v1/evaluate/signup',
     idempotency: { kind: 'natural-key', field: 'customerId' },
     eventType: 'signup',
-    errors: ['invalid_timestamp', 'duplicate_customer'],
-    exampleFile: 'signup.json',
   }),
   login: define({
     method: 'POST',
@@ -150,8 +113,6 @@ export const ENDPOINT_DEFINITIONS = {
     path: '/v1/evaluate/login',
     idempotency: { kind: 'idempotency-key-header' },
     eventType: 'login',
-    errors: ['invalid_timestamp', 'idempotency_key_reused'],
-    exampleFile: 'login.json',
   }),
   account: define({
     method: 'POST',
@@ -160,8 +121,6 @@ export const ENDPOINT_DEFINITIONS = {
     requiredFeature: 'accountUpdates',
     idempotency: { kind: 'idempotency-key-header' },
     eventType: 'account',
-    errors: ['endpoint_not_enabled', 'invalid_timestamp', 'idempotency_key_reused'],
-    exampleFile: 'account.json',
   }),
 };
 
@@ -196,14 +155,3 @@ export const EVENT_TYPES: readonly EventType[] = ENDPOINTS.flatMap((name) => {
   const definition: EndpointDefinition = ENDPOINT_DEFINITIONS[name];
   return definition.eventType ? [definition.eventType as EventType] : [];
 });
-
-/** Every code an endpoint can answer, in catalog order of first mention. */
-export function errorsOf(definition: EndpointDefinition): ErrorCode[] {
-  return [
-    ...new Set([
-      ...COMMON_ERRORS,
-      ...definition.errors,
-      ...(definition.deprecation ? (['gone'] as const) : []),
-    ]),
-  ];
-}

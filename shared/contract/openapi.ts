@@ -5,9 +5,9 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { ERROR_CATALOG, type ErrorCode } from '../errors.ts';
 import { errorEnvelopeSchema } from '../schemas/responses.ts';
 import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from './console-credentials.ts';
-import { ENDPOINT_DOCS, type EndpointDocs } from './endpoint-docs.ts';
+import { ENDPOINT_DOCS, type EndpointDocs, errorsOf } from './endpoint-docs.ts';
 import { API_SCHEMAS, type EndpointSchemas } from './endpoint-schemas.ts';
-import { type EndpointDefinition, errorsOf, IDEMPOTENCY_KEY_HEADER } from './endpoints.ts';
+import { type EndpointDefinition, IDEMPOTENCY_KEY_HEADER } from './endpoints.ts';
 import { ERROR_CONDITIONS } from './error-conditions.ts';
 import { API_DEFINITIONS, API_ENDPOINTS } from './management-endpoints.ts';
 
@@ -70,7 +70,7 @@ const REASONS: Record<number, string> = {
 };
 
 /** One response per status the endpoint can answer, its `error.code` narrowed to the catalog's codes. */
-function errorResponses(definition: EndpointDefinition) {
+function errorResponses(definition: DocumentedEndpoint) {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorsOf(definition)) {
     const { status } = ERROR_CATALOG[code];
@@ -105,7 +105,7 @@ function errorResponses(definition: EndpointDefinition) {
   );
 }
 
-function example(definition: EndpointDefinition) {
+function example(definition: DocumentedEndpoint) {
   if (!definition.exampleFile) return {};
   const value: unknown = JSON.parse(
     readFileSync(join(REPO_ROOT, 'examples', definition.exampleFile), 'utf8'),
