@@ -1,9 +1,13 @@
-import { mkdtempSync, renameSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildLambdaAsset } from '../lib/lambda-bundle.ts';
 import { lambdaContext, toApiGatewayEvent } from '../local/api-gateway-event.ts';
+import { ENDPOINT_DOCS } from '../shared/contract/endpoint-docs.ts';
+import { ERROR_CONDITIONS } from '../shared/contract/error-conditions.ts';
+import { MANAGEMENT_ENDPOINT_DEFINITIONS } from '../shared/contract/management-endpoints.ts';
+import { documentedVariables } from '../shared/scoring/variable-meanings.ts';
 import { validateWorkflow } from '../shared/scoring/workflow-validation.ts';
 import { saveWorkflow } from '../shared/store/workflows.ts';
 import { newMerchant } from './support/api.ts';
@@ -63,5 +67,28 @@ describe('the bundled order function', () => {
     expect(declined.statusCode).toBe(200);
     expect(declined.body).toContain('"subDecision":"listed_currency"');
     expect(declined.body).toContain('"decision":"DECLINE"');
+  });
+});
+
+/**
+ * Documentation no request needs (endpoint-docs.ts, error-conditions.ts, variable-meanings.ts) and the
+ * console's definitions (management-endpoints.ts) stay out of an event function's bundle: the registry
+ * and the variable catalog it loads keep only what requests run on.
+ */
+describe('the order function bundle', () => {
+  it('carries no endpoint description, error condition, variable meaning or console route', async () => {
+    const asset = await buildLambdaAsset('functions/order.ts', mkdtempSync(join(tmpdir(), 'bundle-docs-')));
+    const bundled = `${readFileSync(asset.index, 'utf8')}${readFileSync(asset.celChunk, 'utf8')}`;
+    // Texts esbuild keeps byte for byte: ASCII with at most one kind of quote (it escapes the others).
+    const prose = [
+      ...Object.values(ENDPOINT_DOCS).map((docs) => docs.description),
+      ...Object.values(ERROR_CONDITIONS),
+      ...documentedVariables('order').map((variable) => variable.meaning),
+    ].filter((text) => /^[\x20-\x7E]{30,}$/.test(text) && !(text.includes('"') && text.includes("'")));
+    expect(prose.length).toBeGreaterThan(40);
+    expect(prose.filter((text) => bundled.includes(text))).toEqual([]);
+    for (const definition of Object.values(MANAGEMENT_ENDPOINT_DEFINITIONS)) {
+      expect(bundled).not.toContain(`"${definition.path}"`);
+    }
   });
 });
