@@ -3,7 +3,7 @@
 /**
  * cls-hooked's namespace API (the part the AWS X-Ray SDK calls) on AsyncLocalStorage. cls-hooked
  * follows contexts with an async_hooks hook that runs on every promise and callback the process
- * makes, traced or not: about 0.45 ms of CPU per order (README, Tracing). On Node 24,
+ * makes, traced or not: about 0.45 ms of CPU per order (README, Scale and cost: Latency). On Node 24,
  * AsyncLocalStorage carries its store with the async context frame and costs nothing per promise.
  * npm `overrides` (package.json) install this in cls-hooked's place, for the Lambda bundles, the local
  * server and the tests alike.
