@@ -62,8 +62,9 @@ describe('cls-hooked on AsyncLocalStorage', () => {
     ]);
   });
 
-  it('refuses set with no active context, as cls-hooked does', () => {
+  it('finds a namespace by name, and refuses set with no active context, as cls-hooked does', () => {
     const namespace = createNamespace('test');
+    expect(getNamespace('test')).toBe(namespace);
     expect(() => namespace.set('segment', 'x')).toThrow('No context available');
   });
 
