@@ -25,9 +25,18 @@ export const LIMITS = {
 const EARLIEST_TIMESTAMP = Date.UTC(2000, 0, 1);
 const ONE_DAY_MS = 86_400_000;
 
-export const text = () => z.string().max(MAX_STRING_LENGTH);
+/**
+ * One instance per field kind, shared by every schema that uses it: zod schemas are immutable, and
+ * building an instance is what a cold start pays for (README, Cold start).
+ */
+function shared<T>(build: () => T): () => T {
+  let instance: T | undefined;
+  return () => (instance ??= build());
+}
+
+export const text = shared(() => z.string().max(MAX_STRING_LENGTH));
 /** An identifier the merchant owns (order id, return id, ...): non-empty, bounded. */
-export const idText = () => z.string().min(1).max(256);
+export const idText = shared(() => z.string().min(1).max(256));
 
 export function apiEnum<const T extends readonly [string, ...string[]]>(
   values: T,
@@ -47,7 +56,7 @@ function isEpochMillisInRange(ms: number): boolean {
 }
 
 /** Epoch milliseconds carried as a string of digits (orders, returns, accounts). */
-export const timestampString = () =>
+export const timestampString = shared(() =>
   z
     .custom<string>(
       (v) => typeof v === 'string' && /^\d{12,16}$/.test(v) && isEpochMillisInRange(Number(v)),
@@ -58,47 +67,55 @@ export const timestampString = () =>
     )
     .meta({
       override: { type: 'string', pattern: '^\\d{12,16}$', description: 'Epoch milliseconds as a string' },
-    });
+    }),
+);
 
 /** Epoch milliseconds carried as a JSON number (disputes). */
-export const timestampNumber = () =>
+export const timestampNumber = shared(() =>
   z
     .custom<number>((v) => typeof v === 'number' && isEpochMillisInRange(v), {
       error: 'must be epoch milliseconds as a number, between 2000-01-01 and one day from now',
       params: { apiCode: 'invalid_timestamp' },
     })
-    .meta({ override: { type: 'integer', description: 'Epoch milliseconds as a number' } });
+    .meta({ override: { type: 'integer', description: 'Epoch milliseconds as a number' } }),
+);
 
-export const currencyCode = () =>
+export const currencyCode = shared(() =>
   z
     .custom<string>((v) => typeof v === 'string' && ISO_NUMERIC_CURRENCIES.has(v), {
       error: 'must be an ISO 4217 numeric currency code such as "840"',
       params: { apiCode: 'invalid_currency_code' },
     })
-    .meta({ override: { type: 'string', pattern: '^\\d{3}$', description: 'ISO 4217 numeric code' } });
+    .meta({ override: { type: 'string', pattern: '^\\d{3}$', description: 'ISO 4217 numeric code' } }),
+);
 
-export const decimalAmount = () =>
+export const decimalAmount = shared(() =>
   z
     .string()
     .max(32)
-    .regex(/^\d{1,18}(\.\d{1,8})?$/, 'must be a non-negative decimal string such as "19.99"');
+    .regex(/^\d{1,18}(\.\d{1,8})?$/, 'must be a non-negative decimal string such as "19.99"'),
+);
 
-export const money = () => z.strictObject({ currencyCode: currencyCode(), amount: decimalAmount() });
+export const money = shared(() => z.strictObject({ currencyCode: currencyCode(), amount: decimalAmount() }));
 
-export const quantity = () => z.string().regex(/^[1-9]\d{0,5}$/, 'must be a positive integer as a string');
+export const quantity = shared(() =>
+  z.string().regex(/^[1-9]\d{0,5}$/, 'must be a positive integer as a string'),
+);
 
 export const IDENTIFIER_TYPES = ['UPC', 'EAN', 'JAN', 'SKU', 'SerialNo'] as const;
 
 export const identifier = (enumCode?: 'unknown_enum_value') =>
   z.strictObject({ identifierType: apiEnum(IDENTIFIER_TYPES, enumCode), identifier: idText() });
 
-export const deviceFingerprints = () =>
-  z.array(z.strictObject({ deviceIdentifier: idText() })).max(LIMITS.fingerprints);
+export const deviceFingerprints = shared(() =>
+  z.array(z.strictObject({ deviceIdentifier: idText() })).max(LIMITS.fingerprints),
+);
 
-export const phoneNumber = () =>
-  z.string().regex(/^\+?[0-9 ()\-.]{4,32}$/, 'must be a phone number in international format');
+export const phoneNumber = shared(() =>
+  z.string().regex(/^\+?[0-9 ()\-.]{4,32}$/, 'must be a phone number in international format'),
+);
 
-export const contactEntry = () =>
+export const contactEntry = shared(() =>
   z.discriminatedUnion('contactType', [
     z.strictObject({
       contactType: z.literal('ContactAddress'),
@@ -117,9 +134,10 @@ export const contactEntry = () =>
     }),
     z.strictObject({ contactType: z.literal('EMail'), address: z.email().max(320) }),
     z.strictObject({ contactType: z.literal('Phone'), number: phoneNumber() }),
-  ]);
+  ]),
+);
 
-export const contactInformation = () => z.array(contactEntry()).max(LIMITS.contacts);
+export const contactInformation = shared(() => z.array(contactEntry()).max(LIMITS.contacts));
 
 /** Any JSON value, for the contract's free-form parts (one named schema in the OpenAPI document). */
 // z.unknown, not z.json: the body is parsed JSON, so every value in it is a JSON value already, and
@@ -127,12 +145,13 @@ export const contactInformation = () => z.array(contactEntry()).max(LIMITS.conta
 export const jsonValue = z.unknown().meta({ id: 'JsonValue', description: 'Any JSON value' });
 
 /** Free-form merchant data: string keys, JSON values, bounded in size. */
-export const customData = () =>
+export const customData = shared(() =>
   z
     .record(z.string().max(256), jsonValue)
     .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= LIMITS.customDataBytes, {
       error: `must serialize to at most ${LIMITS.customDataBytes} bytes`,
-    });
+    }),
+);
 
 export type ContactEntry = z.infer<ReturnType<typeof contactEntry>>;
 export type Money = z.infer<ReturnType<typeof money>>;
