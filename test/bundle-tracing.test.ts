@@ -7,9 +7,9 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildLambdaAsset } from '../lib/lambda-bundle.ts';
-import { toApiGatewayEvent } from '../local/api-gateway-event.ts';
 import { newMerchant } from './support/api.ts';
 import { orderBody } from './support/fixtures.ts';
+import { jsonPostEvent } from './support/lambda-events.ts';
 
 interface TraceDocument {
   name: string;
@@ -35,22 +35,7 @@ describe('the bundled order function, traced', () => {
     const merchant = await newMerchant();
     const body = orderBody();
     const eventFile = join(dirname(asset.index), 'event.json');
-    writeFileSync(
-      eventFile,
-      JSON.stringify(
-        toApiGatewayEvent(
-          {
-            method: 'POST',
-            url: '/v1/order',
-            headers: { 'content-type': 'application/json', authorization: merchant.apiKey },
-            body: Buffer.from(JSON.stringify(body)),
-            sourceIp: '127.0.0.1',
-          },
-          '/v1/order',
-          null,
-        ),
-      ),
-    );
+    writeFileSync(eventFile, JSON.stringify(jsonPostEvent('/v1/order', body, merchant.apiKey)));
 
     const daemon = createSocket('udp4');
     const documents: TraceDocument[] = [];

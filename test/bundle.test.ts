@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildLambdaAsset } from '../lib/lambda-bundle.ts';
-import { lambdaContext, toApiGatewayEvent } from '../local/api-gateway-event.ts';
+import { lambdaContext } from '../local/api-gateway-event.ts';
 import { ENDPOINT_DOCS } from '../shared/contract/endpoint-docs.ts';
 import { ERROR_CONDITIONS } from '../shared/contract/error-conditions.ts';
 import { MANAGEMENT_ENDPOINT_DEFINITIONS } from '../shared/contract/management-endpoints.ts';
@@ -12,22 +12,9 @@ import { validateWorkflow } from '../shared/scoring/workflow-validation.ts';
 import { saveWorkflow } from '../shared/store/workflows.ts';
 import { newMerchant } from './support/api.ts';
 import { orderBody } from './support/fixtures.ts';
+import { jsonPostEvent } from './support/lambda-events.ts';
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }>;
-
-function orderEvent(apiKey: string, body: ReturnType<typeof orderBody>) {
-  return toApiGatewayEvent(
-    {
-      method: 'POST',
-      url: '/v1/order',
-      headers: { 'content-type': 'application/json', authorization: apiKey },
-      body: Buffer.from(JSON.stringify(body)),
-      sourceIp: '127.0.0.1',
-    },
-    '/v1/order',
-    null,
-  );
-}
 
 /**
  * The Lambda bundles swap packages for stand-ins (lib/lambda-bundle.ts BUNDLE_ALIASES) and load cel-js
@@ -43,7 +30,7 @@ describe('the bundled order function', () => {
     renameSync(asset.celChunk, `${asset.celChunk}.away`);
     const plain = await newMerchant();
     const first = orderBody();
-    const answered = await handler(orderEvent(plain.apiKey, first), lambdaContext('order'));
+    const answered = await handler(jsonPostEvent('/v1/order', first, plain.apiKey), lambdaContext('order'));
     expect(answered.statusCode).toBe(200);
     expect(JSON.parse(answered.body)).toMatchObject({ providerOrderID: first.providerOrderId });
     renameSync(`${asset.celChunk}.away`, asset.celChunk);
@@ -63,7 +50,7 @@ describe('the bundled order function', () => {
     if (!checked.valid) throw new Error(checked.errors.join('; '));
     await saveWorkflow(merchant.merchantId, checked.workflow, Date.now());
     const body = orderBody();
-    const declined = await handler(orderEvent(merchant.apiKey, body), lambdaContext('order'));
+    const declined = await handler(jsonPostEvent('/v1/order', body, merchant.apiKey), lambdaContext('order'));
     expect(declined.statusCode).toBe(200);
     expect(declined.body).toContain('"subDecision":"listed_currency"');
     expect(declined.body).toContain('"decision":"DECLINE"');

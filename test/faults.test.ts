@@ -14,13 +14,14 @@ vi.hoisted(() => {
 
 const { ENDPOINTS } = await import('../shared/http/routes.ts');
 const { MAX_STORE_ATTEMPTS } = await import('../shared/store/store-failures.ts');
-const { lambdaContext, toApiGatewayEvent } = await import('../local/api-gateway-event.ts');
+const { lambdaContext } = await import('../local/api-gateway-event.ts');
 const { newMerchant, startTestApi } = await import('./support/api.ts');
 const { countedRequest, IDEMPOTENCY_KEY_ENDPOINTS } = await import('./support/endpoint-fixtures.ts');
 const { clearFaults, injectFault, pendingFaults, throttled, timedOut, transactionConflict } = await import(
   './support/faults.ts'
 );
 const { orderBody, uid } = await import('./support/fixtures.ts');
+const { jsonPostEvent } = await import('./support/lambda-events.ts');
 const { changedKeys, createOwnTable, tableSnapshot } = await import('./support/table-snapshot.ts');
 const { handler: orderHandler } = await import('../functions/order.ts');
 
@@ -156,20 +157,7 @@ describe.each(ENDPOINTS)('faults on %s', (endpoint) => {
 
 describe('the request time budget', () => {
   const invoke = (remainingMs: number) =>
-    orderHandler(
-      toApiGatewayEvent(
-        {
-          method: 'POST',
-          url: '/v1/order',
-          headers: { authorization: apiKey, 'content-type': 'application/json' },
-          body: Buffer.from(JSON.stringify(orderBody())),
-          sourceIp: '127.0.0.1',
-        },
-        '/v1/order',
-        null,
-      ),
-      lambdaContext('budget-test', remainingMs),
-    );
+    orderHandler(jsonPostEvent('/v1/order', orderBody(), apiKey), lambdaContext('budget-test', remainingMs));
 
   it('stops retrying when the Lambda’s remaining time runs short, and still answers 503 in time', async () => {
     await invoke(10_000); // caches the key

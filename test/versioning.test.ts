@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { lambdaContext, toApiGatewayEvent } from '../local/api-gateway-event.ts';
+import { lambdaContext } from '../local/api-gateway-event.ts';
 import { endpointHandler } from '../shared/http/http-handler.ts';
 import { ROUTES, type RouteDefinition, type RouteDeprecation } from '../shared/http/routes.ts';
 import { loginRequestSchema } from '../shared/schemas/login.ts';
 import { evaluateLogin } from '../shared/use-cases/evaluate-login.ts';
 import { loginBody } from './support/account-fixtures.ts';
 import { newMerchant } from './support/api.ts';
+import { jsonPostEvent } from './support/lambda-events.ts';
 import { countRoundTrips } from './support/round-trips.ts';
 
 /**
@@ -29,20 +30,7 @@ function deprecatedRoute(deprecation: RouteDeprecation): RouteDefinition {
 
 async function call(route: RouteDefinition, body: unknown, apiKey?: string) {
   const handler = endpointHandler('login', loginRequestSchema, evaluateLogin, { routes: [route] });
-  const response = await handler(
-    toApiGatewayEvent(
-      {
-        method: 'POST',
-        url: route.path,
-        headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: apiKey } : {}) },
-        body: Buffer.from(JSON.stringify(body)),
-        sourceIp: '127.0.0.1',
-      },
-      route.path,
-      null,
-    ),
-    lambdaContext('versioning-test'),
-  );
+  const response = await handler(jsonPostEvent(route.path, body, apiKey), lambdaContext('versioning-test'));
   return { ...response, json: JSON.parse(response.body) };
 }
 
