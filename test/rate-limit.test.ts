@@ -63,6 +63,20 @@ describe('per-merchant rate limit (decisions.md)', () => {
     expect(remaining).toEqual(['0', '1', '2']);
   });
 
+  it('tells each admitted request what is left after it, whichever read the clock first', async () => {
+    // Concurrent requests read the clock before their writes and land in either order: here the
+    // one that read it later wrote first.
+    const rateLimit = { perSecond: 0.1, burst: 3 };
+    const { merchantId } = await newMerchant();
+    const clock = Date.now();
+    const first = await takeToken(merchantId, rateLimit, clock + 5);
+    const second = await takeToken(merchantId, rateLimit, clock);
+    expect([first, second]).toMatchObject([
+      { admitted: true, remaining: 2 },
+      { admitted: true, remaining: 1 },
+    ]);
+  });
+
   it('admits again once Retry-After has passed', async () => {
     // One token every 2 s: the third request, sent well within 2 s, finds none.
     const { apiKey } = await limitedMerchant({ perSecond: 0.5, burst: 2 });

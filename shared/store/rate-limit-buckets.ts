@@ -97,11 +97,17 @@ async function reserve(
   const step = cost * interval;
   const nowUs = now * 1_000;
   const latestStart = nowUs + (limit.burst - cost) * interval;
-  const verdictAt = (tat: number): BucketVerdict => ({
-    admitted: true,
-    remaining: Math.max(0, Math.floor((nowUs + limit.burst * interval - tat) / interval)),
-    resetSeconds: Math.max(0, Math.ceil((tat - nowUs) / 1e6)),
-  });
+  // The bucket's state is told as of the answer, not of `now`: a request that read the clock before
+  // another but wrote after it would otherwise count the other's token against a bucket it saw
+  // earlier, and two answers would both say none is left.
+  const verdictAt = (tat: number): BucketVerdict => {
+    const answeredUs = Math.max(nowUs, Date.now() * 1_000);
+    return {
+      admitted: true,
+      remaining: Math.max(0, Math.floor((answeredUs + limit.burst * interval - tat) / interval)),
+      resetSeconds: Math.max(0, Math.ceil((tat - answeredUs) / 1e6)),
+    };
+  };
   const refusalAt = (tat: number): BucketVerdict => ({
     admitted: false,
     retryAfterSeconds: Math.max(1, Math.ceil((tat - latestStart) / 1e6)),
