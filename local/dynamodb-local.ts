@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 
 /**
  * Runs the official DynamoDB Local (the jar shipped in the npm package amplify-dynamodb-simulator),
@@ -55,8 +56,14 @@ export async function startDynamoDbLocal(options: {
   assertJavaAvailable();
   const port = options.port ?? (await freePort());
   const folder = emulatorFolder();
-  const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
-  if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
+  // Absolute: DynamoDB Local runs in a working directory of its own (below).
+  const dbPath = options.dbPath === undefined ? undefined : resolvePath(options.dbPath);
+  const storage = dbPath ? ['-dbPath', dbPath] : ['-inMemory'];
+  if (dbPath) mkdirSync(dbPath, { recursive: true });
+  // DynamoDB Local writes an installation id (dynamodb-local-metadata.json) into its working
+  // directory: keep it beside the data, or in a folder of its own for an in-memory run, never in
+  // the caller's checkout.
+  const workingDirectory = dbPath ?? mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
   const child: ChildProcess = spawn(
     'java',
     [
@@ -65,11 +72,14 @@ export async function startDynamoDbLocal(options: {
       join(folder, 'DynamoDBLocal.jar'),
       ...storage,
       '-sharedDb',
+      // Local runs and CI send nothing to AWS.
+      '-disableTelemetry',
       '-port',
       String(port),
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: workingDirectory, stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  if (!dbPath) child.once('exit', () => rmSync(workingDirectory, { recursive: true, force: true }));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();

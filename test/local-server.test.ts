@@ -1,8 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../client/src/webhooks.ts';
@@ -133,4 +135,30 @@ describe('npm start', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/Java 17.*install/);
   });
+});
+
+describe('the DynamoDB Local harness (local/dynamodb-local.ts)', () => {
+  it('leaves nothing in the directory it is started from', async () => {
+    const caller = mkdtempSync(join(tmpdir(), 'caller-'));
+    const harness = pathToFileURL(resolve('local/dynamodb-local.ts')).href;
+    const sdk = pathToFileURL(createRequire(import.meta.url).resolve('@aws-sdk/client-dynamodb')).href;
+    const script = `const { startDynamoDbLocal } = await import(${JSON.stringify(harness)});
+      const { CreateTableCommand, DynamoDBClient } = await import(${JSON.stringify(sdk)});
+      for (const options of [{}, { dbPath: 'relative-db' }]) {
+        const dynamoDb = await startDynamoDbLocal(options);
+        await new DynamoDBClient({ endpoint: dynamoDb.endpoint, region: 'local',
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }).send(new CreateTableCommand({
+          TableName: 'probe', BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [{ AttributeName: 'PK', AttributeType: 'S' }],
+          KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }] }));
+        await dynamoDb.stop();
+      }`;
+    await run(process.execPath, ['--input-type=module', '-e', script], { cwd: caller, env: process.env });
+    // The relative data folder is the caller's; DynamoDB Local's own file stays beside the data.
+    expect(readdirSync(caller)).toEqual(['relative-db']);
+    expect(readdirSync(join(caller, 'relative-db')).sort()).toEqual([
+      'dynamodb-local-metadata.json',
+      'shared-local-instance.db',
+    ]);
+  }, 60_000);
 });
