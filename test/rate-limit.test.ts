@@ -75,6 +75,12 @@ describe('per-merchant rate limit (decisions.md)', () => {
       { admitted: true, remaining: 2 },
       { admitted: true, remaining: 1 },
     ]);
+    // A write answered long after its clock reading finds the bucket refilled, and never fuller than full.
+    const { merchantId: slow } = await newMerchant();
+    expect(await takeToken(slow, rateLimit, clock - 100_000)).toMatchObject({
+      remaining: 3,
+      resetSeconds: 0,
+    });
   });
 
   it('admits again once Retry-After has passed', async () => {

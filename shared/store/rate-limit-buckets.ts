@@ -104,7 +104,10 @@ async function reserve(
     const answeredUs = Math.max(nowUs, Date.now() * 1_000);
     return {
       admitted: true,
-      remaining: Math.max(0, Math.floor((answeredUs + limit.burst * interval - tat) / interval)),
+      remaining: Math.min(
+        limit.burst,
+        Math.max(0, Math.floor((answeredUs + limit.burst * interval - tat) / interval)),
+      ),
       resetSeconds: Math.max(0, Math.ceil((tat - answeredUs) / 1e6)),
     };
   };
