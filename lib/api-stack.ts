@@ -19,7 +19,7 @@ import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import type { Construct } from 'constructs';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES, type RouteDefinition } from '../shared/http/routes.ts';
 import { ApiFunction } from './api-function.ts';
-import type { StageConfig } from './config.ts';
+import { removalPolicyFor, type StageConfig } from './config.ts';
 import { ConsoleHosting } from './console-hosting.ts';
 import { addGatewayErrors } from './gateway-responses.ts';
 import { type MonitoredFunction, Monitoring } from './monitoring.ts';
@@ -47,7 +47,7 @@ export class ApiStack extends Stack {
     super(scope, id, props);
     const { config, table } = props;
     const routes = props.routes ?? ROUTES;
-    const logRemovalPolicy = config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const logRemovalPolicy = removalPolicyFor(config.protectData);
 
     const environment: Record<string, string> = {
       ENVIRONMENT: config.stage,

@@ -1,3 +1,4 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Environment } from '../shared/config.ts';
 
@@ -123,3 +124,7 @@ export function stackEnvironment(
     region: config.region ?? env.CDK_DEFAULT_REGION,
   };
 }
+
+/** What a stack deletion does to data-bearing resources: keep them where data is protected. */
+export const removalPolicyFor = (protectData: boolean): RemovalPolicy =>
+  protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;

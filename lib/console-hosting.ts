@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
@@ -19,16 +19,12 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import {
-  BlockPublicAccess,
-  Bucket,
-  BucketEncryption,
-  type CfnBucket,
-  ObjectOwnership,
-} from 'aws-cdk-lib/aws-s3';
+import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { CONSOLE_SECURITY_HEADERS } from '../local/dashboard-files.ts';
+import { removalPolicyFor } from './config.ts';
+import { privateBucket } from './private-bucket.ts';
 
 /** The built console (scripts/build-dashboard.ts; `npm run synth` and `npm test` build it first). */
 export const DASHBOARD_DIST = join(import.meta.dirname, '..', 'dashboard', 'dist');
@@ -56,13 +52,7 @@ export class ConsoleHosting extends Construct {
     if (!existsSync(join(DASHBOARD_DIST, 'index.html'))) {
       throw new Error('dashboard/dist is missing: run `node scripts/build-dashboard.ts` before synthesis');
     }
-    this.bucket = new Bucket(this, 'Files', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    });
+    this.bucket = privateBucket(this, 'Files', { retain: props.retain });
 
     // The console's own paths (/reviews, /workflows?type=order) are index.html; files keep their path.
     const spaPaths = new CloudFrontFunction(this, 'ConsolePaths', {
@@ -123,7 +113,7 @@ export class ConsoleHosting extends Construct {
       // Its own log group, kept like the API functions' (no physical name, the stage's retention).
       logGroup: new LogGroup(this, 'DeployLogs', {
         retention: props.logRetention,
-        removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+        removalPolicy: removalPolicyFor(props.retain),
       }),
     });
 

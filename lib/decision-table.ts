@@ -1,4 +1,3 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
 import {
   AttributeType,
   BillingMode,
@@ -10,7 +9,7 @@ import {
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../shared/store/table-definition.ts';
-import type { CapacityRange, TableCapacity } from './config.ts';
+import { type CapacityRange, removalPolicyFor, type TableCapacity } from './config.ts';
 
 export interface DecisionTableProps {
   encryption: 'aws-managed' | 'customer-managed';
@@ -30,7 +29,7 @@ export class DecisionTable extends Construct {
   constructor(scope: Construct, id: string, props: DecisionTableProps) {
     super(scope, id);
     const { capacity } = props;
-    const removalPolicy = props.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = removalPolicyFor(props.protectData);
     const encryptionKey =
       props.encryption === 'customer-managed'
         ? new Key(this, 'Key', {

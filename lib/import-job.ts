@@ -1,16 +1,11 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import {
-  BlockPublicAccess,
-  Bucket,
-  BucketEncryption,
-  type CfnBucket,
-  ObjectOwnership,
-} from 'aws-cdk-lib/aws-s3';
+import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { ApiFunction } from './api-function.ts';
-import type { StageConfig } from './config.ts';
+import { removalPolicyFor, type StageConfig } from './config.ts';
+import { privateBucket } from './private-bucket.ts';
 import { IMPORT_JOB_ACCESS } from './table-access.ts';
 
 /** The import function's entry, relative to the repository root. */
@@ -37,15 +32,11 @@ export class ImportStack extends Stack {
   constructor(scope: Construct, id: string, props: ImportStackProps) {
     super(scope, id, props);
     const { config } = props;
-    this.bucket = new Bucket(this, 'Imports', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    this.bucket = privateBucket(this, 'Imports', {
+      retain: config.protectData,
       lifecycleRules: [
         { expiration: IMPORT_FILE_EXPIRY, abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
-      removalPolicy: config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
     this.function = new ApiFunction(this, 'ImportFunction', {
       name: 'historyImport',
@@ -57,7 +48,7 @@ export class ImportStack extends Stack {
         IMPORT_BUCKET: this.bucket.bucketName,
       },
       logRetention: config.logRetention,
-      logRemovalPolicy: config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      logRemovalPolicy: removalPolicyFor(config.protectData),
       // Lambda's limit: the job stops starting events a minute before it and says where to resume.
       timeout: Duration.minutes(15),
       // The file is read whole and parsed in memory (README, History import: limits).

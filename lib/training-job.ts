@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -9,7 +9,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { ApiFunction } from './api-function.ts';
-import type { StageConfig } from './config.ts';
+import { removalPolicyFor, type StageConfig } from './config.ts';
 import { TABLE_ACCESS } from './table-access.ts';
 
 /** The training function's entry, relative to the repository root. */
@@ -45,7 +45,7 @@ export class TrainingJob extends Construct {
       description: 'Trains merchant models from their feedback (nightly and on demand)',
       environment: { ENVIRONMENT: config.stage, POWERTOOLS_LOG_LEVEL: config.logLevel },
       logRetention: config.logRetention,
-      logRemovalPolicy: config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      logRemovalPolicy: removalPolicyFor(config.protectData),
       // Reading and fitting 100,000 rows per event type takes seconds; many merchants take minutes.
       timeout: Duration.minutes(15),
       memorySize: 3008,

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -8,7 +8,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ApiFunction, acknowledgeStreamReading } from './api-function.ts';
-import type { StageConfig } from './config.ts';
+import { removalPolicyFor, type StageConfig } from './config.ts';
 import { UPLOAD_WORKER_ACCESS } from './table-access.ts';
 
 export interface UploadWorkerStackProps extends StackProps {
@@ -56,7 +56,7 @@ export class UploadWorkerStack extends Stack {
       description: 'Records accepted dispositions CSV uploads (table stream), chunk by chunk',
       environment: { ENVIRONMENT: config.stage, POWERTOOLS_LOG_LEVEL: config.logLevel },
       logRetention: config.logRetention,
-      logRemovalPolicy: config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      logRemovalPolicy: removalPolicyFor(config.protectData),
       timeout: WORKER_TIMEOUT,
     });
     this.worker.bindTable(table, UPLOAD_WORKER_ACCESS);

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -13,7 +13,7 @@ import {
   METRICS_NAMESPACE,
   POWERTOOLS_SERVICE_NAME,
 } from './api-function.ts';
-import type { StageConfig } from './config.ts';
+import { removalPolicyFor, type StageConfig } from './config.ts';
 import { WEBHOOK_WORKER_ACCESS } from './table-access.ts';
 
 export interface WebhookStackProps extends StackProps {
@@ -40,7 +40,7 @@ export class WebhookStack extends Stack {
   constructor(scope: Construct, id: string, props: WebhookStackProps) {
     super(scope, id, props);
     const { config, table } = props;
-    const removalPolicy = config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = removalPolicyFor(config.protectData);
 
     this.deadLetterQueue = new Queue(this, 'DeadLetters', {
       encryption: QueueEncryption.SQS_MANAGED,

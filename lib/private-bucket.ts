@@ -1,0 +1,28 @@
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type BucketProps,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { removalPolicyFor } from './config.ts';
+
+/**
+ * A bucket of ours: no public access, encrypted at rest, TLS only, no ACLs (the bucket owner owns
+ * every object), kept on stack deletion where data is protected.
+ */
+export function privateBucket(
+  scope: Construct,
+  id: string,
+  { retain, ...settings }: { retain: boolean } & Pick<BucketProps, 'lifecycleRules'>,
+): Bucket {
+  return new Bucket(scope, id, {
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    encryption: BucketEncryption.S3_MANAGED,
+    enforceSSL: true,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    ...settings,
+    removalPolicy: removalPolicyFor(retain),
+  });
+}
