@@ -58,6 +58,11 @@ export function currentRequestScope(): RequestScope | undefined {
   return storage.getStore();
 }
 
+/** Runs `run` with every DynamoDB write it makes held until `gate` is ready (store/client.ts). */
+export function runBehindWriteGate<T>(gate: WriteGate, run: () => T): T {
+  return storage.run({ ...storage.getStore(), deadline: requestDeadline(), gate }, run);
+}
+
 /** Runs `run` outside the request: its DynamoDB calls pass no gate (the gate's own check). */
 export function outsideRequestScope<T>(run: () => T): T {
   return storage.exit(run);

@@ -5,7 +5,7 @@ import { METRIC } from '../shared/identity/metrics.ts';
 import { decisionsOfItem } from '../shared/store/decided-events.ts';
 import { loadSnapshots } from '../shared/store/identity-history.ts';
 import { keys } from '../shared/store/keys.ts';
-import type { StoredOrder } from '../shared/store/orders.ts';
+import type { OrderItem } from '../shared/store/orders.ts';
 import { getRecord } from '../shared/store/record-once.ts';
 import { decisionOf, loginBody, signupBody } from './support/account-fixtures.ts';
 import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
@@ -36,7 +36,7 @@ describe('history at the event time', () => {
     const recent = orderBody({ email, timestamp: now - 2 * MINUTE });
     const late = orderBody({ email, timestamp: now - 3 * DAY });
     expect((await api.post('/v1/order', recent, { apiKey })).status).toBe(200);
-    const recentDecision = (await getRecord<StoredOrder>(keys.order(merchantId, recent.providerOrderId)))
+    const recentDecision = (await getRecord<OrderItem>(keys.order(merchantId, recent.providerOrderId)))
       ?.decision;
 
     const lateResponse = await api.post('/v1/order', late, { apiKey });
@@ -53,7 +53,7 @@ describe('history at the event time', () => {
     const [asOfLate] = await loadSnapshots(merchantId, [emailRef(email)], now - 3 * DAY);
     expect(asOfLate!.count(METRIC.orders)).toMatchObject({ m15: 1, h1: 1, h24: 1, d30: 1 });
     // The earlier decision keeps the variables it was made with.
-    expect((await getRecord<StoredOrder>(keys.order(merchantId, recent.providerOrderId)))?.decision).toEqual(
+    expect((await getRecord<OrderItem>(keys.order(merchantId, recent.providerOrderId)))?.decision).toEqual(
       recentDecision,
     );
   });

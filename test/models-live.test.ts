@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelVersion } from '../shared/learning/train.ts';
 import { modelFor } from '../shared/scoring/models.ts';
-import type { StoredSignup } from '../shared/store/account-events.ts';
+import type { SignupRecord } from '../shared/store/account-events.ts';
 import { keys } from '../shared/store/keys.ts';
 import { saveModelVersion } from '../shared/store/model-versions.ts';
 import { getOrder } from '../shared/store/orders.ts';
@@ -109,7 +109,7 @@ describe('merchant models in live scoring', () => {
     const signup = signupBody();
     expect((await api.post('/v1/evaluate/signup', signup, { apiKey })).status).toBe(200);
     expect(
-      (await getRecord<StoredSignup>(keys.signup(merchantId, signup.customerId)))?.decision.modelVersion,
+      (await getRecord<SignupRecord>(keys.signup(merchantId, signup.customerId)))?.decision.modelVersion,
     ).toBe(modelFor('signup').version);
 
     expect((await admin('models', 'rollback', ...args)).code).toBe(0);

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook, WebhookVerificationError } from '../client/src/webhooks.ts';
 import { keys } from '../shared/store/keys.ts';
-import { resolveReview, reviewIdFor } from '../shared/store/reviews.ts';
+import { reviewIdFor } from '../shared/store/reviews.ts';
 import { listDeliveries, pendingOutboxEvents } from '../shared/store/webhook-deliveries.ts';
 import { createWebhookEndpoint, getWebhookEndpoint, rotateWebhookSecret } from '../shared/store/webhooks.ts';
 import { runWebhookWorker } from '../shared/use-cases/deliver-webhooks.ts';
 import { evaluateReturn } from '../shared/use-cases/evaluate-return.ts';
 import { placeOrder as placeOrderUseCase } from '../shared/use-cases/place-order.ts';
+import { resolveReview } from '../shared/use-cases/resolve-review.ts';
 import { allowedLookup, postWebhook } from '../shared/webhooks/post.ts';
 import { RETRY_WINDOW_MS } from '../shared/webhooks/schedule.ts';
 import { webhookHeaders } from '../shared/webhooks/signing.ts';

@@ -4,8 +4,8 @@ import {
   REVIEW_STATUSES,
   type ReviewOutcome,
   type ReviewStatus,
-  resolveReview,
 } from '../../shared/store/reviews.ts';
+import { resolveReview } from '../../shared/use-cases/resolve-review.ts';
 import { type AdminCommand, CommandError, positiveInteger, requireFlag, UsageError } from '../command.ts';
 
 const DEFAULT_LIST_LIMIT = 50;

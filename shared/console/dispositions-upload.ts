@@ -16,7 +16,7 @@ import { auditPut } from '../store/audit.ts';
 import { batchGetItems } from '../store/batch-get.ts';
 import { chunkReturns, createUpload, getUpload } from '../store/disposition-uploads.ts';
 import { keys } from '../store/keys.ts';
-import type { StoredReturn } from '../store/returns.ts';
+import type { ReturnRecord } from '../store/returns.ts';
 import { returnedLineOf } from '../use-cases/record-dispositions.ts';
 
 /**
@@ -101,14 +101,14 @@ export const showUpload: ManagementUseCase<'dispositionsUploadShow'> = async ({ 
 
 /** The file's returns as stored, by id (absent when unknown), read 100 at a time. */
 async function storedReturns(merchantId: string, returnIds: readonly string[]) {
-  const found = new Map<string, StoredReturn>();
+  const found = new Map<string, ReturnRecord>();
   const slices = Array.from({ length: Math.ceil(returnIds.length / 100) }, (_, i) =>
     returnIds.slice(i * 100, i * 100 + 100),
   );
   await forEachConcurrently(slices, LOOKUP_CONCURRENCY, async (slice) => {
     const items = await batchGetItems(slice.map((returnId) => keys.return(merchantId, returnId)));
     for (const item of items.values()) {
-      const stored = item as unknown as StoredReturn;
+      const stored = item as unknown as ReturnRecord;
       found.set(stored.providerReturnId, stored);
     }
   });
@@ -198,7 +198,7 @@ function itemOf(record: Record<string, string>): Record<string, unknown> {
 const columnOf = (field: string) => field.split(/[.[]/, 1)[0] ?? field;
 
 /** The endpoint's rules for one return's rows: the return exists, each row names one of its items once. */
-function returnErrors(stored: StoredReturn | undefined, rows: readonly Row[]): ErrorDetail[] {
+function returnErrors(stored: ReturnRecord | undefined, rows: readonly Row[]): ErrorDetail[] {
   if (!stored) {
     return rows.map(({ line }) => ({
       line,

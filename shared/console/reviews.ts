@@ -2,7 +2,8 @@ import { ApiError, notFound } from '../errors.ts';
 import type { ManagementUseCase } from '../http/management-handler.ts';
 import { auditPut } from '../store/audit.ts';
 import { recordIdOf } from '../store/keys.ts';
-import { getReview, listReviewPage, type Review, resolveReview } from '../store/reviews.ts';
+import { getReview, listReviewPage, type Review } from '../store/reviews.ts';
+import { resolveReview } from '../use-cases/resolve-review.ts';
 import { explainDecision } from './explain-decision.ts';
 
 const DEFAULT_PAGE = 25;

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { ErrorCode } from '../errors.ts';
 // Types only: the schemas themselves are loaded by what needs them (endpoint-schemas.ts says why).
 import type { ENDPOINT_SCHEMAS } from './endpoint-schemas.ts';
 
@@ -17,12 +18,20 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** A merchant-level switch an endpoint needs (account updates are off until enabled). */
 export type EndpointFeature = 'accountUpdates';
 
-/** How a retried call is recognised, so it is answered once (decisions.md). */
-export type IdempotencyPolicy =
-  /** A field of the body names the event: the same body replays, another is a 409. */
-  | { kind: 'natural-key'; field: string }
-  /** An optional Idempotency-Key header binds a call for 24 h. */
-  | { kind: 'idempotency-key-header' };
+/** How a retried call is recognised, so it is answered once (docs/decisions.md, Idempotency). */
+export type IdempotencyPolicy = NaturalKeyPolicy | { kind: 'idempotency-key-header' };
+
+/**
+ * A field of the body names the event: the same body (compared canonically) replays the first
+ * answer, a body differing only in `statusFields` records the new status and answers as the first
+ * time, any other body is the `conflict` 409. Read by shared/use-cases/natural-key-repeats.ts.
+ */
+export interface NaturalKeyPolicy {
+  kind: 'natural-key';
+  field: string;
+  statusFields: readonly string[];
+  conflict: { code: ErrorCode; message: string };
+}
 
 /** A route's way out (decisions.md, Versioning): announced on every response, then 410 `gone`. */
 export interface RouteDeprecation {
@@ -78,14 +87,30 @@ export const ENDPOINT_DEFINITIONS = {
     method: 'POST',
     scope: 'events',
     path: '/v1/order',
-    idempotency: { kind: 'natural-key', field: 'providerOrderId' },
+    idempotency: {
+      kind: 'natural-key',
+      field: 'providerOrderId',
+      statusFields: ['state', 'timestamp'],
+      conflict: {
+        code: 'duplicate_order',
+        message: 'An order with this providerOrderId was already recorded with a different body.',
+      },
+    },
     eventType: 'order',
   }),
   return: define({
     method: 'POST',
     scope: 'events',
     path: '/v1/return',
-    idempotency: { kind: 'natural-key', field: 'providerReturnId' },
+    idempotency: {
+      kind: 'natural-key',
+      field: 'providerReturnId',
+      statusFields: ['status', 'timestamp'],
+      conflict: {
+        code: 'duplicate_return',
+        message: 'A return with this providerReturnId was already recorded with a different body.',
+      },
+    },
     eventType: 'return',
   }),
   disposition: define({
@@ -104,7 +129,15 @@ export const ENDPOINT_DEFINITIONS = {
     method: 'POST',
     scope: 'events',
     path: '/v1/evaluate/signup',
-    idempotency: { kind: 'natural-key', field: 'customerId' },
+    idempotency: {
+      kind: 'natural-key',
+      field: 'customerId',
+      statusFields: [],
+      conflict: {
+        code: 'duplicate_customer',
+        message: 'A signup with this customerId was already recorded with a different body.',
+      },
+    },
     eventType: 'signup',
   }),
   login: define({

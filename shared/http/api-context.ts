@@ -7,8 +7,6 @@ export interface ApiContext extends Context {
   principal?: Principal;
   /** The console session's token, when the caller authenticated with the session cookie. */
   sessionToken?: string;
-  /** The parsed JSON body, before validation. */
-  parsedBody?: unknown;
   /**
    * Headers every response of this request carries, success or error (rate-limit state,
    * deprecation notices); shared/http/middleware/error-envelope.ts adds them to the response.

@@ -17,11 +17,11 @@ import type { ApiContext } from './api-context.ts';
 import { headerValue, IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from './headers.ts';
 import { authentication } from './middleware/authentication.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
-import { jsonBody } from './middleware/json-body.ts';
 import { logContext } from './middleware/log-context.ts';
-import { rateLimit } from './middleware/rate-limit.ts';
 import { routeLifecycle } from './middleware/route-lifecycle.ts';
 import { pathParametersOf } from './path-parameters.ts';
+import { withinRateLimit } from './rate-limit.ts';
+import { readJsonBody } from './request-body.ts';
 import { jsonResponse, REPLAYED_HEADER } from './responses.ts';
 import { type RouteDefinition, routeOf } from './route.ts';
 import { validate } from './validation.ts';
@@ -41,12 +41,12 @@ const REQUEST_BUDGET_MS = 5_000;
 const ANSWER_MARGIN_MS = 1_000;
 
 /**
- * The Lambda handler of a registered endpoint: its use case behind the one middleware stack, in this
- * order: request id + error envelope (outermost), Powertools context, authentication, route
- * deprecation (410 after sunset), rate limit, body size and JSON parsing, the ids in the path, the
- * Idempotency-Key header, strict validation against the endpoint's request schema, then the use
- * case, whose answer becomes the 200 response (`Idempotent-Replayed: true` on a replay).
- * Metrics are single metrics flushed where they are recorded, so no flushing middleware is needed.
+ * The Lambda handler of a registered endpoint: the one middleware stack (request id + error envelope
+ * outermost, Powertools context, authentication, route deprecation: 410 after sunset), then the
+ * handler's own steps within the merchant's rate limit (rate-limit.ts): the body's size and JSON,
+ * the ids in the path, the Idempotency-Key header, strict validation against the endpoint's request
+ * schema, and the use case, whose answer becomes the 200 response (`Idempotent-Replayed: true` on a
+ * replay). Metrics are flushed where they are recorded, so no flushing middleware is needed.
  */
 export function endpointHandler<N extends EndpointName>(
   endpoint: N,
@@ -58,27 +58,28 @@ export function endpointHandler<N extends EndpointName>(
   const definition: EndpointDefinition = ENDPOINT_DEFINITIONS[endpoint];
   const stack = baseStack(endpoint, definition)
     .use(routeLifecycle(options.routes ?? [routeOf(endpoint, definition)]))
-    .use(rateLimit())
-    .use(jsonBody())
-    .handler(async (event, context) => {
-      const pathParameters = pathParametersOf(event);
-      const idempotencyKey =
-        definition.idempotency?.kind === 'idempotency-key-header'
-          ? idempotencyKeyOf(headerValue(event.headers, IDEMPOTENCY_KEY_HEADER))
-          : undefined;
-      const body = validate(request, context.parsedBody);
-      const answer = await useCase({
-        endpoint,
-        merchantId: context.principal!.merchant.merchantId,
-        body,
-        pathParameters,
-        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-      });
-      return jsonResponse(
-        { body: answer.response, ...(answer.replayed ? { headers: REPLAYED_HEADER } : {}) },
-        context.requestId,
-      );
-    });
+    .handler((event, context) =>
+      withinRateLimit(context, async () => {
+        const parsed = readJsonBody(event);
+        const pathParameters = pathParametersOf(event);
+        const idempotencyKey =
+          definition.idempotency?.kind === 'idempotency-key-header'
+            ? idempotencyKeyOf(headerValue(event.headers, IDEMPOTENCY_KEY_HEADER))
+            : undefined;
+        const body = validate(request, parsed);
+        const answer = await useCase({
+          endpoint,
+          merchantId: context.principal!.merchant.merchantId,
+          body,
+          pathParameters,
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+        });
+        return jsonResponse(
+          { body: answer.response, ...(answer.replayed ? { headers: REPLAYED_HEADER } : {}) },
+          context.requestId,
+        );
+      }),
+    );
   return inRequestScope((event, context) => stack(event, context as ApiContext));
 }
 

@@ -9,11 +9,10 @@ import {
 import { ApiError } from '../errors.ts';
 import type { ApiContext } from './api-context.ts';
 import { type ApiHandler, baseStack, inRequestScope } from './http-handler.ts';
-import { csvBody } from './middleware/csv-body.ts';
-import { jsonBody } from './middleware/json-body.ts';
-import { rateLimit } from './middleware/rate-limit.ts';
 import { routeLifecycle } from './middleware/route-lifecycle.ts';
 import { pathParametersOf } from './path-parameters.ts';
+import { withinRateLimit } from './rate-limit.ts';
+import { readCsvBody, readJsonBody } from './request-body.ts';
 import { jsonResponse } from './responses.ts';
 import { ROUTES } from './routes.ts';
 import { validate } from './validation.ts';
@@ -61,8 +60,8 @@ export type ManagementUseCase<N extends ManagementEndpointName> = (
 
 /**
  * A management endpoint behind the same stack as the event endpoints (request id and envelope,
- * authentication with the definition's scope, route lifecycle, rate limit), then its body (JSON or
- * CSV), path ids and query validated against the definition before the use case runs.
+ * authentication with the definition's scope, route lifecycle), then, within the rate limit, its
+ * body (JSON or CSV), path ids and query validated against the definition before the use case runs.
  */
 export function managementHandler<N extends ManagementEndpointName>(
   endpoint: N,
@@ -70,32 +69,32 @@ export function managementHandler<N extends ManagementEndpointName>(
 ): ApiHandler {
   const definition: EndpointDefinition = MANAGEMENT_ENDPOINT_DEFINITIONS[endpoint];
   const schemas: EndpointSchemas = MANAGEMENT_ENDPOINT_SCHEMAS[endpoint];
-  let stack = baseStack(endpoint, definition).use(routeLifecycle(ROUTES)).use(rateLimit());
-  if (schemas.request) stack = stack.use(jsonBody());
-  if (definition.csvBody) stack = stack.use(csvBody(definition.csvBody.maxBytes));
-  const handler = stack.handler(async (event, context) => {
-    const pathParameters = pathParametersOf(event);
-    const body = schemas.request
-      ? validate(schemas.request, context.parsedBody)
-      : definition.csvBody
-        ? context.parsedBody
-        : undefined;
-    const query = schemas.query ? validate(schemas.query, event.queryStringParameters ?? {}) : undefined;
-    const answer = await useCase({
-      caller: callerOf(context),
-      body: body as BodyOf<N>,
-      query: query as QueryOf<N>,
-      pathParameters,
-    });
-    return jsonResponse(
-      {
-        statusCode: definition.successStatus ?? 200,
-        body: answer.body,
-        headers: { 'Cache-Control': 'no-store', ...answer.headers },
-      },
-      context.requestId,
+  const csvBody = definition.csvBody;
+  const handler = baseStack(endpoint, definition)
+    .use(routeLifecycle(ROUTES))
+    .handler((event, context) =>
+      withinRateLimit(context, async () => {
+        const parsed = schemas.request ? readJsonBody(event) : undefined;
+        const csv = csvBody ? readCsvBody(event, csvBody.maxBytes) : undefined;
+        const pathParameters = pathParametersOf(event);
+        const body = schemas.request ? validate(schemas.request, parsed) : csv;
+        const query = schemas.query ? validate(schemas.query, event.queryStringParameters ?? {}) : undefined;
+        const answer = await useCase({
+          caller: callerOf(context),
+          body: body as BodyOf<N>,
+          query: query as QueryOf<N>,
+          pathParameters,
+        });
+        return jsonResponse(
+          {
+            statusCode: definition.successStatus ?? 200,
+            body: answer.body,
+            headers: { 'Cache-Control': 'no-store', ...answer.headers },
+          },
+          context.requestId,
+        );
+      }),
     );
-  });
   return inRequestScope(
     (event, context) => handler(event, context as ApiContext),
     definition.requestBudgetMs,

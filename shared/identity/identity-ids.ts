@@ -1,7 +1,7 @@
 import { IDENTITY_KINDS, type IdentityKind, type IdentityRef } from './identities.ts';
 
 /**
- * Records keep the identities an event touched as `kind#digest` strings (StoredOrder.identities), so
+ * Records keep the identities an event touched as `kind#digest` strings (OrderRecord.identities), so
  * later feedback (returns, dispositions, disputes) lands on exactly the same counter items.
  */
 export const identityId = (ref: IdentityRef) => `${ref.kind}#${ref.digest}`;

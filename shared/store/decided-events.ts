@@ -3,11 +3,14 @@ import type { Decision } from '../scoring/decide.ts';
 import { nonZeroFields, normalizeFields } from '../scoring/variables.ts';
 import { EVENT_TYPES, type EventType } from '../scoring/workflow.ts';
 import { tableName } from './client.ts';
+import type { HistoryChanges } from './identity-history.ts';
 import { queryGsi1 } from './index-query.ts';
 import { gsi1, type TableKey } from './keys.ts';
 import { packFields, unpackFields } from './packed-fields.ts';
-import { GSI1 } from './table-definition.ts';
-import type { TransactItem } from './transact.ts';
+import { type RecordOutcome, recordOnce } from './record-once.ts';
+import { type DecisionsUnderReview, reviewItemsFor } from './reviews.ts';
+import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
+import type { TransactItem, TransactItems } from './transact.ts';
 
 /** Where a decided event is stored: its own key, and its id in the type's GSI1 listing. */
 export interface DecidedEventTarget {
@@ -58,7 +61,9 @@ export function decidedEventItem(
  * 880 to 180 bytes, on the record and its GSI1 copy. Fields are read only through decisionsOfItem,
  * which restores them whole.
  */
-function compactDecision(eventType: EventType, decision: Decision): Record<string, unknown> {
+export type StoredDecision = Omit<Decision, 'fields'> & { fields?: Uint8Array };
+
+function compactDecision(eventType: EventType, decision: Decision): StoredDecision | Decision {
   // A record read back and written again (a return's status update) carries them packed already.
   if (!decision.fields || decision.fields instanceof Uint8Array) return { ...decision };
   return { ...decision, fields: packFields(nonZeroFields(eventType, decision.fields)) };
@@ -81,6 +86,57 @@ export function decidedEventPut(
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
+}
+
+/** Everything one decided event writes: the one transaction of a scored request. */
+export interface DecidedEventWrite {
+  target: DecidedEventTarget & {
+    /** Epoch seconds after which the table's TTL removes the record (logins, account updates). */
+    retainUntil?: number;
+  };
+  record: DecidedEventRecord & { identities: readonly string[] };
+  /** Attributes stored beside the record's own (a return's version). */
+  attributes?: Record<string, unknown>;
+  /** One decision, or one per part of the event (a return's lines): a REVIEW opens a review item. */
+  decisions: DecisionsUnderReview;
+  /** Every counter and link the event moves. */
+  changes: HistoryChanges;
+  /** Further items of the same transaction: the webhook outbox, the Idempotency-Key record, ... */
+  alsoWrite: TransactItems;
+}
+
+/**
+ * Writes a decided event in one transaction: its record first (conditional on its key being new),
+ * one update per identity it moves (stale buckets pruned with the items the request read), its
+ * review item when a decision is REVIEW, and the further items. If the key was taken meanwhile (a
+ * concurrent duplicate), nothing is written and the stored item comes back.
+ */
+export function recordDecidedEvent(
+  event: DecidedEventWrite,
+  storedItems: Map<string, Record<string, unknown>>,
+  now: number,
+): Promise<RecordOutcome<Record<string, unknown>>> {
+  const { target, record } = event;
+  const attributes = {
+    ...event.attributes,
+    ...(target.retainUntil !== undefined ? { [TTL_ATTRIBUTE]: target.retainUntil } : {}),
+  };
+  return recordOnce(
+    [
+      decidedEventPut(target, record, attributes),
+      ...event.changes.toTransactItems(record.merchantId, storedItems, now),
+      ...reviewItemsFor(
+        record.merchantId,
+        target.eventType,
+        target.key,
+        event.decisions,
+        record.identities,
+        now,
+      ),
+      ...event.alsoWrite,
+    ],
+    target.key,
+  );
 }
 
 /**

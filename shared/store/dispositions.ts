@@ -3,7 +3,7 @@ import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { keys, type TableKey } from './keys.ts';
-import type { StoredReturn } from './returns.ts';
+import type { ReturnRecord } from './returns.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
 
@@ -39,7 +39,7 @@ export async function loadReturnDispositions(
   providerReturnId: string,
   alsoRead: readonly TableKey[] = [],
 ): Promise<{
-  stored: StoredReturn | undefined;
+  stored: ReturnRecord | undefined;
   dispositions: StoredDispositions | undefined;
   items: Map<string, Record<string, unknown>>;
 }> {
@@ -47,7 +47,7 @@ export async function loadReturnDispositions(
   const dispositionsKey = keys.returnDispositions(merchantId, providerReturnId);
   const items = await batchGetItems([returnKey, dispositionsKey, ...alsoRead]);
   return {
-    stored: items.get(keyString(returnKey)) as StoredReturn | undefined,
+    stored: items.get(keyString(returnKey)) as ReturnRecord | undefined,
     dispositions: items.get(keyString(dispositionsKey)) as StoredDispositions | undefined,
     items,
   };

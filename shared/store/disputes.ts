@@ -3,7 +3,7 @@ import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
 import { HistoryChanges } from './identity-history.ts';
 import { keys, learningGsi1, type TableKey } from './keys.ts';
-import type { StoredOrder } from './orders.ts';
+import type { OrderItem } from './orders.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
 
@@ -42,7 +42,7 @@ export async function loadOrderDisputes(
   disputeIds: readonly string[],
   alsoRead: readonly TableKey[] = [],
 ): Promise<{
-  order: StoredOrder | undefined;
+  order: OrderItem | undefined;
   disputes: Map<string, StoredDispute>;
   items: Map<string, Record<string, unknown>>;
 }> {
@@ -57,7 +57,7 @@ export async function loadOrderDisputes(
     const item = items.get(keyString(keys.dispute(merchantId, id)));
     if (item) disputes.set(id, item as unknown as StoredDispute);
   }
-  return { order: items.get(keyString(orderKey)) as StoredOrder | undefined, disputes, items };
+  return { order: items.get(keyString(orderKey)) as OrderItem | undefined, disputes, items };
 }
 
 export interface DisputeWrite {

@@ -1,22 +1,20 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Decision } from '../scoring/decide.ts';
 import { documentClient, tableName } from './client.ts';
-import { type DecidedEventRecord, decidedEventPut, decisionsOfItem } from './decided-events.ts';
-import type { HistoryChanges } from './identity-history.ts';
+import { type DecidedEventRecord, decisionsOfItem, type StoredDecision } from './decided-events.ts';
 import { keys } from './keys.ts';
-import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
-import { eventWebhookItems } from './webhook-notices.ts';
+import { getRecord } from './record-once.ts';
 
 /**
- * A recorded order: what later returns and disputes need, and what its response is rebuilt from
- * for replays (ids and decision; the response itself is not stored: 400 bytes less per order).
+ * An order as recorded: what later returns and disputes need, and what its response is rebuilt
+ * from for replays (ids and decision; the response itself is not stored: 400 bytes less per order).
  */
-export interface StoredOrder extends DecidedEventRecord {
+export interface OrderRecord extends DecidedEventRecord {
   providerOrderId: string;
   serviceOrderId: string;
+  /** Hashes of the request, whole and without `state` and `timestamp` (natural-key-repeats.ts). */
   requestHash: string;
-  /** Hash of the request without `state` and `timestamp`: equal means a status-only update. */
-  stableHash: string;
+  stableHash?: string;
   state: string;
   timestamp: number;
   currencyCode: string;
@@ -51,7 +49,14 @@ export const storedOrderLine = (line: OrderLine): StoredOrderLine => [
   ...line.identifiers.flatMap((id) => [id.identifierType, id.identifier]),
 ];
 
-export function orderLines(order: Pick<StoredOrder, 'lineItems'>): OrderLine[] {
+/**
+ * An order item as the table holds it, read raw in a request's BatchGetItem: its decision's fields
+ * are packed (decided-events.ts). A return or dispute reads only the order's ids, identities, lines
+ * and time; getOrder unpacks the decision.
+ */
+export type OrderItem = Omit<OrderRecord, 'decision'> & { decision: StoredDecision };
+
+export function orderLines(order: Pick<OrderRecord, 'lineItems'>): OrderLine[] {
   return order.lineItems.map(([quantity, unitPrice, category, ...ids]) => {
     const identifiers: OrderLine['identifiers'] = [];
     for (let i = 0; i + 1 < ids.length; i += 2)
@@ -65,41 +70,14 @@ export function orderLines(order: Pick<StoredOrder, 'lineItems'>): OrderLine[] {
   });
 }
 
-/**
- * Writes the order, every counter it moves and its webhook outbox item in one transaction. If the order id was taken
- * meanwhile (a concurrent duplicate), nothing is written and the winner's record is returned.
- */
-export async function recordOrder(
-  order: StoredOrder,
-  responseJson: string,
-  changes: HistoryChanges,
-  storedItems: Map<string, Record<string, unknown>>,
-  now: number,
-): Promise<RecordOutcome<StoredOrder>> {
-  const key = keys.order(order.merchantId, order.providerOrderId);
-  return recordOnce<StoredOrder>(
-    [
-      decidedEventPut({ eventType: 'order', key, eventId: order.providerOrderId }, order),
-      ...changes.toTransactItems(order.merchantId, storedItems, now),
-      ...eventWebhookItems(
-        { ...order, responseJson, eventType: 'order', eventKey: key, decisions: order.decision },
-        storedItems,
-        now,
-      ),
-    ],
-    key,
-  );
-}
-
 /** A recorded order, its decision whole (fields unpacked: decided-events.ts). */
 export async function getOrder(
   merchantId: string,
   providerOrderId: string,
-): Promise<StoredOrder | undefined> {
-  const order = await getRecord<StoredOrder>(keys.order(merchantId, providerOrderId));
-  if (!order) return undefined;
-  const [decision] = decisionsOfItem(order as unknown as Record<string, unknown>);
-  return decision ? { ...order, decision } : order;
+): Promise<OrderRecord | undefined> {
+  const item = await getRecord<Record<string, unknown>>(keys.order(merchantId, providerOrderId));
+  const [decision] = item ? decisionsOfItem(item) : [];
+  return item && decision ? ({ ...item, decision } as unknown as OrderRecord) : undefined;
 }
 
 /** Records a status-only update (newest timestamp wins); the decision is unchanged. */

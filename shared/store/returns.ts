@@ -1,13 +1,11 @@
 import type { Decision } from '../scoring/decide.ts';
 import { tableName } from './client.ts';
-import { type DecidedEventRecord, decidedEventItem, decidedEventPut } from './decided-events.ts';
+import { type DecidedEventRecord, decidedEventItem, type StoredDecision } from './decided-events.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { keys } from './keys.ts';
-import { getRecord, type RecordOutcome, recordOnce } from './record-once.ts';
-import { reviewItemsFor } from './reviews.ts';
+import { getRecord } from './record-once.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
-import { eventWebhookItems } from './webhook-notices.ts';
 
 /** What a return adds to counters while it is not cancelled; stored so removal is exact. */
 export interface ReturnEffects {
@@ -37,13 +35,13 @@ export interface ReturnStatusEntry {
 }
 
 /** A recorded return: its decisions, what it counted, and what dispositions need. */
-export interface StoredReturn extends DecidedEventRecord {
+export interface ReturnRecord extends DecidedEventRecord {
   providerReturnId: string;
   serviceReturnId: string;
   providerOrderId: string;
   serviceOrderId: string;
+  /** Hashes of the request, whole and without `status` and `timestamp` (natural-key-repeats.ts). */
   requestHash: string;
-  /** Hash of the request without `status` and `timestamp`: equal means a status-only update. */
   stableHash: string;
   /** Current status: the one with the latest timestamp. */
   status: string;
@@ -59,8 +57,11 @@ export interface StoredReturn extends DecidedEventRecord {
   identities: string[];
   /** Present while the return counts (any status but CANCELLED). */
   applied?: ReturnEffects;
-  /** One decision per returned line item, in order, with the variables it was made from. */
-  decisions: Decision[];
+  /**
+   * One decision per returned line item, in order, with the variables it was made from: whole when
+   * the use case writes it, fields packed when read back (decisionsOfItem restores them).
+   */
+  decisions: readonly (Decision | StoredDecision)[];
   responseJson: string;
   version: number;
 }
@@ -76,43 +77,11 @@ export function returnedUnitsFrom(item: Record<string, unknown> | undefined): Ma
 }
 
 /**
- * Writes a new return, the order's returned units, every counter it moves and, for REVIEW
- * decisions, its review-queue item, and its webhook outbox items in one transaction. If the return id was taken meanwhile,
- * nothing is written and the winner's record is returned.
- */
-export async function recordReturn(
-  record: StoredReturn,
-  changes: HistoryChanges,
-  storedItems: Map<string, Record<string, unknown>>,
-  now: number,
-): Promise<RecordOutcome<StoredReturn>> {
-  const key = keys.return(record.merchantId, record.providerReturnId);
-  const lineDecisions = record.decisions.map((decision, i) => ({
-    itemRef: itemRefOf(record.items[i]!),
-    decision,
-  }));
-  return recordOnce<StoredReturn>(
-    [
-      decidedEventPut(returnTarget(record), record, { [VERSION_ATTRIBUTE]: record.version }),
-      ...unitsUpdate(record, record.applied?.units, 1),
-      ...changes.toTransactItems(record.merchantId, storedItems, now),
-      ...reviewItemsFor(record.merchantId, 'return', key, lineDecisions, record.identities, now),
-      ...eventWebhookItems(
-        { ...record, eventType: 'return', eventKey: key, decisions: lineDecisions },
-        storedItems,
-        now,
-      ),
-    ],
-    key,
-  );
-}
-
-/**
  * Replaces a return read at `expectedVersion` (a status change), moving the order's returned units
  * by `unitsSign` times the given units and the identity counters in `changes`, all or nothing.
  */
 export async function updateReturn(
-  record: StoredReturn,
+  record: ReturnRecord,
   expectedVersion: number,
   units: { moved: Record<string, number> | undefined; sign: 1 | -1 },
   changes: HistoryChanges,
@@ -121,7 +90,7 @@ export async function updateReturn(
   try {
     await transactWrite([
       { Put: { TableName: tableName, Item: returnItem(record), ...versionCondition(expectedVersion) } },
-      ...unitsUpdate(record, units.moved, units.sign),
+      ...returnedUnitsUpdate(record, units.moved, units.sign),
       ...changes.toTransactItems(record.merchantId, new Map(), now),
     ]);
   } catch (error) {
@@ -130,29 +99,24 @@ export async function updateReturn(
   }
 }
 
-export function getReturn(merchantId: string, providerReturnId: string): Promise<StoredReturn | undefined> {
-  return getRecord<StoredReturn>(keys.return(merchantId, providerReturnId));
+export function getReturn(merchantId: string, providerReturnId: string): Promise<ReturnRecord | undefined> {
+  return getRecord<ReturnRecord>(keys.return(merchantId, providerReturnId));
 }
 
-/** Names a returned line for a reviewer: its first identifier as sent. */
-const itemRefOf = (item: StoredReturnItem) => {
-  const [first] = item.identifiers;
-  return first ? `${first.identifierType}:${first.identifier}` : `line:${item.orderLine}`;
-};
-
-const returnTarget = (record: StoredReturn) => ({
+const returnTarget = (record: ReturnRecord) => ({
   eventType: 'return' as const,
   key: keys.return(record.merchantId, record.providerReturnId),
   eventId: record.providerReturnId,
 });
 
 /** A replaced return keeps its place among the merchant's decided events (backtests of returns). */
-function returnItem(record: StoredReturn): Record<string, unknown> {
+function returnItem(record: ReturnRecord): Record<string, unknown> {
   return { ...decidedEventItem(returnTarget(record), record), [VERSION_ATTRIBUTE]: record.version };
 }
 
-function unitsUpdate(
-  record: StoredReturn,
+/** The order's returned units moved by `sign` times `units` (a return counted or uncounted). */
+export function returnedUnitsUpdate(
+  record: Pick<ReturnRecord, 'merchantId' | 'providerOrderId'>,
   units: Record<string, number> | undefined,
   sign: 1 | -1,
 ): TransactItems {

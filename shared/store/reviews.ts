@@ -1,21 +1,17 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
-import { identityId, parseIdentityIds } from '../identity/identity-ids.ts';
-import { METRIC } from '../identity/metrics.ts';
+import type { IdentityRef } from '../identity/identities.ts';
+import { identityId } from '../identity/identity-ids.ts';
 import { importedEvent } from '../request-scope.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { Decision } from '../scoring/decide.ts';
 import type { EventType } from '../scoring/workflow.ts';
 import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
-import { HistoryChanges } from './identity-history.ts';
 import { queryGsi1 } from './index-query.ts';
 import { gsi1, keys, recordIdOf, type TableKey } from './keys.ts';
 import { decodeSortKeyCursor, encodeSortKeyCursor, type Page } from './pages.ts';
 import { GSI1 } from './table-definition.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
-import { webhookOutboxItems } from './webhook-deliveries.ts';
-import { readSubscriptions } from './webhooks.ts';
 
 /**
  * The review queue: a REVIEW decision puts its event into the merchant's queue (one review item per
@@ -199,52 +195,26 @@ export async function getReview(merchantId: string, reviewId: string): Promise<R
   return Item ? toReview(Item) : undefined;
 }
 
-export type ResolveResult =
-  | { status: 'resolved'; review: Review }
-  | { status: 'not_found' }
-  | { status: 'already_resolved'; review: Review };
-
-/** A label moves these counters on the event's identities, at resolution time. */
-const LABEL_METRIC: Record<ReviewOutcome, string> = {
-  // Counted like an abusive disposition: every model reading abusive returns sees it.
-  abuse: METRIC.abusiveReturns,
-  // A mitigating count the order model reads with a negative weight.
-  legitimate: METRIC.legitimateReviews,
-};
+/** The review was resolved (or gone) when the resolution was written: nothing of it was written. */
+export class ReviewNotOpenError extends Error {
+  constructor(reviewId: string) {
+    super(`review ${reviewId} is no longer open`);
+    this.name = 'ReviewNotOpenError';
+  }
+}
 
 /**
- * Resolves an open review: its status change and the label's counter moves commit in one transaction,
- * conditional on the review still being open, so a label is never counted twice.
+ * Writes a review's resolution with `alsoWrite` (the label's counter moves, the webhook outbox, the
+ * console's audit entry) in one transaction, conditional on the review still being open, so a
+ * label is never counted twice; when it is not open any more, nothing is written (ReviewNotOpenError).
  */
-export async function resolveReview(input: {
-  merchantId: string;
-  reviewId: string;
-  outcome: ReviewOutcome;
-  note?: string;
-  /** Who resolved it (a console key's holder), kept on the resolution. */
-  resolvedBy?: string;
-  /** Written in the same transaction (the console's audit entry). */
-  alsoWrite?: TransactItems;
-  now: number;
-  /** false for imported history: the resolution is recorded but no webhook is sent. */
-  notify?: boolean;
-}): Promise<ResolveResult> {
-  const { merchantId, reviewId, outcome, now } = input;
-  const review = await getReview(merchantId, reviewId);
-  if (!review) return { status: 'not_found' };
-  if (review.status !== 'open') return { status: 'already_resolved', review };
-  const resolvedAt = new Date(now).toISOString();
-  const resolution = {
-    outcome,
-    ...(input.note ? { note: input.note } : {}),
-    resolvedAt,
-    ...(input.resolvedBy ? { resolvedBy: input.resolvedBy } : {}),
-  };
-  const identities = uniqueIdentities(parseIdentityIds(review.identities));
-  const changes = new HistoryChanges().addEach(identities, LABEL_METRIC[outcome], 1, now);
-  const index = gsi1.reviewByStatus(merchantId, 'resolved', resolvedAt, reviewId);
-  const resolved: Review = { ...review, status: 'resolved', resolution };
-  const webhooks = input.notify === false ? [] : await readSubscriptions(merchantId);
+export async function saveReviewResolution(
+  review: Review,
+  resolution: NonNullable<Review['resolution']>,
+  alsoWrite: TransactItems,
+): Promise<void> {
+  const { merchantId, reviewId } = review;
+  const index = gsi1.reviewByStatus(merchantId, 'resolved', resolution.resolvedAt, reviewId);
   try {
     await transactWrite([
       {
@@ -268,31 +238,12 @@ export async function resolveReview(input: {
           },
         },
       },
-      // No stale-bucket pruning here (that needs the items read); the next scored event prunes them.
-      ...changes.toTransactItems(merchantId, new Map(), now),
-      ...webhookOutboxItems(
-        merchantId,
-        webhooks,
-        [
-          {
-            type: 'review.resolved',
-            eventType: review.eventType,
-            outcomes: review.decisions.map((d) => d.decision),
-            data: { eventType: review.eventType, review: publicReview(resolved) },
-          },
-        ],
-        now,
-      ),
-      ...(input.alsoWrite ?? []),
+      ...alsoWrite,
     ]);
   } catch (error) {
-    if (error instanceof ConditionFailedError && error.index === 0) {
-      const current = await getReview(merchantId, reviewId);
-      if (current) return { status: 'already_resolved', review: current };
-    }
+    if (error instanceof ConditionFailedError && error.index === 0) throw new ReviewNotOpenError(reviewId);
     throw error;
   }
-  return { status: 'resolved', review: resolved };
 }
 
 function toReview(item: Record<string, unknown>): Review {

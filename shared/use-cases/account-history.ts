@@ -1,12 +1,32 @@
+import type { EventIdentities } from '../identity/account-identities.ts';
 import type { IdentityRef } from '../identity/identities.ts';
 import { METRIC } from '../identity/metrics.ts';
-import type { Decision } from '../scoring/decide.ts';
-import type { HistoryChanges, IdentitySnapshot } from '../store/identity-history.ts';
+import { type Decision, toWireDecision } from '../scoring/decide.ts';
+import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
+import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
+import { identityTimeFacts } from '../scoring/signals/identity-time.ts';
+import type { HistoryChanges } from '../store/identity-history.ts';
+import type { DecisionContext } from './decision-context.ts';
 
 /**
- * History moves shared by signups, logins and account updates, so the three keep the same meaning
- * for the counters they read from each other.
+ * What signups, logins and account updates share: the account's history as they read it, the moves
+ * they make on it (so the three keep one meaning for the counters they read from each other), and
+ * the decision part of their responses.
  */
+
+/** The account of a login or account update, its devices and what their history says, as of `at`. */
+export function accountHistoryOf(context: DecisionContext, identities: EventIdentities, at: number) {
+  const { customer } = identities;
+  const account = context.snapshotsOf([customer])[0]!;
+  const devices = context.snapshotsOf(identities.devices);
+  return {
+    customer,
+    account,
+    devices,
+    deviceFacts: accountDeviceFacts(customer, account, devices),
+    time: identityTimeFacts(context.snapshots, customer, at),
+  };
+}
 
 /**
  * Links each device to the account it touched and counts a first touch as one more account tried
@@ -32,4 +52,12 @@ export function recordDecline(
   at: number,
 ): void {
   if (decision.decision === 'DECLINE') changes.addEach(refs, METRIC.accountEventDeclines, 1, at);
+}
+
+/**
+ * The decision part signup, login and account-update responses share (docs/api.md): a capital
+ * `Decisions` array whose entries hold `decisions` arrays of Decision objects.
+ */
+export function decisionsPart(decision: Decision) {
+  return { Decisions: [{ decisions: [toWireDecision(decision)] }] };
 }

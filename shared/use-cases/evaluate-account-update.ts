@@ -1,63 +1,46 @@
 import type { ResponseOf } from '../contract/endpoints.ts';
-import { identitiesOfAccountUpdate } from '../identity/account-identities.ts';
+import { type EventIdentities, identitiesOfAccountUpdate } from '../identity/account-identities.ts';
 import { identityId } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
 import { logger } from '../observability.ts';
-import { recordDecisionMetric } from '../observability-decisions.ts';
-import { receivedAt } from '../request-scope.ts';
 import { type AccountRequest, RISKY_CHANGE_TYPES } from '../schemas/account.ts';
 import { decide } from '../scoring/decide.ts';
-import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
 import { accountSignals } from '../scoring/signals/account-signals.ts';
-import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
-import { recordAccountEvent, type StoredAccountEvent } from '../store/account-events.ts';
+import { identityTimeFields } from '../scoring/signals/identity-time.ts';
+import { type AccountUpdateRecord, accountEventRetention } from '../store/account-events.ts';
 import { sha256Hex } from '../store/canonical.ts';
-import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
-import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
-import { decisionsPart } from './evaluation-response.ts';
-import { eventTime } from './event-time.ts';
-import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
-import { type Answer, type EndpointCall, fresh } from './use-case.ts';
+import { keys } from '../store/keys.ts';
+import { accountHistoryOf, decisionsPart, recordDecline, recordDevicesOnAccount } from './account-history.ts';
+import { type Evaluation, scoredEventUseCase } from './scored-event.ts';
+import type { EndpointCall } from './use-case.ts';
 
 type AccountResponse = ResponseOf<'account'>;
 
 /**
- * POST /v1/evaluate/account: validate -> load history -> score -> decide -> one transaction -> respond.
- * The schema has already refused literal passwords; values are never logged, and only a flag (or,
- * for non-credential changes, a digest) is stored. With an Idempotency-Key a retry is answered from
- * the first attempt's record.
+ * POST /v1/evaluate/account through the scored-event pipeline (scored-event.ts). The schema has
+ * already refused literal passwords; values are never logged, and only a flag (or, for
+ * non-credential changes, a digest) is stored. With an Idempotency-Key a retry is answered from the
+ * first attempt's record.
  */
-export function evaluateAccountUpdate(
-  request: EndpointCall<AccountRequest>,
-): Promise<Answer<AccountResponse>> {
-  const claim = IdempotencyClaim.of<AccountResponse>(request);
-  return answerOnce(claim, () => evaluateOnce(request, claim));
-}
+export const evaluateAccountUpdate = scoredEventUseCase('account', {
+  plan: ({ body }: EndpointCall<AccountRequest>) => {
+    const roles = identitiesOfAccountUpdate(body);
+    return { identities: roles.all, roles };
+  },
+  evaluate: evaluateChange,
+});
 
-async function evaluateOnce(
-  { body, merchantId, notify }: EndpointCall<AccountRequest>,
-  claim: IdempotencyClaim<AccountResponse> | undefined,
-): Promise<Answer<AccountResponse>> {
-  const now = receivedAt();
-  const at = eventTime(body.timestamp, now);
-  const identities = identitiesOfAccountUpdate(body);
-  const { customer } = identities;
-  const context = await loadDecisionContext({
-    merchantId,
-    notify,
-    eventType: 'account',
-    identities: identities.all,
-    records: claim ? [claim.key] : [],
-    now: at,
-  });
-  const prior = claim?.priorAnswer(context.items, now);
-  if (prior) return prior;
-  const account = context.snapshotsOf([customer])[0]!;
-  const devices = context.snapshotsOf(identities.devices);
+function evaluateChange({
+  call: { body, merchantId },
+  plan: { roles },
+  context,
+  at,
+  now,
+}: Evaluation<'account', { roles: EventIdentities }>) {
+  const { customer, account, devices, deviceFacts, time } = accountHistoryOf(context, roles, at);
   const risky = RISKY_CHANGE_TYPES.has(body.changeType);
-  const time = identityTimeFacts(context.snapshots, customer, at);
   const decision = decide(
     context.models,
     context.workflow,
@@ -82,16 +65,9 @@ async function evaluateOnce(
   };
   const changes = new HistoryChanges().add(customer, METRIC.accountChanges, 1, at);
   if (risky) changes.add(customer, METRIC.riskyAccountChanges, 1, at);
-  recordDevicesOnAccount(
-    changes,
-    customer,
-    devices,
-    accountDeviceFacts(customer, account, devices).devicesNewToAccount,
-    at,
-  );
-  recordDecline(changes, decision, identities.all, at);
-
-  const event: StoredAccountEvent = {
+  recordDevicesOnAccount(changes, customer, devices, deviceFacts.devicesNewToAccount, at);
+  recordDecline(changes, decision, roles.all, at);
+  const event: AccountUpdateRecord = {
     merchantId,
     providerCustomerId: body.providerCustomerId,
     serviceAccountEventId,
@@ -99,20 +75,31 @@ async function evaluateOnce(
     timestamp: Number(body.timestamp),
     previousValue: storedValue(merchantId, body.changeType, body.previousValue),
     newValue: storedValue(merchantId, body.changeType, body.newValue),
-    identities: identities.all.map(identityId),
+    identities: roles.all.map(identityId),
     decision,
     responseJson: JSON.stringify(response),
     createdAt: new Date(now).toISOString(),
     eventAt: at,
   };
-  await recordAccountEvent(event, changes, context.items, now, claim ? [claim.recordPut(response, now)] : []);
-  recordDecisionMetric('account', decision.decision);
   logger.debug('account update evaluated', {
     changeType: body.changeType,
     decision: decision.decision,
     abuseScore: decision.abuseScore,
   });
-  return fresh(response);
+  return {
+    write: {
+      target: {
+        eventType: 'account' as const,
+        key: keys.accountEvent(merchantId, serviceAccountEventId),
+        eventId: serviceAccountEventId,
+        retainUntil: accountEventRetention(now),
+      },
+      record: event,
+      decisions: decision,
+      changes,
+    },
+    response,
+  };
 }
 
 /** Whether a value came, plus a merchant-scoped digest unless it is a credential (kept as a flag only). */

@@ -5,81 +5,96 @@ import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
 import { identityId, parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
-import { recordDecisionMetric } from '../observability-decisions.ts';
 import { receivedAt } from '../request-scope.ts';
 import type { ReturnedLineItem, ReturnRequest } from '../schemas/return.ts';
 import { type Decision, decide } from '../scoring/decide.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { returnSignals } from '../scoring/signals/return-signals.ts';
-import { loadDecisionContext } from '../store/decision-context.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
-import { keys } from '../store/keys.ts';
-import { orderLines, type StoredOrder } from '../store/orders.ts';
+import { keys, type TableKey } from '../store/keys.ts';
+import { type OrderItem, orderLines } from '../store/orders.ts';
 import {
   getReturn,
   type ReturnEffects,
-  recordReturn,
+  type ReturnRecord,
   returnedUnitsFrom,
-  type StoredReturn,
+  returnedUnitsUpdate,
   type StoredReturnItem,
   updateReturn,
 } from '../store/returns.ts';
-import { eventTime } from './event-time.ts';
-import { classifyRepeat, eventFingerprint, replayOf } from './idempotency.ts';
+import { VERSION_ATTRIBUTE } from '../store/versioned.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
-import { type Answer, type EndpointCall, fresh, storedAnswer } from './use-case.ts';
+import { type Evaluation, scoredEventUseCase } from './scored-event.ts';
+import type { EndpointCall } from './use-case.ts';
 
 type ReturnResponse = ResponseOf<'return'>;
 
-/** Fields whose change alone makes a re-sent return a status update rather than a conflict. */
-const STATUS_FIELDS = ['status', 'timestamp'] as const;
 const DAY_MS = 86_400_000;
 /** Status changes kept on the record; older ones are dropped first. */
 const MAX_STATUS_HISTORY = 50;
 
-/**
- * POST /v1/return: validate -> load the order, the return record and the linked history (two
- * reads) -> score each returned line -> decide -> one transaction -> respond.
- */
-export async function evaluateReturn({
-  body,
-  merchantId,
-  notify,
-}: EndpointCall<ReturnRequest>): Promise<Answer<ReturnResponse>> {
-  const now = receivedAt();
-  const at = eventTime(body.timestamp, now);
-  const fingerprint = eventFingerprint(body, STATUS_FIELDS);
-  const returnKey = keys.return(merchantId, body.providerReturnId);
-  const orderKey = keys.order(merchantId, body.providerOrderId);
-  const unitsKey = keys.orderReturnedUnits(merchantId, body.providerOrderId);
-  const returnDevices = deviceIdentities(body.deviceFingerprints);
-  const context = await loadDecisionContext({
-    merchantId,
-    notify,
-    eventType: 'return',
-    identities: returnDevices,
-    records: [returnKey, orderKey, unitsKey],
-    now: at,
-    // A recorded return is answered from its record; only a new one needs the order's history.
-    identitiesFromRecords: (item) =>
-      item(returnKey) ? [] : parseIdentityIds(item<StoredOrder>(orderKey)?.identities ?? []),
-  });
-  const order = context.item<StoredOrder>(orderKey);
-  if (!order) throw orderNotFound();
-  const existing = context.item<StoredReturn>(returnKey);
-  if (existing) return answerRepeat(existing, body, fingerprint);
+/** What a return reads: its order (and that order's identities), the order's returned units, its own devices. */
+interface ReturnPlan {
+  identities: IdentityRef[];
+  records: TableKey[];
+  identitiesFromRecords: (item: <T>(key: TableKey) => T | undefined) => IdentityRef[];
+  orderKey: TableKey;
+  unitsKey: TableKey;
+  returnDevices: IdentityRef[];
+}
 
-  const lines = matchReturnedLines(body.returnedLineItems, order, returnedUnitsFrom(context.item(unitsKey)));
+/**
+ * POST /v1/return through the scored-event pipeline (scored-event.ts): a return reads its order
+ * (404 when unknown), the order's identities' history (a second read: they are known only from the
+ * order) and its own devices, decides each returned line, and is recorded under its
+ * `providerReturnId`; a re-sent return that differs only in `status`/`timestamp` records the status.
+ */
+export const evaluateReturn = scoredEventUseCase('return', {
+  plan: ({ body, merchantId }: EndpointCall<ReturnRequest>): ReturnPlan => {
+    const returnKey = keys.return(merchantId, body.providerReturnId);
+    const orderKey = keys.order(merchantId, body.providerOrderId);
+    const unitsKey = keys.orderReturnedUnits(merchantId, body.providerOrderId);
+    const returnDevices = deviceIdentities(body.deviceFingerprints);
+    return {
+      identities: returnDevices,
+      records: [orderKey, unitsKey],
+      // A recorded return is answered from its record; only a new one needs the order's history.
+      identitiesFromRecords: (item) =>
+        item(returnKey) ? [] : parseIdentityIds(item<OrderItem>(orderKey)?.identities ?? []),
+      orderKey,
+      unitsKey,
+      returnDevices,
+    };
+  },
+  check: ({ plan, context }) => {
+    if (!context.item(plan.orderKey)) throw orderNotFound();
+  },
+  evaluate: evaluateNewReturn,
+  recorded: {
+    key: (merchantId, body) => keys.return(merchantId, body.providerReturnId),
+    answer: (stored) => JSON.parse(String(stored.responseJson)) as ReturnResponse,
+    statusUpdate: (stored, body) =>
+      recordStatusUpdate(stored as unknown as ReturnRecord, body.status, Number(body.timestamp)),
+  },
+});
+
+function evaluateNewReturn({ call, plan, context, at, now, fingerprint }: Evaluation<'return', ReturnPlan>) {
+  const { body, merchantId } = call;
+  const order = context.item<OrderItem>(plan.orderKey)!;
+  const lines = matchReturnedLines(
+    body.returnedLineItems,
+    order,
+    returnedUnitsFrom(context.item(plan.unitsKey)),
+  );
   const orderIdentities = parseIdentityIds(order.identities);
   const customer = orderIdentities.filter((ref) => ref.kind === 'email' || ref.kind === 'card');
   const history = {
     customer: context.snapshotsOf(customer),
-    returnDevices: context.snapshotsOf(returnDevices),
+    returnDevices: context.snapshotsOf(plan.returnDevices),
     all: context.snapshots,
   };
   const timestamp = Number(body.timestamp);
   const daysSinceOrder = Math.max(0, (timestamp - order.timestamp) / DAY_MS);
-  const model = context.models;
   // The e-mail of the order is the return's main identity: its previous event is usually the order.
   const time = identityTimeFields(
     identityTimeFacts(
@@ -90,7 +105,7 @@ export async function evaluateReturn({
   );
   const decisions = lines.map((line) =>
     decide(
-      model,
+      context.models,
       context.workflow,
       returnSignals({
         refundMode: body.refundMode.refundMode,
@@ -113,20 +128,20 @@ export async function evaluateReturn({
     ),
   );
 
-  const serviceReturnId = newServiceId('ret');
   const response: ReturnResponse = {
     providerReturnId: body.providerReturnId,
-    serviceReturnId,
+    serviceReturnId: newServiceId('ret'),
     returnedLineItems: lines.map((line, i) => toReturnedLineDecision(line.stored, decisions[i]!)),
   };
-  const identities = uniqueIdentities([...orderIdentities, ...returnDevices]);
-  const record: StoredReturn = {
+  const identities = uniqueIdentities([...orderIdentities, ...plan.returnDevices]);
+  const record: ReturnRecord = {
     merchantId,
     providerReturnId: body.providerReturnId,
-    serviceReturnId,
+    serviceReturnId: response.serviceReturnId,
     providerOrderId: order.providerOrderId,
     serviceOrderId: order.serviceOrderId,
-    ...fingerprint,
+    requestHash: fingerprint.requestHash,
+    stableHash: fingerprint.stableHash ?? fingerprint.requestHash,
     status: body.status,
     statusTimestamp: timestamp,
     statusHistory: [{ status: body.status, timestamp, recordedAt: new Date(now).toISOString() }],
@@ -146,11 +161,21 @@ export async function evaluateReturn({
   // Links are history of who was seen together; they stay even if the return is later cancelled.
   const changes = new HistoryChanges().linkAll(identities, at);
   if (record.applied) moveReturnCounters(changes, record.applied, 1);
-
-  const outcome = await recordReturn(record, changes, context.items, now);
-  if (!outcome.recorded) return answerRepeat(outcome.existing, body, fingerprint);
-  for (const decision of decisions) recordDecisionMetric('return', decision.decision);
-  return fresh(response);
+  return {
+    write: {
+      target: {
+        eventType: 'return' as const,
+        key: keys.return(merchantId, body.providerReturnId),
+        eventId: body.providerReturnId,
+      },
+      record,
+      attributes: { [VERSION_ATTRIBUTE]: record.version },
+      decisions: record.items.map((item, i) => ({ itemRef: itemRefOf(item), decision: decisions[i]! })),
+      changes,
+      alsoWrite: returnedUnitsUpdate(record, record.applied?.units, 1),
+    },
+    response,
+  };
 }
 
 interface MatchedLine {
@@ -170,7 +195,7 @@ interface MatchedLine {
  */
 function matchReturnedLines(
   items: readonly ReturnedLineItem[],
-  order: StoredOrder,
+  order: OrderItem,
   returnedBefore: Map<number, number>,
 ): MatchedLine[] {
   const returned = new Map(returnedBefore);
@@ -216,6 +241,12 @@ function matchReturnedLines(
   });
 }
 
+/** Names a returned line for a reviewer: its first identifier as sent. */
+function itemRefOf(item: StoredReturnItem): string {
+  const [first] = item.identifiers;
+  return first ? `${first.identifierType}:${first.identifier}` : `line:${item.orderLine}`;
+}
+
 /** One entry of the response: `reason`, not `decisionReason`, on returns (contract 2.3). */
 function toReturnedLineDecision(
   item: StoredReturnItem,
@@ -236,7 +267,7 @@ function toReturnedLineDecision(
 const countsWhile = (status: string) => status !== 'CANCELLED';
 
 /** What a return adds to counters: derived from its immutable fields, so re-adding is exact too. */
-function effectsOf(record: StoredReturn): ReturnEffects {
+function effectsOf(record: ReturnRecord): ReturnEffects {
   const units: Record<string, number> = {};
   for (const item of record.items) units[item.orderLine] = (units[item.orderLine] ?? 0) + item.quantity;
   return {
@@ -253,33 +284,13 @@ function moveReturnCounters(changes: HistoryChanges, effects: ReturnEffects, sig
   changes.addEach(refs, METRIC.returnValue, sign * effects.value, effects.at);
 }
 
-async function answerRepeat(
-  stored: StoredReturn,
-  body: ReturnRequest,
-  fingerprint: { requestHash: string; stableHash: string },
-): Promise<Answer<ReturnResponse>> {
-  switch (classifyRepeat(stored, fingerprint)) {
-    case 'replay':
-      return replayOf(stored);
-    case 'status_update':
-      await recordStatusUpdate(stored, body.status, Number(body.timestamp));
-      return storedAnswer(stored, false);
-    case 'conflict':
-      throw new ApiError(
-        'duplicate_return',
-        'A return with this providerReturnId was already recorded with a different body.',
-        { field: 'providerReturnId' },
-      );
-  }
-}
-
 /**
  * Records a status change: the latest timestamp sets the status, an older one is kept in the
  * history only. Entering CANCELLED removes exactly what the return added; leaving it adds it back.
  * Versioned, so concurrent updates move the counters once.
  */
-async function recordStatusUpdate(first: StoredReturn, status: string, timestamp: number): Promise<void> {
-  let current: StoredReturn | undefined = first;
+async function recordStatusUpdate(first: ReturnRecord, status: string, timestamp: number): Promise<void> {
+  let current: ReturnRecord | undefined = first;
   await retryOnStaleRecord(async () => {
     current ??= await getReturn(first.merchantId, first.providerReturnId);
     const read = current;
@@ -302,18 +313,18 @@ async function recordStatusUpdate(first: StoredReturn, status: string, timestamp
 
 /** The return after a status event, or undefined when the event was already recorded. */
 function withStatus(
-  stored: StoredReturn,
+  stored: ReturnRecord,
   status: string,
   timestamp: number,
   now: number,
-): StoredReturn | undefined {
+): ReturnRecord | undefined {
   if (stored.statusHistory.some((e) => e.status === status && e.timestamp === timestamp)) return undefined;
   const statusHistory = [
     ...stored.statusHistory,
     { status, timestamp, recordedAt: new Date(now).toISOString() },
   ].slice(-MAX_STATUS_HISTORY);
   const latest = timestamp >= stored.statusTimestamp;
-  const next: StoredReturn = {
+  const next: ReturnRecord = {
     ...stored,
     status: latest ? status : stored.status,
     statusTimestamp: latest ? timestamp : stored.statusTimestamp,

@@ -1,75 +1,71 @@
 import type { ResponseOf } from '../contract/endpoints.ts';
-import { ApiError } from '../errors.ts';
-import { identitiesOfSignup } from '../identity/account-identities.ts';
+import { identitiesOfSignup, type SignupIdentities } from '../identity/account-identities.ts';
 import { isDisposableDomain, machineGeneratedScore } from '../identity/email-patterns.ts';
 import { emailDomain, normalizeEmail } from '../identity/identities.ts';
 import { identityId } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
-import { recordDecisionMetric } from '../observability-decisions.ts';
-import { receivedAt } from '../request-scope.ts';
 import type { SignupRequest } from '../schemas/signup.ts';
 import { decide } from '../scoring/decide.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { signupSignals } from '../scoring/signals/signup-signals.ts';
-import { recordSignup, type StoredSignup } from '../store/account-events.ts';
-import { requestFingerprint } from '../store/canonical.ts';
-import { loadDecisionContext } from '../store/decision-context.ts';
+import type { SignupRecord } from '../store/account-events.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
-import { recordDecline, recordDevicesOnAccount } from './account-history.ts';
-import { decisionsPart } from './evaluation-response.ts';
-import { eventTime } from './event-time.ts';
-import { replayOf } from './idempotency.ts';
-import { type Answer, type EndpointCall, fresh } from './use-case.ts';
+import { decisionsPart, recordDecline, recordDevicesOnAccount } from './account-history.ts';
+import { type Evaluation, scoredEventUseCase } from './scored-event.ts';
+import type { EndpointCall } from './use-case.ts';
 
 type SignupResponse = ResponseOf<'signup'>;
 
-/** POST /v1/evaluate/signup: validate -> load history -> score -> decide -> one transaction -> respond. */
-export async function evaluateSignup({
-  body,
-  merchantId,
-  notify,
-}: EndpointCall<SignupRequest>): Promise<Answer<SignupResponse>> {
-  const now = receivedAt();
-  const at = eventTime(body.timestamp, now);
-  const requestHash = requestFingerprint(body);
-  const identities = identitiesOfSignup(body);
-  const signupKey = keys.signup(merchantId, body.customerId);
-  const context = await loadDecisionContext({
-    merchantId,
-    notify,
-    eventType: 'signup',
-    identities: identities.all,
-    records: [signupKey],
-    now: at,
-  });
-  const existing = context.item<StoredSignup>(signupKey);
-  if (existing) return answerRepeat(existing, requestHash);
+/**
+ * POST /v1/evaluate/signup through the scored-event pipeline (scored-event.ts): a signup registers
+ * its account and links it to its e-mails, phones, addresses and devices (and to its referrer), and
+ * is recorded under its `customerId`.
+ */
+export const evaluateSignup = scoredEventUseCase('signup', {
+  plan: ({ body }: EndpointCall<SignupRequest>) => {
+    const roles = identitiesOfSignup(body);
+    return { identities: roles.all, roles };
+  },
+  evaluate: evaluateNewSignup,
+  recorded: {
+    key: (merchantId, body) => keys.signup(merchantId, body.customerId),
+    answer: (stored) => JSON.parse(String(stored.responseJson)) as SignupResponse,
+  },
+});
 
+function evaluateNewSignup({
+  call: { body, merchantId },
+  plan: { roles },
+  context,
+  at,
+  now,
+  fingerprint,
+}: Evaluation<'signup', { roles: SignupIdentities }>) {
   const emails = body.contactInformation.flatMap((c) => (c.contactType === 'EMail' ? [c.address] : []));
   // Naming oneself as referrer is its own signal; the referrer's history is then this account's.
-  const referrerIsSelf = identities.referrer?.digest === identities.customer.digest;
-  const referrer = identities.referrer && !referrerIsSelf ? identities.referrer : undefined;
-  const account = context.snapshotsOf([identities.customer])[0]!;
-  const devices = context.snapshotsOf(identities.devices);
-  const time = identityTimeFacts(context.snapshots, identities.customer, at);
+  const referrerIsSelf = roles.referrer?.digest === roles.customer.digest;
+  const referrer = roles.referrer && !referrerIsSelf ? roles.referrer : undefined;
+  const account = context.snapshotsOf([roles.customer])[0]!;
+  const devices = context.snapshotsOf(roles.devices);
+  const time = identityTimeFacts(context.snapshots, roles.customer, at);
   const decision = decide(
     context.models,
     context.workflow,
     signupSignals({
-      customer: identities.customer,
+      customer: roles.customer,
       at,
       referrerIsSelf,
       disposableEmail: emails.some((e) => isDisposableDomain(emailDomain(e))),
       machineGeneratedEmail: Math.max(0, ...emails.map((e) => machineGeneratedScore(normalizeEmail(e)))),
       history: {
         devices,
-        phones: context.snapshotsOf(identities.phones),
-        addresses: context.snapshotsOf(identities.addresses),
-        emails: context.snapshotsOf(identities.emails),
-        emailDomains: context.snapshotsOf(identities.emailDomains),
+        phones: context.snapshotsOf(roles.phones),
+        addresses: context.snapshotsOf(roles.addresses),
+        emails: context.snapshotsOf(roles.emails),
+        emailDomains: context.snapshotsOf(roles.emailDomains),
         referrer: referrer ? context.snapshotsOf([referrer])[0] : undefined,
       },
       time,
@@ -77,25 +73,24 @@ export async function evaluateSignup({
     {
       emailDomain: emails[0] ? emailDomain(emails[0]) : '',
       referralCodeApplied: Boolean(body.referralCodeApplied),
-      hasPhone: identities.phones.length > 0,
-      hasAddress: identities.addresses.length > 0,
+      hasPhone: roles.phones.length > 0,
+      hasAddress: roles.addresses.length > 0,
       ...identityTimeFields(time),
     },
   );
 
-  const serviceSignupId = newServiceId('sgn');
   const response: SignupResponse = {
     providerSignupID: body.customerId,
-    serviceSignupID: serviceSignupId,
+    serviceSignupID: newServiceId('sgn'),
     ...decisionsPart(decision),
   };
-  const signup: StoredSignup = {
+  const signup: SignupRecord = {
     merchantId,
     customerId: body.customerId,
-    serviceSignupId,
-    requestHash,
+    serviceSignupId: response.serviceSignupID,
+    requestHash: fingerprint.requestHash,
     ...(body.referrerID ? { referrerId: body.referrerID } : {}),
-    identities: identities.all.map(identityId),
+    identities: roles.all.map(identityId),
     decision,
     responseJson: JSON.stringify(response),
     createdAt: new Date(now).toISOString(),
@@ -103,42 +98,32 @@ export async function evaluateSignup({
   };
   const changes = new HistoryChanges()
     .addEach(
-      [
-        ...identities.devices,
-        ...identities.phones,
-        ...identities.addresses,
-        ...identities.emails,
-        ...identities.emailDomains,
-      ],
+      [...roles.devices, ...roles.phones, ...roles.addresses, ...roles.emails, ...roles.emailDomains],
       METRIC.signups,
       1,
       at,
     )
-    .linkAll(identities.linked, at);
-  const { devicesNewToAccount } = accountDeviceFacts(identities.customer, account, devices);
-  recordDevicesOnAccount(changes, identities.customer, devices, devicesNewToAccount, at);
+    .linkAll(roles.linked, at);
+  const { devicesNewToAccount } = accountDeviceFacts(roles.customer, account, devices);
+  recordDevicesOnAccount(changes, roles.customer, devices, devicesNewToAccount, at);
   if (referrer) {
     changes
       .add(referrer, METRIC.referrals, 1, at)
-      .link(referrer, [identities.customer], at)
-      .link(identities.customer, [referrer], at);
+      .link(referrer, [roles.customer], at)
+      .link(roles.customer, [referrer], at);
   }
-  recordDecline(changes, decision, [identities.customer, ...identities.devices], at);
-
-  const outcome = await recordSignup(signup, changes, context.items, now);
-  if (!outcome.recorded) return answerRepeat(outcome.existing, requestHash);
-  recordDecisionMetric('signup', decision.decision);
-  return fresh(response);
-}
-
-/** Signups have no status fields: the same body (compared canonically) replays, any other is a conflict. */
-function answerRepeat(stored: StoredSignup, requestHash: string): Answer<SignupResponse> {
-  if (stored.requestHash === requestHash) return replayOf(stored);
-  throw new ApiError(
-    'duplicate_customer',
-    'A signup with this customerId was already recorded with a different body.',
-    {
-      field: 'customerId',
+  recordDecline(changes, decision, [roles.customer, ...roles.devices], at);
+  return {
+    write: {
+      target: {
+        eventType: 'signup' as const,
+        key: keys.signup(merchantId, body.customerId),
+        eventId: body.customerId,
+      },
+      record: signup,
+      decisions: decision,
+      changes,
     },
-  );
+    response,
+  };
 }

@@ -11,19 +11,18 @@ import {
 } from '../store/idempotency-records.ts';
 import { keys, type TableKey } from '../store/keys.ts';
 import { ConditionFailedError, type TransactItem } from '../store/transact.ts';
-import { replayOf } from './idempotency.ts';
-import type { Answer, EndpointCall } from './use-case.ts';
+import { type Answer, type EndpointCall, storedAnswer, type UseCase } from './use-case.ts';
 
 /**
- * The optional Idempotency-Key of login, account-update, disposition and dispute calls
- * (decisions.md), one mechanism for the four use cases. A use case with a claim
- *   1. adds `claim.key` to its first read and answers `claim.priorAnswer(item)` when there is one
+ * The optional Idempotency-Key of the endpoints whose registry policy is `idempotency-key-header`
+ * (login, account update, disposition, dispute; docs/decisions.md, Idempotency): one mechanism,
+ * applied by `answeredOncePerKey`. The use case it wraps gets the call's claim and
+ *   1. adds `claim.key` to its first read and answers `claim.priorAnswer(items)` when there is one
  *      (the original response with `Idempotent-Replayed: true`, or 409 `idempotency_key_reused`
  *      for a different request under the same key);
  *   2. adds `claim.recordPut(response)` to its one transaction (or `claim.recordAlone` when it has
- *      nothing else to write), so the record exists exactly when the request's effects do;
- *   3. runs inside `answerOnce`, which answers the loser of a race between two requests with one
- *      key as the winner was answered.
+ *      nothing else to write), so the record exists exactly when the request's effects do.
+ * The wrapper answers the loser of a race between two requests with one key as the winner was.
  * No extra round trip: the record rides in the read and the transaction the request makes anyway.
  */
 export class IdempotencyClaim<TResponse> {
@@ -64,7 +63,7 @@ export class IdempotencyClaim<TResponse> {
         { field: IDEMPOTENCY_KEY_HEADER },
       );
     }
-    return replayOf<TResponse>(record);
+    return storedAnswer<TResponse>(record, true);
   }
 
   /** The Put recording `response` under this key, for the request's one transaction. */
@@ -94,22 +93,31 @@ export class IdempotencyClaim<TResponse> {
   }
 }
 
-/**
- * Runs a use case holding `claim`. When a concurrent request with the same key recorded first, this
- * request's transaction was cancelled whole (nothing of it written), and it answers as that one was:
- * the same response replayed, or 409 if it was a different request.
- */
-export async function answerOnce<TResponse>(
+/** A use case of an Idempotency-Key endpoint: given the call's claim, when the call carries a key. */
+export type ClaimingUseCase<TBody, TResponse> = (
+  call: EndpointCall<TBody>,
   claim: IdempotencyClaim<TResponse> | undefined,
-  run: () => Promise<Answer<TResponse>>,
-): Promise<Answer<TResponse>> {
-  try {
-    return await run();
-  } catch (error) {
-    if (!claim?.lostRace(error)) throw error;
-    const now = receivedAt();
-    const answer = claim.answerFromRecord(error.existingItem ?? (await getIdempotencyRecord(claim.key)), now);
-    if (!answer) throw error;
-    return answer;
-  }
+) => Promise<Answer<TResponse>>;
+
+/**
+ * The use case with the call's Idempotency-Key applied. When a concurrent request with the same key
+ * recorded first, this request's transaction was cancelled whole (nothing of it written), and it
+ * answers as that one was: the same response replayed, or 409 if it was a different request.
+ */
+export function answeredOncePerKey<TBody, TResponse>(
+  run: ClaimingUseCase<TBody, TResponse>,
+): UseCase<TBody, TResponse> {
+  return async (call) => {
+    const claim = IdempotencyClaim.of<TResponse>(call);
+    try {
+      return await run(call, claim);
+    } catch (error) {
+      if (!claim?.lostRace(error)) throw error;
+      const now = receivedAt();
+      const record = error.existingItem ?? (await getIdempotencyRecord(claim.key));
+      const answer = claim.answerFromRecord(record, now);
+      if (!answer) throw error;
+      return answer;
+    }
+  };
 }

@@ -15,8 +15,8 @@ import {
   saveDispositions,
 } from '../store/dispositions.ts';
 import { HistoryChanges, loadSnapshots } from '../store/identity-history.ts';
-import type { StoredReturn } from '../store/returns.ts';
-import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
+import type { ReturnRecord } from '../store/returns.ts';
+import { answeredOncePerKey, type IdempotencyClaim } from './idempotency-key.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 import type { Answer, EndpointCall } from './use-case.ts';
 
@@ -33,14 +33,9 @@ const NOT_HELD_AGAINST_CUSTOMER: ReadonlySet<ReturnedItemCondition> = new Set(['
  * counters by the difference; the dispositions record is versioned so racing calls count once.
  * An Idempotency-Key binds the key to this request for 24 h (replay, or 409 for another request).
  */
-export function recordDispositions(
-  request: EndpointCall<DispositionRequest>,
-): Promise<Answer<DispositionResponse>> {
-  const claim = IdempotencyClaim.of<DispositionResponse>(request);
-  return answerOnce(claim, () => recordOnce(request, claim));
-}
+export const recordDispositions = answeredOncePerKey(recordItemDispositions);
 
-async function recordOnce(
+async function recordItemDispositions(
   { body, merchantId, pathParameters }: EndpointCall<DispositionRequest>,
   claim: IdempotencyClaim<DispositionResponse> | undefined,
 ): Promise<Answer<DispositionResponse>> {
@@ -122,7 +117,7 @@ async function recordOnce(
 
 /** The returned line a disposition names, or -1 when no item of the return has its identifier. */
 export function returnedLineOf(
-  stored: StoredReturn,
+  stored: ReturnRecord,
   item: Pick<ItemDisposition, 'identifierType' | 'identifier'>,
 ) {
   return stored.items.findIndex((returned) =>
@@ -133,7 +128,7 @@ export function returnedLineOf(
 }
 
 /** The returned line each disposition names (by index), checked before anything is recorded. */
-function linesOf(stored: StoredReturn, items: readonly ItemDisposition[]): number[] {
+function linesOf(stored: ReturnRecord, items: readonly ItemDisposition[]): number[] {
   const named = new Map<number, number>();
   return items.map((item, index) => {
     const line = returnedLineOf(stored, item);
@@ -160,7 +155,7 @@ function linesOf(stored: StoredReturn, items: readonly ItemDisposition[]): numbe
  * request re-decides. Read only when the request carries a new HEAVILY_USED verdict.
  */
 async function heavilyUsedElsewhere(
-  stored: StoredReturn,
+  stored: ReturnRecord,
   previous: Record<string, StoredDisposition>,
   items: readonly ItemDisposition[],
   lines: readonly number[],

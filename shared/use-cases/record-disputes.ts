@@ -13,7 +13,7 @@ import {
 } from '../store/disputes.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { applyDisputeEvents, sameEffect } from './dispute-state.ts';
-import { answerOnce, IdempotencyClaim } from './idempotency-key.ts';
+import { answeredOncePerKey, type IdempotencyClaim } from './idempotency-key.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 import type { Answer, EndpointCall } from './use-case.ts';
 
@@ -25,12 +25,9 @@ type DisputeResponse = ResponseOf<'dispute'>;
  * (merged per identity); versioned per dispute so racing calls count once. An Idempotency-Key binds the key
  * to this request for 24 h (replay, or 409 for another request), recorded in that transaction.
  */
-export function recordDisputes(request: EndpointCall<DisputeRequest>): Promise<Answer<DisputeResponse>> {
-  const claim = IdempotencyClaim.of<DisputeResponse>(request);
-  return answerOnce(claim, () => recordOnce(request, claim));
-}
+export const recordDisputes = answeredOncePerKey(recordDisputeEntries);
 
-async function recordOnce(
+async function recordDisputeEntries(
   { body, merchantId, pathParameters }: EndpointCall<DisputeRequest>,
   claim: IdempotencyClaim<DisputeResponse> | undefined,
 ): Promise<Answer<DisputeResponse>> {

@@ -1,8 +1,9 @@
-import type { MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError } from '../../errors.ts';
-import type { ApiContext } from '../api-context.ts';
-import { formatPath } from '../validation.ts';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { ApiError } from '../errors.ts';
+import { headerValue } from './headers.ts';
+import { formatPath } from './validation.ts';
+
+/** A request's body before validation: read by the handler as the first step of its work. */
 
 export const MAX_BODY_BYTES = 256 * 1024;
 /**
@@ -13,42 +14,61 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export const MAX_JSON_DEPTH = 32;
 
 /**
- * Enforces the body size limit, then parses JSON; the body must be a JSON object of bounded depth
- * whose every string is well-formed Unicode.
+ * The JSON body within the size limit: a JSON object of bounded depth whose every string is
+ * well-formed Unicode.
  */
-export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
-  return {
-    before: (request) => {
-      const { body, isBase64Encoded } = request.event;
-      const raw = body && isBase64Encoded ? utf8Text(Buffer.from(body, 'base64')) : body;
-      if (raw && Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) {
-        throw new ApiError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
-      }
-      if (!raw || raw.trim() === '')
-        throw new ApiError('invalid_request', 'A JSON request body is required.');
-      let parsed: unknown;
-      try {
-        // JSON.parse keeps `__proto__` as an own data property; it never touches a prototype.
-        parsed = JSON.parse(raw);
-      } catch {
-        throw new ApiError('invalid_request', 'The request body is not valid JSON.');
-      }
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-        throw new ApiError('invalid_request', 'The request body must be a JSON object.');
-      }
-      const problem = firstProblem(parsed);
-      if (problem) {
-        // A field naming an ill-formed key is made well-formed, so the answer is valid Unicode itself.
-        const field = formatPath(problem.path).toWellFormed();
-        const message =
-          problem.kind === 'too_deep'
-            ? `${field} nests deeper than ${MAX_JSON_DEPTH} levels.`
-            : `${field} contains a lone surrogate (\\u escape of half a character): not valid Unicode text.`;
-        throw new ApiError('unprocessable_entity', message, { field });
-      }
-      request.context.parsedBody = parsed;
-    },
-  };
+export function readJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'isBase64Encoded'>): unknown {
+  const { body, isBase64Encoded } = event;
+  const raw = body && isBase64Encoded ? utf8Text(Buffer.from(body, 'base64')) : body;
+  if (raw && Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) {
+    throw new ApiError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+  }
+  if (!raw || raw.trim() === '') throw new ApiError('invalid_request', 'A JSON request body is required.');
+  let parsed: unknown;
+  try {
+    // JSON.parse keeps `__proto__` as an own data property; it never touches a prototype.
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ApiError('invalid_request', 'The request body is not valid JSON.');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ApiError('invalid_request', 'The request body must be a JSON object.');
+  }
+  const problem = firstProblem(parsed);
+  if (problem) {
+    // A field naming an ill-formed key is made well-formed, so the answer is valid Unicode itself.
+    const field = formatPath(problem.path).toWellFormed();
+    const message =
+      problem.kind === 'too_deep'
+        ? `${field} nests deeper than ${MAX_JSON_DEPTH} levels.`
+        : `${field} contains a lone surrogate (\\u escape of half a character): not valid Unicode text.`;
+    throw new ApiError('unprocessable_entity', message, { field });
+  }
+  return parsed;
+}
+
+/** A `text/csv` body within `maxBytes`, as UTF-8 text (a leading byte-order mark is dropped). */
+export function readCsvBody(
+  event: Pick<APIGatewayProxyEvent, 'body' | 'isBase64Encoded' | 'headers'>,
+  maxBytes: number,
+): string {
+  const { body, isBase64Encoded, headers } = event;
+  const contentType = headerValue(headers, 'content-type') ?? '';
+  if (!/^text\/csv\b/i.test(contentType)) {
+    throw new ApiError('invalid_request', 'Send the file as Content-Type: text/csv.', {
+      field: 'Content-Type',
+    });
+  }
+  const bytes = Buffer.from(body ?? '', isBase64Encoded ? 'base64' : 'utf8');
+  if (bytes.length > maxBytes) throw new ApiError('payload_too_large', `The file exceeds ${maxBytes} bytes.`);
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new ApiError('invalid_request', 'The file is not UTF-8 text.');
+  }
+  if (text.trim() === '') throw new ApiError('invalid_request', 'The file is empty.');
+  return text.replace(/^\uFEFF/, '');
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });

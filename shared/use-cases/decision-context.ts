@@ -1,0 +1,78 @@
+import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
+import type { LiveModels } from '../scoring/decide.ts';
+import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
+import type { EventType } from '../scoring/workflow.ts';
+import { loadWorkflow, type RunnableWorkflow } from '../scoring/workflow-engine.ts';
+import { batchGetItems, keyString } from '../store/batch-get.ts';
+import { identityKey, snapshotsFrom } from '../store/identity-history.ts';
+import { type TableKey, webhookKeys } from '../store/keys.ts';
+import { liveModelsFromItem, modelPointersKey } from '../store/model-versions.ts';
+import { subscriptionsFromItem } from '../store/webhooks.ts';
+import { workflowFromItem, workflowKey } from '../store/workflows.ts';
+import type { WebhookSubscription } from '../webhooks/events.ts';
+
+/**
+ * Everything a scored event reads, in one BatchGetItem: the merchant's workflow and model pointers
+ * for the event type, its webhook subscriptions, the history of every identity the event names and
+ * the event's own records (the record under its key, the referenced order, the Idempotency-Key
+ * record). Identities known only from those records (a return's original order) are read in a
+ * second BatchGetItem, never more. The workflow is compiled here, once per process and condition.
+ */
+export interface DecisionContext {
+  workflow: RunnableWorkflow;
+  /** The merchant's active model for the event type (or the default) and any version in shadow. */
+  models: LiveModels;
+  /** What the merchant's webhooks want (empty when the call is not to notify). */
+  subscriptions: WebhookSubscription[];
+  snapshots: IdentitySnapshot[];
+  /** Raw items by key, so the write can prune stale buckets and use cases can read their records. */
+  items: Map<string, Record<string, unknown>>;
+  item: <T = Record<string, unknown>>(key: TableKey) => T | undefined;
+  /** Snapshots of the given identities (a role's subset of `snapshots`). */
+  snapshotsOf: (refs: readonly IdentityRef[]) => IdentitySnapshot[];
+}
+
+export interface DecisionReads {
+  merchantId: string;
+  eventType: EventType;
+  identities: readonly IdentityRef[];
+  records: readonly TableKey[];
+  /** The event's own time: windows, ages and first/last seen are read as of it. */
+  at: number;
+  /** false for events that send no webhook (imported history): the subscriptions are not read. */
+  notify?: boolean | undefined;
+  /** Identities named by the records just read; an empty answer saves the second read. */
+  identitiesFromRecords?: ((item: <T>(key: TableKey) => T | undefined) => readonly IdentityRef[]) | undefined;
+}
+
+export async function loadDecisionContext(reads: DecisionReads): Promise<DecisionContext> {
+  const { merchantId, eventType, records, at } = reads;
+  const wfKey = workflowKey(merchantId, eventType);
+  const pointersKey = modelPointersKey(merchantId, eventType);
+  const subscriptionsKey = webhookKeys.subscriptions(merchantId);
+  const items = await batchGetItems([
+    wfKey,
+    pointersKey,
+    // What the merchant's webhooks subscribe to: in this same read, never a round trip of its own.
+    ...(reads.notify === false ? [] : [subscriptionsKey]),
+    ...records,
+    ...reads.identities.map((ref) => identityKey(merchantId, ref)),
+  ]);
+  const item = <T>(key: TableKey) => items.get(keyString(key)) as T | undefined;
+  const linked = reads.identitiesFromRecords?.(item) ?? [];
+  const identities = uniqueIdentities([...reads.identities, ...linked]);
+  const read = new Set(reads.identities.map((ref) => keyString(identityKey(merchantId, ref))));
+  const unread = identities.map((ref) => identityKey(merchantId, ref)).filter((k) => !read.has(keyString(k)));
+  if (unread.length > 0) for (const [k, v] of await batchGetItems(unread)) items.set(k, v);
+  const snapshots = snapshotsFrom(merchantId, identities, items, at);
+  return {
+    workflow: await loadWorkflow(workflowFromItem(item(wfKey), eventType)),
+    models: liveModelsFromItem(item(pointersKey), eventType),
+    subscriptions: subscriptionsFromItem(item(subscriptionsKey)),
+    snapshots,
+    items,
+    item,
+    snapshotsOf: (refs) =>
+      snapshots.filter((s) => refs.some((r) => r.kind === s.ref.kind && r.digest === s.ref.digest)),
+  };
+}
