@@ -5,6 +5,22 @@ export * from '../../client/src/console.ts';
 /** The dashboard's client: same origin, the session cookie, the CSRF header on every call. */
 export const api: ConsoleClient = createConsoleClient({ baseUrl: '' });
 
+/**
+ * The same client, also noting the request id of every answer it receives into `noted`: a page that
+ * cannot render an answer names it (PageBoundary).
+ */
+export function clientNotingRequestIds(noted: string[]): ConsoleClient {
+  return createConsoleClient({
+    baseUrl: '',
+    fetch: async (request) => {
+      const response = await fetch(request);
+      const requestId = response.headers.get('x-request-id');
+      if (requestId) noted.push(requestId);
+      return response;
+    },
+  });
+}
+
 /** Who is signed in, for the header only; the credential itself is the HttpOnly cookie. */
 export interface SignedIn {
   name: string;

@@ -3,6 +3,8 @@ import { useEffect } from 'preact/hooks';
 import './styles.css';
 import { signedIn } from './api.ts';
 import { Layout } from './components/Layout.tsx';
+import { PageBoundary } from './components/PageBoundary.tsx';
+import { format } from './format.ts';
 import { AuditPage } from './pages/AuditPage.tsx';
 import { DecisionsPage } from './pages/DecisionsPage.tsx';
 import { DispositionsPage } from './pages/DispositionsPage.tsx';
@@ -13,7 +15,10 @@ import { WebhooksPage } from './pages/WebhooksPage.tsx';
 import { WorkflowsPage } from './pages/WorkflowsPage.tsx';
 import { navigate, useRoute } from './router.ts';
 
-/** The pages, by path; each is one screen of the console. */
+/**
+ * The pages, by path; each is one screen of the console. App renders each inside its own
+ * PageBoundary (keyed by the path, so leaving a failed page leaves its error behind).
+ */
 export const PAGES = [
   { path: '/overview', title: 'Overview', Page: OverviewPage },
   { path: '/reviews', title: 'Review queue', Page: ReviewsPage },
@@ -36,13 +41,28 @@ function App() {
   useEffect(() => {
     document.title = `${page?.title ?? 'Sign in'} · Abuse-decision console`;
   }, [page]);
-  if (route.path === '/sign-in' || !user) return <SignInPage ended={route.query.has('ended')} />;
+  if (route.path === '/sign-in' || !user) {
+    return (
+      <PageBoundary key="/sign-in">
+        <SignInPage ended={route.query.has('ended')} />
+      </PageBoundary>
+    );
+  }
   if (!page) return null;
   return (
     <Layout user={user} pages={PAGES} current={page.path} title={page.title}>
-      <page.Page route={route} />
+      <PageBoundary key={page.path}>
+        <page.Page route={route} />
+      </PageBoundary>
     </Layout>
   );
 }
 
-render(<App />, document.getElementById('app')!);
+// Layout follows the locale's script: right to left for Arabic, Hebrew, Persian, …
+document.documentElement.dir = format.direction;
+render(
+  <PageBoundary>
+    <App />
+  </PageBoundary>,
+  document.getElementById('app')!,
+);

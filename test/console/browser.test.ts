@@ -1,12 +1,20 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sparticuzChromium from '@sparticuz/chromium';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTestApi } from '../support/api.ts';
+import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createFormat, type Format, resolveLocale } from '../../dashboard/src/format.ts';
+import { newMerchant, withTestApi } from '../support/api.ts';
 import { countersOf, emailOf, placeOrder } from '../support/commerce.ts';
-import { consoleKey, orderAndReturn, reviewEveryReturn, saveWorkflow } from '../support/console.ts';
-import { uid } from '../support/fixtures.ts';
+import {
+  consoleKey,
+  HOSTILE_TEXT,
+  orderAndReturn,
+  reviewEveryReturn,
+  saveWorkflow,
+  seedHostileText,
+} from '../support/console.ts';
+import { orderBody, uid } from '../support/fixtures.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const { CSV_COLUMNS } = await import('../../shared/console/dispositions-upload.ts');
@@ -17,53 +25,159 @@ const { runUploadWorker } = await import('../../shared/use-cases/record-upload.t
 
 /**
  * The console in a real browser (headless Chromium from npm: @sparticuz/chromium driven by
- * playwright-core) against the local server and DynamoDB Local. One person's session, page after
- * page; a screenshot of each page goes to .screenshots/ (git-ignored) to be looked at.
+ * playwright-core) against the local server and DynamoDB Local, once per locale: the browser's own
+ * (no locale given, as a person's machine would start it; here Chromium reports `en-US@posix`,
+ * which Intl refuses), German, and Arabic (right to left). One person's session, page after page;
+ * a screenshot of each page goes to .screenshots/<locale>/ (git-ignored) to be looked at.
  */
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', '.screenshots');
+const ROOT = join(import.meta.dirname, '..', '..');
 const VIEWPORT = { width: 1280, height: 800 };
+const LOCALES: { name: string; context: BrowserContextOptions; direction?: 'ltr' | 'rtl' }[] = [
+  { name: 'default', context: {} },
+  { name: 'de-DE', context: { locale: 'de-DE', timezoneId: 'Europe/Berlin' }, direction: 'ltr' },
+  { name: 'ar-EG', context: { locale: 'ar-EG', timezoneId: 'Africa/Cairo' }, direction: 'rtl' },
+];
 
-describe('merchant console in Chromium', () => {
-  const suite = withTestApi();
-  let browser: Browser;
+/** The chart library's chunk and stylesheet, as built (dist/.vite/manifest.json). */
+function chartChunkFiles(): string[] {
+  const manifest = JSON.parse(
+    readFileSync(join(ROOT, 'dashboard', 'dist', '.vite', 'manifest.json'), 'utf8'),
+  );
+  const entry = manifest['index.html'];
+  const chunk = manifest['src/components/uplot-chunk.ts'];
+  // Reached only through import(): nothing at start-up pulls it in.
+  expect(entry.dynamicImports).toContain('src/components/uplot-chunk.ts');
+  expect(entry.imports ?? []).not.toContain('src/components/uplot-chunk.ts');
+  return [chunk.file, ...(chunk.css ?? [])].map((file: string) => `/${file}`);
+}
+
+/** ASCII digits for the locale's own (Arabic-Indic ٠-٩, Persian ۰-۹), to read a score in any locale. */
+const asciiDigits = (text: string) =>
+  text.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (digit) => String(digit.charCodeAt(0) & 0xf));
+
+const suite = withTestApi();
+let browser: Browser;
+let chartChunk: string[];
+let hostile: Awaited<ReturnType<typeof seedHostileText>>;
+
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: await sparticuzChromium.executablePath(),
+    // Its arguments are for AWS Lambda. Under --single-process every browser context after the first
+    // goes wrong (closing one ends the browser; cookies() of the others reads empty), and the suite
+    // opens one context per locale.
+    args: sparticuzChromium.args.filter((arg) => arg !== '--single-process'),
+    headless: true,
+  });
+  chartChunk = chartChunkFiles();
+  // Seeded once, looked at in every locale.
+  hostile = await seedHostileText(
+    suite.api,
+    suite.apiKey,
+    await consoleKey(suite.merchantId, 'eve@acme.example'),
+  );
+  // The rule's reason words lead each decision's reason: the merchant's text is in what is shown.
+  expect(hostile.order.reason.startsWith(`${HOSTILE_TEXT}; `)).toBe(true);
+  expect(hostile.return.reason.startsWith(`${HOSTILE_TEXT}; `)).toBe(true);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A page in its own browser context, with what it asked the server for and what went wrong on it. */
+async function openPage(context: BrowserContextOptions, init?: () => void) {
+  const browserContext = await browser.newContext({ viewport: VIEWPORT, ...context });
+  if (init) await browserContext.addInitScript(init);
+  const page = await browserContext.newPage();
+  page.setDefaultTimeout(15_000);
+  const seen = { requests: [] as string[], pageErrors: [] as string[], dialogs: [] as string[] };
+  page.on('request', (request) => seen.requests.push(new URL(request.url()).pathname));
+  page.on('pageerror', (error) => seen.pageErrors.push(error.message));
+  page.on('dialog', (dialog) => {
+    seen.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('console', (message) => message.type() === 'error' && console.error('console:', message.text()));
+  return { page, seen, close: () => browserContext.close() };
+}
+
+const visible = (locator: Locator) => locator.waitFor({ state: 'visible' });
+/** expect.poll with the pages' patience (its own default is one second). */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
+const hasText = (locator: Locator, text: string | RegExp) =>
+  eventually(async () => (await locator.first().textContent()) ?? '').toMatch(
+    typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : text,
+  );
+const navTo = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name }).click();
+
+async function signIn(page: Page, baseUrl: string, key: string) {
+  await page.goto(`${baseUrl}/`);
+  await page.getByLabel('Console key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await visible(page.getByRole('heading', { name: 'Overview', level: 1 }));
+}
+
+it('starts when the browser reports a language Intl refuses (en-US@posix), chart included', async () => {
+  // What Chromium reports on a machine whose locale is POSIX, forced here whatever this machine says.
+  const { page, seen, close } = await openPage({}, () => {
+    Object.defineProperty(Navigator.prototype, 'language', { get: () => 'en-US@posix' });
+    Object.defineProperty(Navigator.prototype, 'languages', { get: () => ['en-US@posix'] });
+  });
+  try {
+    await page.goto(`${suite.api.baseUrl}/`);
+    expect(await page.evaluate(() => navigator.language)).toBe('en-US@posix');
+    await visible(page.getByLabel('Console key'));
+    await signIn(page, suite.api.baseUrl, hostile.consoleKey);
+    await visible(page.locator('.chart canvas'));
+    expect(await page.evaluate(() => navigator.language)).toBe('en-US@posix');
+    expect(seen.pageErrors).toEqual([]);
+  } finally {
+    await close();
+  }
+});
+
+describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, context, direction }) => {
+  const screenshots = join(ROOT, '.screenshots', name);
   let page: Page;
+  let seen: Awaited<ReturnType<typeof openPage>>['seen'];
+  let close: () => Promise<void>;
+  let merchant: { merchantId: string; apiKey: string };
   let key: string;
+  /** The page's own locale, as the console resolves it: what the expected text is formatted in. */
+  let format: Format;
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: await sparticuzChromium.executablePath(),
-      args: sparticuzChromium.args,
-      headless: true,
-    });
-    // The machine's POSIX locale would give navigator.language 'en-US@posix', which Intl refuses.
-    page = await browser.newPage({ viewport: VIEWPORT, locale: 'en-GB', timezoneId: 'UTC' });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => console.error('page error:', error.message));
-    page.on('console', (message) => message.type() === 'error' && console.error('console:', message.text()));
-    key = await consoleKey(suite.merchantId, 'ana@acme.example');
+    mkdirSync(screenshots, { recursive: true });
+    ({ page, seen, close } = await openPage(context));
+    merchant = await newMerchant();
+    key = await consoleKey(merchant.merchantId, 'ana@acme.example');
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
+  afterAll(() => close?.());
+  afterEach(() => {
+    // Nothing thrown uncaught, no dialog opened, whatever the page.
+    expect(seen.pageErrors).toEqual([]);
+    expect(seen.dialogs).toEqual([]);
   });
 
   /** A screenshot, after checking the page fits 1280 px wide (no horizontal scroll). */
-  async function shoot(name: string) {
+  async function shoot(shot: string) {
     const width = await page.evaluate<number>('document.documentElement.scrollWidth');
-    expect(width, `${name} fits the viewport`).toBeLessThanOrEqual(VIEWPORT.width);
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    expect(width, `${shot} fits the viewport`).toBeLessThanOrEqual(VIEWPORT.width);
+    await page.screenshot({ path: join(screenshots, `${shot}.png`), fullPage: true });
   }
-  const visible = (locator: Locator) => locator.waitFor({ state: 'visible' });
-  const hasText = (locator: Locator, text: string | RegExp) =>
-    expect
-      .poll(async () => (await locator.first().textContent()) ?? '', { timeout: 15_000 })
-      .toMatch(typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : text);
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name });
+  const nav = (linkName: string) => navTo(page, linkName);
 
-  it('signs in with the keyboard at http://127.0.0.1 (the Secure cookie is kept there)', async () => {
+  it('signs in with the keyboard at http://127.0.0.1, without fetching the chart library first', async () => {
     await page.goto(`${suite.api.baseUrl}/`);
     await visible(page.getByRole('heading', { name: 'Abuse-decision console' }));
     await visible(page.getByLabel('Console key'));
+    format = createFormat(
+      resolveLocale(await page.evaluate(() => [...navigator.languages, navigator.language])),
+    );
+    const documentDirection = await page.evaluate<string>('document.documentElement.dir');
+    expect(documentDirection).toBe(direction ?? format.direction);
+    expect(seen.requests.filter((path) => chartChunk.includes(path))).toEqual([]);
     await shoot('sign-in');
     await page.keyboard.press('Tab');
     expect(await page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('console-key');
@@ -80,25 +194,32 @@ describe('merchant console in Chromium', () => {
   });
 
   it('shows an empty queue, then a REVIEW return created through the API with its explanation', async () => {
-    await nav('Review queue').click();
+    await nav('Review queue');
     await visible(page.getByText('No reviews waiting'));
     await shoot('reviews-empty');
 
     expect((await saveWorkflow(suite.api, key, 'return', reviewEveryReturn)).status).toBe(200);
     const email = `${uid('shopper')}@example.com`;
-    const first = await orderAndReturn(suite.api, suite.apiKey, { email });
+    const first = await orderAndReturn(suite.api, merchant.apiKey, { email });
     await page.reload();
     const providerId = first.returnBody.providerReturnId;
     await page.getByRole('link', { name: providerId }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('review')).toMatch(/^rev_/);
+    await eventually(() => new URL(page.url()).searchParams.get('review')).toMatch(/^rev_/);
     await hasText(page.getByRole('region', { name: 'Explanation' }), 'review_all_returns');
     await visible(page.getByRole('table', { name: 'Signals' }));
+    // Dates and numbers in the page's locale (Arabic-Indic digits in ar-EG).
+    const queued = (await page.locator('table.queue tbody td').nth(2).textContent()) ?? '';
+    const localDigits = [...Array(10).keys()].map((digit) => format.number(digit)).join('');
+    const digitsShown = [...queued].filter((c) => /\p{Nd}/u.test(c));
+    expect(digitsShown.length, queued).toBeGreaterThanOrEqual(6);
+    expect(
+      digitsShown.filter((c) => !localDigits.includes(c)),
+      queued,
+    ).toEqual([]);
     await shoot('review-detail');
-    const firstScore = Number(
-      (await page.getByRole('region', { name: 'Explanation' }).locator('h3').first().textContent())?.match(
-        /abuse score (\d+)/,
-      )?.[1],
-    );
+    const scoreOf = async (heading: Locator) =>
+      Number(asciiDigits((await heading.textContent()) ?? '').match(/abuse score (\d+)/)?.[1]);
+    const firstScore = await scoreOf(page.getByRole('region', { name: 'Explanation' }).locator('h3').first());
 
     await page.getByLabel('Abuse').check();
     await page.getByLabel('Note').fill('Empty box came back');
@@ -106,32 +227,31 @@ describe('merchant console in Chromium', () => {
     await visible(page.getByText('Resolved as abuse by ana@acme.example'));
 
     // The customer's next return is scored with the label counted.
-    const second = await orderAndReturn(suite.api, suite.apiKey, { email });
-    await nav('Decision search').click();
+    const second = await orderAndReturn(suite.api, merchant.apiKey, { email });
+    await nav('Decision search');
     await page.getByLabel('Event type').selectOption('return');
     await page.getByLabel('providerReturnId').fill(second.returnBody.providerReturnId);
     await page.getByRole('button', { name: 'Search' }).click();
     const heading = page.getByRole('region', { name: 'Explanation' }).locator('h3').first();
     await hasText(heading, 'abuse score');
-    const secondScore = Number((await heading.textContent())?.match(/abuse score (\d+)/)?.[1]);
-    expect(secondScore).toBeGreaterThan(firstScore);
+    expect(await scoreOf(heading)).toBeGreaterThan(firstScore);
     // Counters in words, in the right number ("1 abusive return", not "1 abusive returns").
     await visible(page.getByText(/email: .*\b1 abusive return\b(?!s)/));
     await shoot('decision-search');
   });
 
   it('refuses a CSV with a bad row (nothing recorded, the row shown), then records a good one', async () => {
-    const { order, returnBody } = await orderAndReturn(suite.api, suite.apiKey);
+    const { order, returnBody } = await orderAndReturn(suite.api, merchant.apiKey);
     const sku = order.lineItems[0]!.identifiers[0]!.identifier;
     const row = (condition: string) =>
       `${returnBody.providerReturnId},SKU,${sku},${condition},REMOVE_SUSPECT_ABUSE,DROPOFF,CASH,WH-1,,,`;
-    await nav('Dispositions upload').click();
+    await nav('Dispositions upload');
     expect(await page.getByRole('link', { name: 'Download the template' }).getAttribute('download')).toBe(
       'dispositions-template.csv',
     );
-    const upload = async (name: string, lines: string[]) => {
+    const upload = async (file: string, lines: string[]) => {
       await page.getByLabel('CSV file').setInputFiles({
-        name,
+        name: file,
         mimeType: 'text/csv',
         buffer: Buffer.from([CSV_COLUMNS.join(','), ...lines].join('\n')),
       });
@@ -140,28 +260,33 @@ describe('merchant console in Chromium', () => {
     await upload('bad.csv', [row('EMPTY_BOX'), row('SHREDDED')]);
     const errors = page.getByRole('table', { name: 'Rows to fix (nothing was recorded)' });
     await hasText(errors, 'returnedItemCondition');
-    await expect.poll(() => errors.locator('tbody tr').count()).toBe(1);
-    await hasText(errors.locator('tbody tr'), /^3returnedItemConditionunknown_enum_value/);
+    await eventually(() => errors.locator('tbody tr').count()).toBe(1);
+    await hasText(errors.locator('tbody tr'), `${format.number(3)}returnedItemConditionunknown_enum_value`);
     await hasText(page.getByRole('alert'), 'request id');
     await shoot('dispositions-errors');
     expect(
-      await getRecord(keys.returnDispositions(suite.merchantId, returnBody.providerReturnId)),
+      await getRecord(keys.returnDispositions(merchant.merchantId, returnBody.providerReturnId)),
     ).toBeUndefined();
 
     // A valid file is accepted at once; its job records it (here the worker runs when the test says).
     await upload('good.csv', [row('EMPTY_BOX')]);
-    await hasText(page.locator('.notice'), 'Recording 1 row for 1 return: 0 of 1 done');
-    await expect.poll(() => new URL(page.url()).searchParams.get('upload')).toMatch(/^upl_/);
+    const totals = `${format.count(1, 'row')} for ${format.count(1, 'return')}`;
+    await hasText(
+      page.locator('.notice'),
+      `Recording ${totals}: ${format.number(0)} of ${format.number(1)} done`,
+    );
+    await eventually(() => new URL(page.url()).searchParams.get('upload')).toMatch(/^upl_/);
     await visible(page.getByRole('progressbar', { name: 'Recording progress' }));
-    expect((await countersOf(suite.merchantId, emailOf(order))).c_abr).toBeUndefined();
+    expect((await countersOf(merchant.merchantId, emailOf(order))).c_abr).toBeUndefined();
     await shoot('dispositions-recording');
-    await runUploadWorker({ merchantId: suite.merchantId });
-    await hasText(page.getByRole('status'), 'Recorded 1 row for 1 return: 1 newly recorded, 0 already');
-    expect((await countersOf(suite.merchantId, emailOf(order))).c_abr).toBe(1);
+    await runUploadWorker({ merchantId: merchant.merchantId });
+    const recorded = `Recorded ${totals}: ${format.number(1)} newly recorded, ${format.number(0)} already`;
+    await hasText(page.getByRole('status'), recorded);
+    expect((await countersOf(merchant.merchantId, emailOf(order))).c_abr).toBe(1);
     await shoot('dispositions-recorded');
     // The job is in the URL: a reload shows the same result.
     await page.reload();
-    await hasText(page.getByRole('status'), 'Recorded 1 row for 1 return');
+    await hasText(page.getByRole('status'), recorded);
   });
 
   it('keeps a rule with a typo from being saved, then backtests, saves, and a live order follows it', async () => {
@@ -169,8 +294,8 @@ describe('merchant console in Chromium', () => {
     const condition = page.getByLabel('Condition').first();
     await condition.fill('abuseScroe >= 0');
     await hasText(page.locator('.field-errors'), 'abuseScroe');
-    await expect.poll(() => page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
-    await expect.poll(() => page.getByRole('button', { name: 'Backtest' }).isDisabled()).toBe(true);
+    await eventually(() => page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await eventually(() => page.getByRole('button', { name: 'Backtest' }).isDisabled()).toBe(true);
     await shoot('workflow-typo');
     expect((await suite.api.request('GET', '/v1/workflows/order', { apiKey: key })).body.source).toBe(
       'default',
@@ -185,9 +310,7 @@ describe('merchant console in Chromium', () => {
     await hasText(page.getByRole('region', { name: 'Versions' }), 'by ana@acme.example');
     await shoot('workflow-saved');
 
-    const live = await suite.api.post('/v1/order', (await import('../support/fixtures.ts')).orderBody(), {
-      apiKey: suite.apiKey,
-    });
+    const live = await suite.api.post('/v1/order', orderBody(), { apiKey: merchant.apiKey });
     expect(live.body.cartLevelDecisions[0].decisions[0]).toMatchObject({
       decision: 'DECLINE',
       subDecision: 'high_abuse_score',
@@ -199,25 +322,29 @@ describe('merchant console in Chromium', () => {
     });
   });
 
-  it('shows the overview charts and the audit log of the changes', async () => {
-    await placeOrder(suite.api, suite.apiKey);
-    await nav('Overview').click();
+  it('shows the overview charts and the audit log of the changes; a page opened directly skips the chart library', async () => {
+    await placeOrder(suite.api, merchant.apiKey);
+    await nav('Overview');
     await visible(page.getByText('Decisions per day'));
     await visible(page.locator('.chart canvas'));
+    expect(seen.requests.filter((path) => chartChunk.includes(path)).length).toBeGreaterThan(0);
     await shoot('overview');
-    await nav('Audit log').click();
+
+    seen.requests.length = 0;
+    await page.goto(`${suite.api.baseUrl}/audit`);
     const log = page.getByRole('table');
     await hasText(log, 'Review resolved');
     await hasText(log, 'Workflow saved');
     await hasText(log, 'Dispositions uploaded');
     await hasText(log, 'ana@acme.example');
+    expect(seen.requests.filter((path) => chartChunk.includes(path))).toEqual([]);
     await shoot('audit');
   });
 
   it('adds a webhook endpoint (secret shown once), sends a test event the worker delivers, lists it', async () => {
     const receiver = await startWebhookReceiver();
     try {
-      await nav('Webhooks').click();
+      await nav('Webhooks');
       await visible(page.getByText('No webhook endpoints yet'));
       await page.getByLabel('URL').fill(receiver.url);
       await page.getByRole('button', { name: 'Add endpoint' }).click();
@@ -225,7 +352,7 @@ describe('merchant console in Chromium', () => {
       await page.getByRole('link', { name: receiver.url }).click();
       await page.getByRole('button', { name: 'Send test event' }).click();
       await visible(page.getByText('Test event queued'));
-      await runWebhookWorker({ merchantId: suite.merchantId, policy: 'permissive' });
+      await runWebhookWorker({ merchantId: merchant.merchantId, policy: 'permissive' });
       expect(JSON.parse(receiver.received[0]?.body ?? '{}').type).toBe('webhook.test');
       await page.getByRole('button', { name: 'Refresh' }).click();
       await hasText(
@@ -235,6 +362,84 @@ describe('merchant console in Chromium', () => {
       await shoot('webhooks');
     } finally {
       await receiver.close();
+    }
+  });
+
+  it('shows the error page, with the request id and a way back, when a page cannot render an answer', async () => {
+    const requestId = `req_${uid('unrenderable')}`;
+    const isOverview = (url: URL) => url.pathname === '/v1/overview';
+    await page.route(isOverview, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        headers: { 'X-Request-Id': requestId },
+        body: JSON.stringify({ from: '2026-01-01', to: '2026-01-14', days: null, scoreBands: null }),
+      }),
+    );
+    try {
+      await nav('Overview');
+      const failure = page.getByRole('alert').filter({ hasText: 'This page could not be shown' });
+      await hasText(failure, /TypeError: .+/);
+      await hasText(failure, requestId);
+      // The console around the page still works: the header, the other pages.
+      await visible(page.getByRole('navigation', { name: 'Pages' }));
+      expect(await failure.getByRole('link', { name: 'Back to the overview' }).getAttribute('href')).toBe(
+        '/overview',
+      );
+      await shoot('error-page');
+    } finally {
+      await page.unroute(isOverview);
+    }
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await visible(page.locator('.chart canvas'));
+    expect(await page.getByText('This page could not be shown').count()).toBe(0);
+  });
+
+  it('shows ids and reasons a merchant sent as text, exactly as sent, on every page that shows them', async () => {
+    const viewer = await openPage(context);
+    const other = viewer.page;
+    /** No element came from the text (`<img src=x onerror=…>`), no dialog opened. */
+    const nothingInterpreted = async () => {
+      expect(await other.locator('img[src="x"], [onerror]').count()).toBe(0);
+      expect(viewer.seen.dialogs).toEqual([]);
+    };
+    const texts = (selector: string) => other.locator(selector).allTextContents();
+    try {
+      await signIn(other, suite.api.baseUrl, hostile.consoleKey);
+      await eventually(() => texts('h2 + table tbody td:first-child')).toEqual(
+        expect.arrayContaining([hostile.order.reason, hostile.return.reason]),
+      );
+      await nothingInterpreted();
+
+      await navTo(other, 'Review queue');
+      await eventually(() => texts('table.queue tbody a')).toEqual([hostile.return.providerReturnId]);
+      expect(await texts('table.queue tbody td.clip')).toEqual([hostile.return.reason]);
+      await nothingInterpreted();
+      const reviewLink = other
+        .locator('table.queue tbody a')
+        .filter({ hasText: hostile.return.providerReturnId });
+      await reviewLink.click();
+      await eventually(() => texts('.detail h2 .provider-id')).toEqual([hostile.return.providerReturnId]);
+      expect(await texts('.detail .explanation p.reason')).toEqual([hostile.return.reason]);
+      await nothingInterpreted();
+      await other.screenshot({ path: join(screenshots, 'hostile-review.png'), fullPage: true });
+
+      for (const [type, label, id] of [
+        ['order', 'providerOrderId', hostile.order.providerOrderId],
+        ['return', 'providerReturnId', hostile.return.providerReturnId],
+      ] as const) {
+        await navTo(other, 'Decision search');
+        await other.getByLabel('Event type').selectOption(type);
+        await other.getByLabel(label).fill(id);
+        await other.getByRole('button', { name: 'Search' }).click();
+        await eventually(() => texts('main h2 .provider-id')).toEqual([id]);
+        expect(new URL(other.url()).searchParams.get('id')).toBe(id);
+        await nothingInterpreted();
+      }
+      await other.screenshot({ path: join(screenshots, 'hostile-decision.png'), fullPage: true });
+      expect(viewer.seen.pageErrors).toEqual([]);
+    } finally {
+      await viewer.close();
     }
   });
 

@@ -1,6 +1,5 @@
 import type { DecisionExplanation } from '../api.ts';
-
-const number = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(3));
+import { format } from '../format.ts';
 
 /** Why an event was decided so: score, signals and contributions, rule and variables, identities. */
 export function Explanation({ explanation }: { explanation: DecisionExplanation }) {
@@ -10,7 +9,8 @@ export function Explanation({ explanation }: { explanation: DecisionExplanation 
         <div class="decision" key={d.itemRef ?? i}>
           <h3>
             {d.itemRef ? `${d.itemRef}: ` : ''}
-            <span class={`outcome ${d.decision}`}>{d.decision}</span> with abuse score {d.abuseScore}
+            <span class={`outcome ${d.decision}`}>{d.decision}</span> with abuse score{' '}
+            {format.number(d.abuseScore)}
           </h3>
           <p class="reason">{d.reason}</p>
           <dl class="facts">
@@ -36,16 +36,20 @@ export function Explanation({ explanation }: { explanation: DecisionExplanation 
             <thead>
               <tr>
                 <th scope="col">Signal</th>
-                <th scope="col">Value</th>
-                <th scope="col">Contribution (log-odds)</th>
+                <th scope="col" class="num">
+                  Value
+                </th>
+                <th scope="col" class="num">
+                  Contribution (log-odds)
+                </th>
               </tr>
             </thead>
             <tbody>
               {d.signals.map((s) => (
                 <tr key={s.signal}>
                   <td>{s.signal}</td>
-                  <td class="num">{number(s.value)}</td>
-                  <td class="num">{s.contribution === undefined ? '—' : number(s.contribution)}</td>
+                  <td class="num">{format.number(s.value)}</td>
+                  <td class="num">{s.contribution === undefined ? '—' : format.number(s.contribution)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,5 +1,7 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { type ConsoleClient, clientNotingRequestIds } from '../api.ts';
 import { endSessionOn401 } from '../session.ts';
+import { ShownAnswersContext } from './PageBoundary.tsx';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -8,15 +10,27 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Loads `load()` whenever `deps` change; an ended session sends the person back to sign-in. */
-export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
+/**
+ * Loads `load(api)` whenever `deps` change; an ended session sends the person back to sign-in. The
+ * request ids of the answers are handed to the page's boundary before they are rendered, so a page
+ * that cannot render them names them.
+ */
+export function useLoad<T>(load: (api: ConsoleClient) => Promise<T>, deps: readonly unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
   const [generation, setGeneration] = useState(0);
+  const answers = useContext(ShownAnswersContext);
+  const loader = useRef({}).current;
+  useEffect(() => () => answers?.forget(loader), [answers, loader]);
   useEffect(() => {
     let live = true;
+    const requestIds: string[] = [];
     setState((s) => ({ ...s, loading: true, error: undefined }));
-    load().then(
-      (data) => live && setState({ data, loading: false }),
+    load(clientNotingRequestIds(requestIds)).then(
+      (data) => {
+        if (!live) return;
+        answers?.show(loader, requestIds);
+        setState({ data, loading: false });
+      },
       (error: unknown) => {
         if (!live) return;
         endSessionOn401(error);

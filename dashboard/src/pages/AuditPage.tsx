@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, type AuditPage as Page } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { Time } from '../components/Time.tsx';
 import { useLoad } from '../components/useLoad.ts';
 
 const ACTIONS: Record<Page['items'][number]['action'], string> = {
@@ -11,7 +12,7 @@ const ACTIONS: Record<Page['items'][number]['action'], string> = {
 
 /** Every change made through the console: who (key holder and key id) and when. */
 export function AuditPage() {
-  const first = useLoad(() => api.audit(), []);
+  const first = useLoad((client) => client.audit(), []);
   const [more, setMore] = useState<Page>({ items: [] });
   const cursor = more.nextCursor ?? (more.items.length === 0 ? first.data?.nextCursor : undefined);
   const items = [...(first.data?.items ?? []), ...more.items];
@@ -33,7 +34,9 @@ export function AuditPage() {
           <tbody>
             {items.map((entry) => (
               <tr key={`${entry.at}${entry.subject}`}>
-                <td>{new Date(entry.at).toLocaleString()}</td>
+                <td>
+                  <Time value={entry.at} />
+                </td>
                 <td>
                   {entry.keyName} <span class="muted">{entry.keyId}</span>
                 </td>

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
-import { api, type ConsoleEventType } from '../api.ts';
+import type { ConsoleEventType } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { EventTypeSelect } from '../components/EventTypeSelect.tsx';
 import { Explanation } from '../components/Explanation.tsx';
+import { Time } from '../components/Time.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { navigate, type Route, withQuery } from '../router.ts';
 
@@ -19,7 +20,10 @@ export function DecisionsPage({ route }: { route: Route }) {
   const type = (route.query.get('type') ?? 'order') as ConsoleEventType;
   const id = route.query.get('id') ?? '';
   const [draft, setDraft] = useState({ type, id });
-  const found = useLoad(() => (id ? api.decision(type, id) : Promise.resolve(undefined)), [type, id]);
+  const found = useLoad(
+    (client) => (id ? client.decision(type, id) : Promise.resolve(undefined)),
+    [type, id],
+  );
   return (
     <div>
       <form
@@ -50,8 +54,10 @@ export function DecisionsPage({ route }: { route: Route }) {
       {found.data ? (
         <>
           <h2>
-            {found.data.eventType} <span class="provider-id">{found.data.providerId}</span>{' '}
-            <span class="muted">decided {new Date(found.data.createdAt).toLocaleString()}</span>
+            {found.data.eventType} <bdi class="provider-id">{found.data.providerId}</bdi>{' '}
+            <span class="muted">
+              decided <Time value={found.data.createdAt} />
+            </span>
           </h2>
           <Explanation explanation={found.data} />
         </>

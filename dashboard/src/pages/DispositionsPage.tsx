@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { DISPOSITION_CSV_COLUMNS } from '../../../shared/contract/disposition-csv.ts';
-import { plural } from '../../../shared/plural.ts';
 import { api, ConsoleApiError, type UploadStatus } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { format } from '../format.ts';
 import { navigate, type Route, withQuery } from '../router.ts';
 import { endSessionOn401 } from '../session.ts';
 
@@ -89,7 +89,7 @@ export function DispositionsPage({ route }: { route: Route }) {
           <tbody>
             {rowErrors.map((d, i) => (
               <tr key={i}>
-                <td class="num">{d.line ?? ''}</td>
+                <td class="num">{d.line === undefined ? '' : format.number(d.line)}</td>
                 <td>{d.column ?? ''}</td>
                 <td>
                   <code>{d.code}</code>
@@ -135,13 +135,13 @@ function useUploadJob(uploadId: string | undefined) {
 
 function JobProgress({ job }: { job: UploadStatus }) {
   const handled = job.returnsRecorded + job.returnsAlreadyPresent + job.returnsFailed;
-  const counts = `${job.returnsRecorded} newly recorded, ${job.returnsAlreadyPresent} already recorded exactly so`;
-  const totals = `${plural(job.rows, 'row')} for ${plural(job.returns, 'return')}`;
+  const counts = `${format.number(job.returnsRecorded)} newly recorded, ${format.number(job.returnsAlreadyPresent)} already recorded exactly so`;
+  const totals = `${format.count(job.rows, 'row')} for ${format.count(job.returns, 'return')}`;
   if (job.status === 'recording') {
     return (
       <p aria-live="polite" class="notice">
         <progress aria-label="Recording progress" value={handled} max={job.returns} /> Recording {totals}:{' '}
-        {handled} of {job.returns} done ({counts}).
+        {format.number(handled)} of {format.number(job.returns)} done ({counts}).
       </p>
     );
   }
@@ -155,8 +155,8 @@ function JobProgress({ job }: { job: UploadStatus }) {
   return (
     <div class="error" role="alert">
       <p>
-        <strong>The recording stopped:</strong> {job.reason ?? 'unknown reason'} {handled} of {job.returns}{' '}
-        returns handled ({counts}, {job.returnsFailed} refused).
+        <strong>The recording stopped:</strong> {job.reason ?? 'unknown reason'} {format.number(handled)} of{' '}
+        {format.count(job.returns, 'return')} handled ({counts}, {format.number(job.returnsFailed)} refused).
       </p>
       {job.failures.length > 0 ? (
         <table class="row-errors">

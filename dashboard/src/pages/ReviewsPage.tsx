@@ -3,7 +3,9 @@ import { api, type Review } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { EventTypeSelect } from '../components/EventTypeSelect.tsx';
 import { Explanation } from '../components/Explanation.tsx';
+import { Time } from '../components/Time.tsx';
 import { useLoad } from '../components/useLoad.ts';
+import { format } from '../format.ts';
 import { navigate, type Route, withQuery } from '../router.ts';
 
 /** The review queue: filters and the open review live in the URL. */
@@ -12,14 +14,17 @@ export function ReviewsPage({ route }: { route: Route }) {
   const eventType = route.query.get('eventType') ?? '';
   const open = route.query.get('review') ?? undefined;
   const [more, setMore] = useState<{ items: Review[]; cursor?: string }>({ items: [] });
-  const list = useLoad(async () => {
-    const page = await api.reviews({
-      status,
-      ...(eventType ? { eventType: eventType as Review['eventType'] } : {}),
-    });
-    setMore({ items: [], ...(page.nextCursor ? { cursor: page.nextCursor } : {}) });
-    return page;
-  }, [status, eventType]);
+  const list = useLoad(
+    async (client) => {
+      const page = await client.reviews({
+        status,
+        ...(eventType ? { eventType: eventType as Review['eventType'] } : {}),
+      });
+      setMore({ items: [], ...(page.nextCursor ? { cursor: page.nextCursor } : {}) });
+      return page;
+    },
+    [status, eventType],
+  );
   const items = [...(list.data?.items ?? []), ...more.items];
   const loadMore = async () => {
     if (!more.cursor) return;
@@ -95,8 +100,10 @@ export function ReviewsPage({ route }: { route: Route }) {
                     </a>
                   </td>
                   <td>{r.eventType}</td>
-                  <td>{new Date(r.createdAt).toLocaleString()}</td>
-                  <td class="num">{Math.max(...r.decisions.map((d) => d.abuseScore))}</td>
+                  <td>
+                    <Time value={r.createdAt} />
+                  </td>
+                  <td class="num">{format.number(Math.max(...r.decisions.map((d) => d.abuseScore)))}</td>
                   <td class="clip">{r.decisions[0]?.reason}</td>
                 </tr>
               ))}
@@ -115,7 +122,7 @@ export function ReviewsPage({ route }: { route: Route }) {
 }
 
 function ReviewDetail({ reviewId, onResolved }: { reviewId: string; onResolved: () => void }) {
-  const detail = useLoad(() => api.review(reviewId), [reviewId]);
+  const detail = useLoad((client) => client.review(reviewId), [reviewId]);
   const [outcome, setOutcome] = useState<'abuse' | 'legitimate' | ''>('');
   const [note, setNote] = useState('');
   const [error, setError] = useState<unknown>();
@@ -144,13 +151,13 @@ function ReviewDetail({ reviewId, onResolved }: { reviewId: string; onResolved: 
       {review ? (
         <>
           <h2>
-            {review.eventType} <span class="provider-id">{review.providerId}</span>
+            {review.eventType} <bdi class="provider-id">{review.providerId}</bdi>
           </h2>
           {review.resolution ? (
             <p class="resolved">
               Resolved as <strong>{review.resolution.outcome}</strong>
               {review.resolution.resolvedBy ? ` by ${review.resolution.resolvedBy}` : ''} on{' '}
-              {new Date(review.resolution.resolvedAt).toLocaleString()}
+              <Time value={review.resolution.resolvedAt} />
               {review.resolution.note ? `: “${review.resolution.note}”` : ''}
             </p>
           ) : (

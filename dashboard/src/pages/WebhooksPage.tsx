@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, EVENT_TYPES, type WebhookEndpoint, type WebhookSettings } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { Time } from '../components/Time.tsx';
 import { useLoad } from '../components/useLoad.ts';
+import { format } from '../format.ts';
 import { navigate, type Route, withQuery } from '../router.ts';
 
 const WEBHOOK_EVENTS = ['decision.created', 'review.created', 'review.resolved'] as const;
@@ -14,7 +16,7 @@ const OUTCOMES = ['APPROVE', 'DECLINE', 'REVIEW'] as const;
  */
 export function WebhooksPage({ route }: { route: Route }) {
   const open = route.query.get('webhook') ?? undefined;
-  const list = useLoad(() => api.webhooks(), []);
+  const list = useLoad((client) => client.webhooks(), []);
   const [secret, setSecret] = useState<{ webhookId: string; secret: string }>();
   return (
     <div class={open ? 'split' : ''}>
@@ -158,7 +160,7 @@ function EndpointDetail(props: {
   onDeleted: () => void;
 }) {
   const { webhookId } = props;
-  const deliveries = useLoad(() => api.webhookDeliveries(webhookId), [webhookId]);
+  const deliveries = useLoad((client) => client.webhookDeliveries(webhookId), [webhookId]);
   const [error, setError] = useState<unknown>();
   const [note, setNote] = useState('');
   const act = async (what: string, action: () => Promise<unknown>) => {
@@ -235,13 +237,16 @@ function EndpointDetail(props: {
             {deliveries.data.items.map((d) => (
               <tr key={d.deliveryId}>
                 <td>
-                  {d.type} <span class="muted">{new Date(d.createdAt).toLocaleString()}</span>
+                  {d.type}{' '}
+                  <span class="muted">
+                    <Time value={d.createdAt} />
+                  </span>
                 </td>
                 <td>{d.status}</td>
-                <td class="num">{d.attempts}</td>
+                <td class="num">{format.number(d.attempts)}</td>
                 <td class="clip">
                   {d.lastAttempt
-                    ? `${d.lastAttempt.status ?? ''} ${d.lastAttempt.error ?? ''} (${d.lastAttempt.latencyMs} ms)`
+                    ? `${d.lastAttempt.status ?? ''} ${d.lastAttempt.error ?? ''} (${format.number(d.lastAttempt.latencyMs)} ms)`
                     : ''}
                 </td>
                 <td>

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { plural } from '../../../shared/plural.ts';
 import { api, type BacktestReport, type ConsoleEventType, type Workflow } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { EventTypeSelect } from '../components/EventTypeSelect.tsx';
+import { Time } from '../components/Time.tsx';
 import { useLoad } from '../components/useLoad.ts';
+import { format } from '../format.ts';
 import { navigate, type Route, withQuery } from '../router.ts';
 
 type Rule = Workflow['rules'][number];
@@ -16,8 +17,8 @@ const ruleOf = (message: string) => Number(/^rule(?: "[^"]*")? \(#(\d+)\)/.exec(
 /** The workflow editor: rules checked as they are typed, a backtest before saving, the saved versions. */
 export function WorkflowsPage({ route }: { route: Route }) {
   const type = (route.query.get('type') ?? 'order') as ConsoleEventType;
-  const live = useLoad(() => api.workflow(type), [type]);
-  const versions = useLoad(() => api.workflowVersions(type), [type]);
+  const live = useLoad((client) => client.workflow(type), [type]);
+  const versions = useLoad((client) => client.workflowVersions(type), [type]);
   const [draft, setDraft] = useState<Draft>();
   const [errors, setErrors] = useState<string[]>([]);
   const [backtest, setBacktest] = useState<{ report: BacktestReport; of: string }>();
@@ -196,7 +197,7 @@ export function WorkflowsPage({ route }: { route: Route }) {
         ) : null}
         <p class="status" aria-live="polite">
           {errors.length > 0
-            ? `${plural(errors.length, 'problem')} to fix before saving.`
+            ? `${format.count(errors.length, 'problem')} to fix before saving.`
             : 'No problems found.'}
         </p>
         <div class="actions">
@@ -231,7 +232,7 @@ export function WorkflowsPage({ route }: { route: Route }) {
         <ul class="versions">
           {versions.data?.items.map((v) => (
             <li key={v.workflow.version}>
-              <strong>{v.workflow.version}</strong> by {v.savedBy}, {new Date(v.savedAt).toLocaleString()}
+              <strong>{v.workflow.version}</strong> by {v.savedBy}, <Time value={v.savedAt} />
               <br />
               <span class="muted">
                 {v.workflow.rules.map((r) => `${r.name} → ${r.decision}`).join('; ') || 'no rules'}
@@ -249,9 +250,9 @@ function Backtest({ report, stale }: { report: BacktestReport; stale: boolean })
     <section class="backtest" aria-label="Backtest">
       <h2>Backtest{stale ? ' (of an earlier edit)' : ''}</h2>
       <p>
-        Replayed {plural(report.decisions, 'decision')} of {plural(report.events, 'event')} since{' '}
-        {new Date(report.since).toLocaleDateString()}: <strong>{report.changed}</strong> would change outcome,{' '}
-        {report.branchChanged} only their branch.
+        Replayed {format.count(report.decisions, 'decision')} of {format.count(report.events, 'event')} since{' '}
+        <Time value={report.since} date />: <strong>{format.number(report.changed)}</strong> would change
+        outcome, {format.number(report.branchChanged)} only their branch.
         {report.truncated ? ' Only the newest events were replayed.' : ''}
       </p>
       <table>
@@ -270,8 +271,8 @@ function Backtest({ report, stale }: { report: BacktestReport; stale: boolean })
           {OUTCOMES.map((o) => (
             <tr key={o}>
               <td>{o}</td>
-              <td class="num">{report.outcomes.current[o] ?? 0}</td>
-              <td class="num">{report.outcomes.candidate[o] ?? 0}</td>
+              <td class="num">{format.number(report.outcomes.current[o] ?? 0)}</td>
+              <td class="num">{format.number(report.outcomes.candidate[o] ?? 0)}</td>
             </tr>
           ))}
         </tbody>
