@@ -450,7 +450,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 /** A valid request of the endpoint: fresh ids each time where its fixture makes them. */
-function baseRequest(op: OperationCase): { params: Record<string, string>; body: Json; text?: string } {
+function baseRequest(op: OperationCase): { params: Record<string, string>; body: Json } {
   const fixture = fixtures.find((f) => f.endpoint === op.name);
   const params: Record<string, string> = {};
   let body: Json;
@@ -496,15 +496,25 @@ async function send(
   const isText = op.operation.requestBody && !op.operation.requestBody.content['application/json'];
   const rawBody =
     change.text ??
+    // A text body starts as the CSV upload's header line alone.
     (isText ? 'returnId,identifierType,identifier,returnedItemCondition,dispositionOutcome\n' : undefined) ??
     (change.body !== undefined || base.body !== undefined
       ? JSON.stringify(change.body ?? base.body)
       : undefined);
-  return api.request(op.method, `${path}${query ? `?${query}` : ''}`, {
-    apiKey: keys[scope],
-    headers: { ...(isText ? { 'Content-Type': 'text/csv' } : {}), ...change.header },
-    ...(rawBody !== undefined ? { rawBody } : {}),
-  });
+  const request = () =>
+    api.request(op.method, `${path}${query ? `?${query}` : ''}`, {
+      apiKey: keys[scope],
+      headers: { ...(isText ? { 'Content-Type': 'text/csv' } : {}), ...change.header },
+      ...(rawBody !== undefined ? { rawBody } : {}),
+    });
+  // A 429 says nothing of the bound: wait as told, as a client would, and send again.
+  for (let attempt = 1; ; attempt++) {
+    const response = await request();
+    if (response.status !== 429 || attempt === 3) return response;
+    await new Promise((resolve) =>
+      setTimeout(resolve, 1000 * Number(response.headers.get('retry-after') ?? 1)),
+    );
+  }
 }
 
 /** Sends `value` where the bound lies; returns the answer and the field a refusal must name. */

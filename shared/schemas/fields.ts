@@ -34,9 +34,9 @@ export const LIMITS = {
   customDataBytes: 16 * 1024,
 } as const;
 
-export const EARLIEST_TIMESTAMP = Date.UTC(2000, 0, 1);
+const EARLIEST_TIMESTAMP = Date.UTC(2000, 0, 1);
 /** How far after its receipt an event's own timestamp may lie (clock skew). */
-export const LATEST_TIMESTAMP_AFTER_RECEIPT_MS = 86_400_000;
+const LATEST_TIMESTAMP_AFTER_RECEIPT_MS = 86_400_000;
 /**
  * Every time in the range has 12 digits (before 2001-09-09) or 13 (until the year 2286), so the
  * digits bound the length of a string timestamp and the largest 13-digit number bounds a numeric one
@@ -83,7 +83,7 @@ export const count = shared(() => boundedInt(0, 2 ** 31 - 1));
 /* Fields of answers, bounded by what the service puts there. */
 
 /** An id the service makes: a short prefix and random or hashed letters and digits (`ord_…`, `wh_…`). */
-export const SERVICE_ID_MAX_LENGTH = 64;
+const SERVICE_ID_MAX_LENGTH = 64;
 export const serviceId = shared(() =>
   z
     .string()
@@ -104,13 +104,13 @@ export const WORKFLOW_LIMITS = {
   branchNameLength: 64,
   conditionLength: 2000,
   reasonLength: 200,
-  /** Problems a validation answer lists (the answer says how many there are). */
+  /** Problems a validation answer lists (past it, the last one says how many more). */
   problemsListed: 100,
   /** Changed decisions a backtest shows. */
   backtestExamples: 10,
 } as const;
 /** Branch names go on the wire as `subDecision`: short, plain identifiers. */
-export const WORKFLOW_BRANCH_NAME = new RegExp(
+const WORKFLOW_BRANCH_NAME = new RegExp(
   `^[A-Za-z][A-Za-z0-9_.-]{0,${WORKFLOW_LIMITS.branchNameLength - 1}}$`,
 );
 export const workflowBranchName = shared(() =>
