@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { MAX_NAME_LENGTH } from '../shared/schemas/fields.ts';
 
 /**
  * One admin command: its words (e.g. ["key", "create"]), its flags, and what it does. Each command
@@ -47,6 +48,14 @@ export function parseFlags(
 export function requireFlag(flags: Record<string, string | boolean | undefined>, name: string): string {
   const value = flags[name];
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+/** A name the console shows (a merchant's, a key holder's): at most MAX_NAME_LENGTH characters. */
+export function boundedName(value: string, flag: string): string {
+  if (value.length > MAX_NAME_LENGTH) {
+    throw new UsageError(`--${flag} must be at most ${MAX_NAME_LENGTH} characters`);
+  }
   return value;
 }
 

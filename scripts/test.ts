@@ -1,8 +1,8 @@
 /**
- * `npm test`: format and lint (Biome), type check (tsc), the import-cycle check, the
- * client build, the console build (the browser tests serve it), then every vitest suite. Ends with the plain
- * line `N passed, N failed` that CI reads; the lint, type, cycle and
- * client checks count as one test each.
+ * `npm test`: format and lint (Biome), type check (tsc), the import-cycle check, the OpenAPI
+ * document's lint (Spectral), the client build, the console build (the browser tests serve it), then
+ * every vitest suite. Ends with the plain line `N passed, N failed` that CI reads; the lint, type,
+ * cycle, document lint and client checks count as one test each.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -27,6 +27,9 @@ check('biome check (format + lint)', bin('biome'), ['check', '.']);
 check('tsc --noEmit (strict type check)', bin('tsc'), ['--noEmit']);
 check('import cycles (dpdm: files and modules)', process.execPath, [
   join(import.meta.dirname, 'check-cycles.ts'),
+]);
+check('openapi.json lint (Spectral: OpenAPI + OWASP API Security 2023 rules)', process.execPath, [
+  join(import.meta.dirname, 'lint-openapi.ts'),
 ]);
 check('client build (types from openapi.json, tsc)', process.execPath, [
   join(import.meta.dirname, 'build-client.ts'),

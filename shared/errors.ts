@@ -55,6 +55,28 @@ export interface ErrorDetail {
   message: string;
 }
 
+/**
+ * Bounds of the error envelope (the OpenAPI document declares them): a field path or message can
+ * quote what the caller sent (an unknown key, a CSV header cell), so each is cut to its bound here,
+ * where every error is made, and a list of problems keeps its first `details`.
+ */
+export const ERROR_ENVELOPE_LIMITS = {
+  fieldLength: 1024,
+  messageLength: 2048,
+  details: 1000,
+} as const;
+
+const cut = (text: string, length: number) =>
+  text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+
+function boundedDetail(detail: ErrorDetail): ErrorDetail {
+  return {
+    ...detail,
+    ...(detail.column !== undefined ? { column: cut(detail.column, ERROR_ENVELOPE_LIMITS.fieldLength) } : {}),
+    message: cut(detail.message, ERROR_ENVELOPE_LIMITS.messageLength),
+  };
+}
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly details: readonly ErrorDetail[] | undefined;
@@ -68,12 +90,13 @@ export class ApiError extends Error {
     message: string,
     options: { field?: string; headers?: Record<string, string>; details?: readonly ErrorDetail[] } = {},
   ) {
-    super(message);
+    super(cut(message, ERROR_ENVELOPE_LIMITS.messageLength));
     this.name = 'ApiError';
     this.code = code;
-    this.details = options.details;
+    this.details = options.details?.slice(0, ERROR_ENVELOPE_LIMITS.details).map(boundedDetail);
     this.status = ERROR_CATALOG[code].status;
-    this.field = options.field;
+    this.field =
+      options.field === undefined ? undefined : cut(options.field, ERROR_ENVELOPE_LIMITS.fieldLength);
     this.headers = options.headers ?? {};
   }
 }

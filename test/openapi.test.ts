@@ -7,6 +7,7 @@ import { ENDPOINT_SCHEMAS } from '../shared/contract/endpoint-schemas.ts';
 import { ENDPOINT_DEFINITIONS, ENDPOINTS } from '../shared/contract/endpoints.ts';
 import { buildOpenApiDocument } from '../shared/contract/openapi.ts';
 import { ERROR_CATALOG } from '../shared/errors.ts';
+import { AddressRateLimit, type AddressVerdict } from '../shared/http/address-rate-limit.ts';
 import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { assertMatchesContract, checkResponse } from './support/contract.ts';
 
@@ -90,10 +91,12 @@ describe('GET /v1/openapi.json on the local server', () => {
   });
   afterAll(() => api.close());
 
-  it('serves the committed document without an API key', async () => {
+  it('serves the committed document without an API key, stating the limit per client address', async () => {
     const response = await api.request('GET', '/v1/openapi.json', { headers: {} });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(response.headers.get('ratelimit-policy')).toBe('"document";q=30;w=60');
+    expect(response.headers.get('ratelimit')).toMatch(/^"document";r=\d+;t=\d+$/);
     expect(response.body).toEqual(JSON.parse(committed));
   });
 
@@ -102,6 +105,57 @@ describe('GET /v1/openapi.json on the local server', () => {
     const response = await api.request('POST', '/v1/openapi.json', { apiKey, rawBody: '{}' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET');
+  });
+});
+
+describe('the limit per client address of GET /v1/openapi.json (shared/http/address-rate-limit.ts)', () => {
+  const limit = () =>
+    new AddressRateLimit({ policy: 'document', burst: 3, windowSeconds: 30, maxAddresses: 2 });
+  const remaining = (verdict: AddressVerdict) => verdict.headers.RateLimit;
+
+  it('admits a burst, then refuses with the seconds until one more is allowed, then refills', () => {
+    const buckets = limit();
+    expect([0, 1, 2].map(() => remaining(buckets.take('a', 0)))).toEqual([
+      '"document";r=2;t=10',
+      '"document";r=1;t=20',
+      '"document";r=0;t=30',
+    ]);
+    expect(buckets.take('a', 1_000)).toEqual({
+      admitted: false,
+      retryAfterSeconds: 9,
+      headers: { 'RateLimit-Policy': '"document";q=3;w=30', RateLimit: '"document";r=0;t=9' },
+    });
+    expect(buckets.take('a', 10_000).admitted).toBe(true);
+    expect(buckets.take('b', 10_000).admitted, 'another address has its own bucket').toBe(true);
+  });
+
+  it('remembers a bounded number of addresses, forgetting the least recently seen', () => {
+    const buckets = limit();
+    for (let i = 0; i < 3; i++) buckets.take('a', 0);
+    buckets.take('b', 0);
+    buckets.take('c', 0);
+    expect(buckets.take('a', 0).admitted, 'a was forgotten: a full bucket again').toBe(true);
+  });
+
+  it('answers 429 rate_limited with Retry-After and the RateLimit headers past it, as documented', async () => {
+    const api = await startTestApi();
+    try {
+      let response: Awaited<ReturnType<TestApi['request']>>;
+      let sent = 0;
+      do {
+        response = await api.request('GET', '/v1/openapi.json', { headers: {} });
+        sent++;
+      } while (response.status === 200 && sent < 100);
+      expect(response.status).toBe(429);
+      expect(response.body.error.code).toBe('rate_limited');
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(response.headers.get('ratelimit')).toMatch(/^"document";r=0;t=\d+$/);
+      expect(document.paths['/v1/openapi.json']?.get?.responses['429']?.headers).toHaveProperty(
+        'Retry-After',
+      );
+    } finally {
+      await api.close();
+    }
   });
 });
 

@@ -2,7 +2,14 @@ import { readRuntimeConfig, validRateLimit } from '../../shared/config.ts';
 import { KEY_SCOPES, type KeyScope } from '../../shared/contract/endpoints.ts';
 import { ENDPOINTS } from '../../shared/http/routes.ts';
 import { createApiKey, createMerchant, revokeApiKey, updateMerchant } from '../../shared/store/merchants.ts';
-import { type AdminCommand, CommandError, positiveInteger, requireFlag, UsageError } from '../command.ts';
+import {
+  type AdminCommand,
+  boundedName,
+  CommandError,
+  positiveInteger,
+  requireFlag,
+  UsageError,
+} from '../command.ts';
 
 /** Merchants and their API keys. Keys are printed once, here, and stored only as hashes. */
 export const merchantCommands: AdminCommand[] = [
@@ -12,7 +19,7 @@ export const merchantCommands: AdminCommand[] = [
     options: { name: { type: 'string' }, 'enable-account-updates': { type: 'boolean' } },
     run: async (flags) => {
       const merchant = await createMerchant({
-        name: requireFlag(flags, 'name'),
+        name: boundedName(requireFlag(flags, 'name'), 'name'),
         accountUpdatesEnabled: flags['enable-account-updates'] === true,
         environment: readRuntimeConfig().environment,
       });
@@ -75,7 +82,7 @@ export const merchantCommands: AdminCommand[] = [
       if (!KEY_SCOPES.includes(scope as KeyScope)) {
         throw new UsageError(`--scope must be one of ${KEY_SCOPES.join(', ')}`);
       }
-      const name = typeof flags.name === 'string' ? flags.name.trim() : undefined;
+      const name = typeof flags.name === 'string' ? boundedName(flags.name.trim(), 'name') : undefined;
       // A console key is one person's: the audit log names who changed what by it.
       if (scope === 'console' && !name) throw new UsageError('a console key needs --name (who holds it)');
       const endpoints = typeof flags.endpoints === 'string' ? parseEndpoints(flags.endpoints) : undefined;

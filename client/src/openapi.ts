@@ -565,7 +565,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document */
+        /**
+         * This document
+         * @description Public: no key. Limited per client address (`RateLimit-Policy: "document";q=30;w=60`), past which it is 429 with Retry-After.
+         */
         get: operations["openapi"];
         put?: never;
         post?: never;
@@ -587,21 +590,46 @@ export interface components {
             providerCartId?: string;
             providerOrderId: string;
             totalPrice: {
-                /** @description ISO 4217 numeric code */
+                /**
+                 * @description ISO 4217 numeric code of a currency that exists
+                 * @example 840
+                 */
                 currencyCode: string;
+                /**
+                 * @example 19.99
+                 * @example 999999999999999999.99999999
+                 */
                 amount: string;
             };
             totalTaxes?: {
-                /** @description ISO 4217 numeric code */
+                /**
+                 * @description ISO 4217 numeric code of a currency that exists
+                 * @example 840
+                 */
                 currencyCode: string;
+                /**
+                 * @example 19.99
+                 * @example 999999999999999999.99999999
+                 */
                 amount: string;
             };
             totalShippingPrice?: {
-                /** @description ISO 4217 numeric code */
+                /**
+                 * @description ISO 4217 numeric code of a currency that exists
+                 * @example 840
+                 */
                 currencyCode: string;
+                /**
+                 * @example 19.99
+                 * @example 999999999999999999.99999999
+                 */
                 amount: string;
             };
             totalDiscounts?: {
+                /**
+                 * @example 19.99
+                 * @example 999999999999999999.99999999
+                 */
                 amount: string;
             }[];
             lineItems: {
@@ -615,10 +643,21 @@ export interface components {
                 brand?: string;
                 colour?: string;
                 size?: string;
+                /**
+                 * @example 1
+                 * @example 999999
+                 */
                 quantity: string;
                 unitPrice: {
-                    /** @description ISO 4217 numeric code */
+                    /**
+                     * @description ISO 4217 numeric code of a currency that exists
+                     * @example 840
+                     */
                     currencyCode: string;
+                    /**
+                     * @example 19.99
+                     * @example 999999999999999999.99999999
+                     */
                     amount: string;
                 };
                 discounts?: components["schemas"]["JsonValue"][];
@@ -652,6 +691,10 @@ export interface components {
                 } | {
                     /** @constant */
                     contactType: "Phone";
+                    /**
+                     * @example +1 415 555 0100
+                     * @example +11111111111111111111111111111111
+                     */
                     number: string;
                 })[];
             };
@@ -664,12 +707,24 @@ export interface components {
             };
             paymentInfo: {
                 amount?: {
-                    /** @description ISO 4217 numeric code */
+                    /**
+                     * @description ISO 4217 numeric code of a currency that exists
+                     * @example 840
+                     */
                     currencyCode: string;
+                    /**
+                     * @example 19.99
+                     * @example 999999999999999999.99999999
+                     */
                     amount: string;
                 };
                 instrument?: string;
+                /** @example 4242 */
                 last4?: string;
+                /**
+                 * @example 424242
+                 * @example 42424242
+                 */
                 BIN?: string;
                 paymentIdentifier?: string;
                 postalCode?: string;
@@ -684,6 +739,7 @@ export interface components {
                 cvv_result_code?: string;
                 avs_result_code?: string;
                 paymentStatus?: string;
+                /** @example 12/29 */
                 expiry?: string;
             }[];
             deviceFingerprints?: {
@@ -692,7 +748,10 @@ export interface components {
             customData?: {
                 [key: string]: components["schemas"]["JsonValue"];
             };
-            /** @description Epoch milliseconds as a string */
+            /**
+             * @description Epoch milliseconds as a string, between 2000-01-01 and one day after the request is received
+             * @example 1763791200000
+             */
             timestamp: string;
         };
         /** @description Any JSON value */
@@ -720,13 +779,20 @@ export interface components {
                     }[];
                 };
                 category?: string;
+                /**
+                 * @example 1
+                 * @example 999999
+                 */
                 quantity: string;
                 reason: string;
             }[];
             deviceFingerprints?: {
                 deviceIdentifier: string;
             }[];
-            /** @description Epoch milliseconds as a string */
+            /**
+             * @description Epoch milliseconds as a string, between 2000-01-01 and one day after the request is received
+             * @example 1763791200000
+             */
             timestamp: string;
         };
         DispositionRequest: {
@@ -762,7 +828,10 @@ export interface components {
                 /** @enum {string} */
                 disputeStatus: "OPEN" | "RESPONDED" | "WON" | "LOST";
                 disputeAmount: number;
-                /** @description Epoch milliseconds as a number */
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds as a number, between 2000-01-01 and one day after the request is received
+                 */
                 timestamp: number;
             }[];
         };
@@ -800,12 +869,19 @@ export interface components {
             } | {
                 /** @constant */
                 contactType: "Phone";
+                /**
+                 * @example +1 415 555 0100
+                 * @example +11111111111111111111111111111111
+                 */
                 number: string;
             })[];
             deviceFingerprints?: {
                 deviceIdentifier: string;
             }[];
-            /** @description Epoch milliseconds as a string */
+            /**
+             * @description Epoch milliseconds as a string, between 2000-01-01 and one day after the request is received
+             * @example 1763791200000
+             */
             timestamp?: string;
         };
         LoginRequest: {
@@ -815,6 +891,10 @@ export interface components {
             email: string;
             username: string;
             siteDomain: string;
+            /**
+             * @example +1 415 555 0100
+             * @example +11111111111111111111111111111111
+             */
             verificationPhoneNumber?: string;
             authMethod: {
                 /** @enum {string} */
@@ -829,7 +909,10 @@ export interface components {
             deviceFingerprints?: {
                 deviceIdentifier: string;
             }[];
-            /** @description Epoch milliseconds as a string */
+            /**
+             * @description Epoch milliseconds as a string, between 2000-01-01 and one day after the request is received
+             * @example 1763791200000
+             */
             timestamp?: string;
         };
         AccountRequest: {
@@ -842,7 +925,10 @@ export interface components {
             deviceFingerprints?: {
                 deviceIdentifier: string;
             }[];
-            /** @description Epoch milliseconds as a string */
+            /**
+             * @description Epoch milliseconds as a string, between 2000-01-01 and one day after the request is received
+             * @example 1763791200000
+             */
             timestamp: string;
         };
         ReviewResolveRequest: {
@@ -860,11 +946,15 @@ export interface components {
         };
         WorkflowBacktestRequest: {
             workflow: unknown;
+            /** Format: int32 */
             days?: number;
         };
         WebhookCreateRequest: components["schemas"]["WebhookSettings"];
         WebhookSettings: {
-            /** @description https in production; http and local addresses in sandbox */
+            /**
+             * Format: uri
+             * @description https in production; http and local addresses in sandbox
+             */
             url: string;
             events: ("decision.created" | "review.created" | "review.resolved")[];
             /** @description Only events of these types; absent means every type */
@@ -874,7 +964,10 @@ export interface components {
         };
         WebhookUpdateRequest: components["schemas"]["WebhookUpdate"];
         WebhookUpdate: {
-            /** @description https in production; http and local addresses in sandbox */
+            /**
+             * Format: uri
+             * @description https in production; http and local addresses in sandbox
+             */
             url?: string;
             events?: ("decision.created" | "review.created" | "review.resolved")[];
             /** @description Only events of these types; absent means every type */
@@ -886,9 +979,11 @@ export interface components {
         };
         OrderResponse: {
             providerOrderID: string;
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             serviceOrderID: string;
             cartLevelDecisions: {
                 providerCartID: string;
+                /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
                 serviceCartID: string;
                 decisions: components["schemas"]["Decision"][];
             }[];
@@ -902,15 +997,22 @@ export interface components {
             decisionType: string;
             /** @enum {string} */
             decision: "APPROVE" | "DECLINE" | "REVIEW";
-            /** @description Name of the merchant's workflow branch that matched */
+            /**
+             * @description Name of the merchant's workflow branch that matched
+             * @example default_approve
+             */
             subDecision: string;
             decisionReason: string;
+            /** Format: int32 */
             abuseScore: number;
         };
         ErrorEnvelope: {
             error: {
-                /** @description Stable machine-readable code from the catalog */
-                code: string;
+                /**
+                 * @description Stable machine-readable code from the catalog
+                 * @enum {string}
+                 */
+                code: "unauthenticated" | "invalid_api_key" | "environment_mismatch" | "forbidden" | "endpoint_not_enabled" | "invalid_request" | "unprocessable_entity" | "unknown_field" | "invalid_currency_code" | "invalid_timestamp" | "unknown_enum_value" | "item_not_on_return" | "not_found" | "order_not_found" | "return_not_found" | "method_not_allowed" | "duplicate_order" | "duplicate_return" | "duplicate_customer" | "duplicate_dispute_id" | "review_already_resolved" | "invalid_workflow" | "invalid_csv_rows" | "idempotency_key_reused" | "gone" | "payload_too_large" | "request_timeout" | "uri_too_long" | "request_header_fields_too_large" | "rate_limited" | "internal_error" | "bad_gateway" | "service_unavailable";
                 /** @description For logs, not end users */
                 message: string;
                 /** @description The failing field, on validation errors */
@@ -919,6 +1021,7 @@ export interface components {
                 requestId: string;
                 /** @description Every problem, where an answer lists several (CSV rows, workflow rules) */
                 details?: {
+                    /** Format: int32 */
                     line?: number;
                     column?: string;
                     code: string;
@@ -928,6 +1031,7 @@ export interface components {
         };
         ReturnResponse: {
             providerReturnId: string;
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             serviceReturnId: string;
             returnedLineItems: components["schemas"]["ReturnedLineDecision"][];
         };
@@ -944,25 +1048,34 @@ export interface components {
             decisionType: string;
             /** @enum {string} */
             decision: "APPROVE" | "DECLINE" | "REVIEW";
-            /** @description Name of the merchant's workflow branch that matched */
+            /**
+             * @description Name of the merchant's workflow branch that matched
+             * @example default_approve
+             */
             subDecision: string;
             reason: string;
+            /** Format: int32 */
             abuseScore: number;
         };
         DispositionResponse: {
             providerReturnId: string;
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             serviceReturnId: string;
+            /** Format: int32 */
             dispositionsRecorded: number;
             /** @enum {string} */
             modelImpact: "queued" | "applied";
         };
         DisputeResponse: {
             providerOrderId: string;
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             serviceOrderId: string;
+            /** Format: int32 */
             disputesRecorded: number;
         };
         SignupResponse: {
             providerSignupID: string;
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             serviceSignupID: string;
             Decisions: {
                 decisions: components["schemas"]["Decision"][];
@@ -970,6 +1083,7 @@ export interface components {
         };
         LoginResponse: {
             providerLoginID: string;
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             serviceLoginID: string;
             Decisions: {
                 decisions: components["schemas"]["Decision"][];
@@ -977,16 +1091,20 @@ export interface components {
         };
         AccountResponse: {
             providerAccountEventId: string;
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             serviceAccountEventId: string;
             Decisions: {
                 decisions: components["schemas"]["Decision"][];
             }[];
         };
         ConsoleSession: {
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             merchantId: string;
             merchantName: string;
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             keyId: string;
             name: string;
+            /** Format: date-time */
             expiresAt: string;
         };
         SignedOut: {
@@ -998,6 +1116,7 @@ export interface components {
             nextCursor?: string;
         };
         Review: {
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             reviewId: string;
             /** @enum {string} */
             eventType: "order" | "return" | "signup" | "login" | "account";
@@ -1005,11 +1124,13 @@ export interface components {
             customerId?: string;
             /** @enum {string} */
             status: "open" | "resolved";
+            /** Format: date-time */
             createdAt: string;
             decisions: {
                 itemRef?: string;
                 /** @enum {string} */
                 decision: "APPROVE" | "DECLINE" | "REVIEW";
+                /** @example default_approve */
                 subDecision: string;
                 reason: string;
                 abuseScore: number;
@@ -1020,6 +1141,7 @@ export interface components {
                 /** @enum {string} */
                 outcome: "abuse" | "legitimate";
                 note?: string;
+                /** Format: date-time */
                 resolvedAt: string;
                 resolvedBy?: string;
             };
@@ -1032,11 +1154,13 @@ export interface components {
             /** @enum {string} */
             eventType: "order" | "return" | "signup" | "login" | "account";
             providerId: string;
+            /** Format: date-time */
             createdAt: string;
             decisions: {
                 itemRef?: string;
                 /** @enum {string} */
                 decision: "APPROVE" | "DECLINE" | "REVIEW";
+                /** @example default_approve */
                 subDecision: string;
                 reason: string;
                 abuseScore: number;
@@ -1048,6 +1172,7 @@ export interface components {
                     contribution?: number;
                 }[];
                 rule: {
+                    /** @example default_approve */
                     name: string;
                     condition?: string;
                 };
@@ -1071,7 +1196,13 @@ export interface components {
             workflow: components["schemas"]["Workflow"];
             /** @enum {string} */
             source: "stored" | "default";
+            /** Format: date-time */
             updatedAt?: string;
+            /**
+             * @description The decisions possible for this event type
+             * @example APPROVE/DECLINE
+             * @example APPROVE/DECLINE/REVIEW
+             */
             decisionType: string;
         };
         Workflow: {
@@ -1079,6 +1210,7 @@ export interface components {
             eventType: "order" | "return" | "signup" | "login" | "account";
             version: string;
             readonly rules: {
+                /** @example default_approve */
                 name: string;
                 /** @enum {string} */
                 decision: "APPROVE" | "DECLINE" | "REVIEW";
@@ -1086,6 +1218,7 @@ export interface components {
                 reason?: string;
             }[];
             defaultBranch: {
+                /** @example default_approve */
                 name: string;
                 /** @enum {string} */
                 decision: "APPROVE" | "DECLINE" | "REVIEW";
@@ -1094,9 +1227,15 @@ export interface components {
         WorkflowValidation: {
             valid: boolean;
             errors: string[];
+            /**
+             * @description The decisions possible for this event type
+             * @example APPROVE/DECLINE
+             * @example APPROVE/DECLINE/REVIEW
+             */
             decisionType?: string;
         };
         BacktestReport: {
+            /** Format: date-time */
             since: string;
             truncated: boolean;
             eventType: string;
@@ -1125,16 +1264,19 @@ export interface components {
             };
             examples: {
                 eventId: string;
+                /** Format: date-time */
                 createdAt: string;
                 abuseScore: number;
                 from: {
                     /** @enum {string} */
                     decision: "APPROVE" | "DECLINE" | "REVIEW";
+                    /** @example default_approve */
                     subDecision: string;
                 };
                 to: {
                     /** @enum {string} */
                     decision: "APPROVE" | "DECLINE" | "REVIEW";
+                    /** @example default_approve */
                     subDecision: string;
                 };
             }[];
@@ -1145,50 +1287,70 @@ export interface components {
         };
         WorkflowVersion: {
             workflow: components["schemas"]["Workflow"];
+            /** Format: date-time */
             savedAt: string;
             savedBy: string;
         };
         DispositionsUploadAccepted: {
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             uploadId: string;
             /** @constant */
             status: "recording";
+            /** Format: int32 */
             rows: number;
+            /** Format: int32 */
             returns: number;
         };
         DispositionsUploadStatus: {
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             uploadId: string;
             /** @enum {string} */
             status: "recording" | "done" | "failed";
+            /** Format: int32 */
             rows: number;
+            /** Format: int32 */
             returns: number;
+            /** Format: int32 */
             returnsRecorded: number;
+            /** Format: int32 */
             returnsAlreadyPresent: number;
+            /** Format: int32 */
             returnsFailed: number;
             failures: {
                 returnId: string;
                 code: string;
                 message: string;
             }[];
+            /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             finishedAt?: string;
             reason?: string;
         };
         Overview: {
+            /** Format: date */
             from: string;
+            /** Format: date */
             to: string;
             days: {
+                /** Format: date */
                 day: string;
                 /** @enum {string} */
                 eventType: "order" | "return" | "signup" | "login" | "account";
+                /** Format: int32 */
                 APPROVE: number;
+                /** Format: int32 */
                 DECLINE: number;
+                /** Format: int32 */
                 REVIEW: number;
             }[];
             scoreBands: number[];
             topReasons: {
                 reason: string;
+                /** Format: int32 */
                 count: number;
             }[];
+            /** Format: int32 */
             openReviews: number;
             truncated: boolean;
         };
@@ -1197,9 +1359,11 @@ export interface components {
             nextCursor?: string;
         };
         AuditEntry: {
+            /** Format: date-time */
             at: string;
             /** @enum {string} */
             action: "review.resolved" | "workflow.saved" | "dispositions.uploaded";
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             keyId: string;
             keyName: string;
             subject: string;
@@ -1209,8 +1373,12 @@ export interface components {
             items: components["schemas"]["WebhookEndpoint"][];
         };
         WebhookEndpoint: {
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             webhookId: string;
-            /** @description https in production; http and local addresses in sandbox */
+            /**
+             * Format: uri
+             * @description https in production; http and local addresses in sandbox
+             */
             url: string;
             events: ("decision.created" | "review.created" | "review.resolved")[];
             /** @description Only events of these types; absent means every type */
@@ -1221,9 +1389,12 @@ export interface components {
             status: "enabled" | "disabled";
             disabled?: {
                 reason: string;
+                /** Format: date-time */
                 at: string;
             };
+            /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             updatedAt: string;
         };
         WebhookCreated: {
@@ -1232,20 +1403,28 @@ export interface components {
             secret: string;
         };
         WebhookDeleted: {
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             webhookId: string;
             /** @constant */
             deleted: true;
         };
         WebhookSecret: {
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             webhookId: string;
             /** @description The new signing secret, shown only in this answer */
             secret: string;
-            /** @description Until then both secrets sign */
+            /**
+             * Format: date-time
+             * @description Until then both secrets sign
+             */
             previousSecretExpiresAt: string;
         };
         WebhookQueued: {
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             webhookId: string;
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             deliveryId: string;
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             eventId: string;
             /**
              * @description The worker sends it within seconds; see its deliveries
@@ -1257,21 +1436,31 @@ export interface components {
             items: components["schemas"]["WebhookDelivery"][];
         };
         WebhookDelivery: {
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             deliveryId: string;
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             webhookId: string;
-            /** @description The Webhook-Id header: the same on every attempt */
+            /**
+             * @description The Webhook-Id header: the same on every attempt
+             * @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b
+             */
             eventId: string;
             type: string;
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
+            /** Format: int32 */
             attempts: number;
+            /** Format: date-time */
             nextAttemptAt?: string;
             lastAttempt?: {
+                /** Format: date-time */
                 at: string;
+                /** Format: int32 */
                 status?: number;
                 error?: string;
                 latencyMs: number;
             };
+            /** Format: date-time */
             createdAt: string;
         };
     };
@@ -1287,9 +1476,9 @@ export interface components {
         Location: string;
         /** @description Seconds to wait before retrying (429, 503). */
         "Retry-After": number;
-        /** @description Draft IETF RateLimit header: the remaining quota and when it resets. */
+        /** @description Draft IETF RateLimit header: the requests left and the seconds until the quota is full again (`"merchant";r=97;t=1`). */
         RateLimit: string;
-        /** @description Draft IETF RateLimit-Policy header: the merchant’s limit. */
+        /** @description Draft IETF RateLimit-Policy header: the quota and its window in seconds: the merchant’s (`"merchant";q=100;w=1`), or per client address for the document (`"document";q=30;w=60`). */
         "RateLimit-Policy": string;
     };
     pathItems: never;
@@ -8687,14 +8876,39 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        openapi: string;
+                        /** @constant */
+                        openapi: "3.1.0";
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };

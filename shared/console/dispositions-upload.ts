@@ -6,6 +6,7 @@ import type { ManagementUseCase } from '../http/management-handler.ts';
 import { describeIssues } from '../http/validation.ts';
 import { newUploadId } from '../ids.ts';
 import { plural } from '../plural.ts';
+import { MAX_UPLOAD_FAILURES_LISTED } from '../schemas/console.ts';
 import {
   dispositionRequestSchema,
   type ItemDisposition,
@@ -94,9 +95,10 @@ export const showUpload: ManagementUseCase<'dispositionsUploadShow'> = async ({ 
     chunks: _chunks,
     chunksRecorded: _done,
     attempts: _attempts,
+    failures,
     ...body
   } = upload;
-  return { body };
+  return { body: { ...body, failures: failures.slice(0, MAX_UPLOAD_FAILURES_LISTED) } };
 };
 
 /** The file's returns as stored, by id (absent when unknown), read 100 at a time. */

@@ -1,15 +1,11 @@
 import type { ManagementUseCase } from '../http/management-handler.ts';
-import { CONSOLE_EVENT_TYPES } from '../schemas/console.ts';
+import { CONSOLE_EVENT_TYPES, OVERVIEW_LIMITS } from '../schemas/console.ts';
 import { DECISION_OUTCOMES, type DecisionOutcome } from '../schemas/decision.ts';
 import { listDecidedEvents } from '../store/decided-events.ts';
 import { listReviews } from '../store/reviews.ts';
 
 const DAY_MS = 86_400_000;
 const DEFAULT_DAYS = 30;
-/** Events read per type for one overview; past it the answer says `truncated`. */
-const MAX_EVENTS_PER_TYPE = 20_000;
-const MAX_OPEN_REVIEWS_COUNTED = 1_000;
-const TOP_REASONS = 8;
 
 /**
  * GET /v1/overview: decisions per UTC day by event type and outcome, the score distribution in bands
@@ -22,13 +18,18 @@ export const overview: ManagementUseCase<'overview'> = async ({ caller, query })
     query.from ?? new Date(Date.parse(to) - (DEFAULT_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
   const end = new Date(Date.parse(to) + DAY_MS).toISOString();
   const perDay = new Map<string, Record<DecisionOutcome, number>>();
-  const scoreBands = Array.from({ length: 10 }, () => 0);
+  const scoreBands = Array.from({ length: OVERVIEW_LIMITS.scoreBands }, () => 0);
   const reasons = new Map<string, number>();
   let truncated = false;
   const listings = await Promise.all(
     CONSOLE_EVENT_TYPES.map(async (eventType) => ({
       eventType,
-      ...(await listDecidedEvents(caller.merchantId, eventType, Date.parse(from), MAX_EVENTS_PER_TYPE)),
+      ...(await listDecidedEvents(
+        caller.merchantId,
+        eventType,
+        Date.parse(from),
+        OVERVIEW_LIMITS.eventsPerType,
+      )),
     })),
   );
   for (const { eventType, events, more } of listings) {
@@ -39,13 +40,13 @@ export const overview: ManagementUseCase<'overview'> = async ({ caller, query })
       const counts = perDay.get(key) ?? { APPROVE: 0, DECLINE: 0, REVIEW: 0 };
       for (const decision of event.decisions) {
         counts[decision.decision]++;
-        scoreBands[Math.min(9, Math.floor(decision.abuseScore / 10))]!++;
+        scoreBands[Math.min(OVERVIEW_LIMITS.scoreBands - 1, Math.floor(decision.abuseScore / 10))]!++;
         reasons.set(decision.reason, (reasons.get(decision.reason) ?? 0) + 1);
       }
       perDay.set(key, counts);
     }
   }
-  const open = await listReviews(caller.merchantId, 'open', MAX_OPEN_REVIEWS_COUNTED);
+  const open = await listReviews(caller.merchantId, 'open', OVERVIEW_LIMITS.openReviewsCounted);
   return {
     body: {
       from,
@@ -59,7 +60,7 @@ export const overview: ManagementUseCase<'overview'> = async ({ caller, query })
       scoreBands,
       topReasons: [...reasons]
         .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-        .slice(0, TOP_REASONS)
+        .slice(0, OVERVIEW_LIMITS.topReasons)
         .map(([reason, count]) => ({ reason, count })),
       openReviews: open.reviews.length,
       truncated: truncated || open.more,

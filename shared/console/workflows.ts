@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.ts';
 import type { ManagementUseCase } from '../http/management-handler.ts';
+import { MAX_STRING_LENGTH, WORKFLOW_LIMITS } from '../schemas/fields.ts';
 import { decisionTypeOf, type Workflow } from '../scoring/workflow.ts';
 import { validateWorkflow } from '../scoring/workflow-validation.ts';
 import { auditPut } from '../store/audit.ts';
@@ -21,7 +22,7 @@ export const validateCandidate: ManagementUseCase<'workflowValidate'> = async ({
   return {
     body: result.valid
       ? { valid: true, errors: [], decisionType: decisionTypeOf(result.workflow) }
-      : { valid: false, errors: result.errors },
+      : { valid: false, errors: listedProblems(result.errors) },
   };
 };
 
@@ -76,8 +77,22 @@ function validOrThrow(eventType: Workflow['eventType'], document: unknown, versi
   const result = validateWorkflow(eventType, document, version);
   if (result.valid) return result.workflow;
   throw new ApiError('invalid_workflow', `Invalid ${eventType} workflow: ${result.errors.join('; ')}`, {
-    details: result.errors.map((message) => ({ code: 'invalid_workflow', message })),
+    details: listedProblems(result.errors).map((message) => ({ code: 'invalid_workflow', message })),
   });
+}
+
+/**
+ * A workflow's problems as an answer lists them: each cut to the text bound (a message may quote a
+ * rule name as sent), and the first ones when there are more than the list holds (then the last line
+ * says how many more), as the document declares.
+ */
+function listedProblems(errors: readonly string[]): string[] {
+  const bounded = errors.map((message) =>
+    message.length <= MAX_STRING_LENGTH ? message : `${message.slice(0, MAX_STRING_LENGTH - 1)}…`,
+  );
+  const room = WORKFLOW_LIMITS.problemsListed;
+  if (bounded.length <= room) return bounded;
+  return [...bounded.slice(0, room - 1), `…and ${bounded.length - room + 1} more problems`];
 }
 
 function stateOf(workflow: Workflow, source: 'stored' | 'default', updatedAt: string | undefined) {

@@ -14,6 +14,9 @@ import type { ENDPOINT_SCHEMAS } from './endpoint-schemas.ts';
 
 /** The optional header that makes a call of an `idempotency-key-header` endpoint answer once. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** Its value: 1 to 255 printable ASCII characters (shared/http/headers.ts checks, the document says). */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[\\x20-\\x7E]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
 
 /** A merchant-level switch an endpoint needs (account updates are off until enabled). */
 export type EndpointFeature = 'accountUpdates';

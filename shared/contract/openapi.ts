@@ -1,13 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import {
+  createDocument,
+  createSchema,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+} from 'zod-openapi';
 import { ERROR_CATALOG, type ErrorCode } from '../errors.ts';
-import { errorEnvelopeSchema } from '../schemas/responses.ts';
+import { boundedInt, label, pathIdText } from '../schemas/fields.ts';
+import { errorEnvelopeSchema, requestId } from '../schemas/responses.ts';
 import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from './console-credentials.ts';
 import { ENDPOINT_DOCS, type EndpointDocs, errorsOf } from './endpoint-docs.ts';
 import { API_SCHEMAS, type EndpointSchemas } from './endpoint-schemas.ts';
-import { type EndpointDefinition, IDEMPOTENCY_KEY_HEADER } from './endpoints.ts';
+import {
+  type EndpointDefinition,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_KEY_PATTERN,
+} from './endpoints.ts';
 import { ERROR_CONDITIONS } from './error-conditions.ts';
 import { API_DEFINITIONS, API_ENDPOINTS } from './management-endpoints.ts';
 
@@ -16,39 +27,57 @@ import { API_DEFINITIONS, API_ENDPOINTS } from './management-endpoints.ts';
  * by hand): `npm run openapi` writes it to openapi.json, which the API serves at /v1/openapi.json.
  */
 const REPO_ROOT = join(import.meta.dirname, '..', '..');
+const OPENAPI_VERSION = '3.1.0';
 
+/**
+ * Both are public: merchants integrate against sandbox and go live on production (`x-internal`
+ * declares each server's audience, as OWASP API9 asks).
+ */
 export const SERVERS = [
-  { url: 'https://sandbox.api.abuse-decision.example', description: 'Sandbox (keys start with pk_test_)' },
-  { url: 'https://api.abuse-decision.example', description: 'Production (keys start with pk_live_)' },
+  {
+    url: 'https://sandbox.api.abuse-decision.example',
+    description: 'Sandbox (keys start with pk_test_)',
+    'x-internal': false,
+  },
+  {
+    url: 'https://api.abuse-decision.example',
+    description: 'Production (keys start with pk_live_)',
+    'x-internal': false,
+  },
 ];
+
+/** A draft IETF RateLimit or RateLimit-Policy value: a policy name and two numbers. */
+const rateLimitValue = () => z.string().max(128);
 
 /** Response headers, described once and referenced by every response that carries them. */
 const HEADERS = {
   'X-Request-Id': {
     description: 'Identifies the request; equals `error.requestId` on errors.',
-    schema: { type: 'string' },
+    schema: requestId(),
   },
   'Idempotent-Replayed': {
     description: 'Present (`true`) when the answer is the stored answer of an earlier identical call.',
-    schema: { type: 'string', enum: ['true'] },
+    schema: z.enum(['true']),
   },
   Location: {
     description: 'Where the status of the accepted work is read (202).',
-    schema: { type: 'string' },
+    schema: label(),
   },
   'Retry-After': {
     description: 'Seconds to wait before retrying (429, 503).',
-    schema: { type: 'integer', minimum: 0 },
+    schema: boundedInt(0, Number.MAX_SAFE_INTEGER),
   },
   RateLimit: {
-    description: 'Draft IETF RateLimit header: the remaining quota and when it resets.',
-    schema: { type: 'string' },
+    description:
+      'Draft IETF RateLimit header: the requests left and the seconds until the quota is full again (`"merchant";r=97;t=1`).',
+    schema: rateLimitValue(),
   },
   'RateLimit-Policy': {
-    description: 'Draft IETF RateLimit-Policy header: the merchant’s limit.',
-    schema: { type: 'string' },
+    description:
+      'Draft IETF RateLimit-Policy header: the quota and its window in seconds: the merchant’s (`"merchant";q=100;w=1`), or per client address for the document (`"document";q=30;w=60`).',
+    schema: rateLimitValue(),
   },
-} as const;
+};
 type HeaderName = keyof typeof HEADERS;
 
 const headerRefs = (...names: HeaderName[]) =>
@@ -69,10 +98,10 @@ const REASONS: Record<number, string> = {
   503: 'Temporarily unavailable; retry after Retry-After',
 };
 
-/** One response per status the endpoint can answer, its `error.code` narrowed to the catalog's codes. */
-function errorResponses(definition: DocumentedEndpoint) {
+/** One response per status of the given codes, its `error.code` narrowed to them. */
+function errorResponses(errorCodes: readonly ErrorCode[]) {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorsOf(definition)) {
+  for (const code of errorCodes) {
     const { status } = ERROR_CATALOG[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -138,7 +167,8 @@ function requestBody(name: string, definition: DocumentedEndpoint) {
     return {
       required: true,
       description: `A CSV file with a header row, at most ${definition.csvBody.maxBytes} bytes.`,
-      content: { 'text/csv': { schema: z.string() } },
+      // Characters are at least one byte each: a file within the byte limit is within this length.
+      content: { 'text/csv': { schema: z.string().max(definition.csvBody.maxBytes) } },
     };
   }
   return undefined;
@@ -161,7 +191,7 @@ function operation(name: string, definition: DocumentedEndpoint): ZodOpenApiOper
     ...(definition.deprecation ? { deprecated: true } : {}),
     requestParams: {
       ...(pathParameters.length > 0
-        ? { path: z.object(Object.fromEntries(pathParameters.map((p) => [p, z.string().min(1)]))) }
+        ? { path: z.object(Object.fromEntries(pathParameters.map((p) => [p, pathIdText()]))) }
         : {}),
       ...(definition.query ? { query: definition.query as z.ZodObject } : {}),
       ...(usesKeyHeader
@@ -169,9 +199,12 @@ function operation(name: string, definition: DocumentedEndpoint): ZodOpenApiOper
             header: z.object({
               [IDEMPOTENCY_KEY_HEADER]: z
                 .string()
-                .regex(/^[\x20-\x7E]{1,255}$/)
+                .max(IDEMPOTENCY_KEY_MAX_LENGTH)
+                .regex(IDEMPOTENCY_KEY_PATTERN)
                 .optional()
-                .meta({ description: '1 to 255 printable ASCII characters, unique per logical call' }),
+                .meta({
+                  description: `1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters, unique per logical call`,
+                }),
             }),
           }
         : {}),
@@ -190,7 +223,7 @@ function operation(name: string, definition: DocumentedEndpoint): ZodOpenApiOper
               headers: headerRefs('X-Request-Id', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy'),
               content: { 'application/json': { schema: definition.response } },
             },
-      ...errorResponses(definition),
+      ...errorResponses(errorsOf(definition)),
     },
   };
 }
@@ -217,18 +250,22 @@ export function buildOpenApiDocument() {
     get: {
       operationId: 'openapi',
       summary: 'This document',
+      description:
+        'Public: no key. Limited per client address (`RateLimit-Policy: "document";q=30;w=60`), past which it is 429 with Retry-After.',
+      tags: ['Reference'],
       security: [],
       responses: {
         '200': {
           description: 'The OpenAPI 3.1 document of this API',
-          headers: headerRefs('X-Request-Id'),
-          content: { 'application/json': { schema: z.looseObject({ openapi: z.string() }) } },
+          headers: headerRefs('X-Request-Id', 'RateLimit', 'RateLimit-Policy'),
+          content: { 'application/json': { schema: z.looseObject({ openapi: z.literal(OPENAPI_VERSION) }) } },
         },
+        ...errorResponses(['rate_limited']),
       },
     },
   };
   return createDocument({
-    openapi: '3.1.0',
+    openapi: OPENAPI_VERSION,
     info: {
       title: 'Abuse-decision API',
       version: '1.0.0',
@@ -236,6 +273,14 @@ export function buildOpenApiDocument() {
         'Scores commerce and account events (orders, returns, signups, logins, account updates) for abuse and records dispositions and disputes. Clients retry 429, 500, 502 and 503 with exponential backoff (1 s, 2 s, 4 s, 8 s), honouring Retry-After, and give up after the fifth attempt.',
     },
     servers: SERVERS,
+    tags: [
+      {
+        name: 'Events',
+        description: 'Scored events and the reports that feed their history (`events` keys)',
+      },
+      { name: 'Management', description: 'The console’s API (`console` keys or the console session)' },
+      { name: 'Reference', description: 'This document' },
+    ],
     security: [{ ApiKey: [] }],
     paths,
     components: {
@@ -254,7 +299,12 @@ export function buildOpenApiDocument() {
           description: `The console session made by POST /v1/console/session; calls that change something also send the \`${CONSOLE_REQUEST_HEADER}\` header.`,
         },
       },
-      headers: HEADERS as never,
+      headers: Object.fromEntries(
+        Object.entries(HEADERS).map(([name, { description, schema }]) => [
+          name,
+          { description, schema: createSchema(schema).schema },
+        ]),
+      ),
     },
   });
 }

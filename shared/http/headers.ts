@@ -1,4 +1,8 @@
-import { IDEMPOTENCY_KEY_HEADER } from '../contract/endpoints.ts';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_KEY_PATTERN,
+} from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
 
 export { IDEMPOTENCY_KEY_HEADER };
@@ -13,15 +17,13 @@ export function headerValue(headers: Record<string, string | undefined> | null |
   return undefined;
 }
 
-const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
-
 /** The Idempotency-Key header when present: 1 to 255 printable ASCII characters, else 400. */
 export function idempotencyKeyOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
     throw new ApiError(
       'invalid_request',
-      `The ${IDEMPOTENCY_KEY_HEADER} header must be 1 to 255 printable ASCII characters.`,
+      `The ${IDEMPOTENCY_KEY_HEADER} header must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.`,
       { field: IDEMPOTENCY_KEY_HEADER },
     );
   }

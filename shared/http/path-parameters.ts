@@ -1,14 +1,14 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { ApiError } from '../errors.ts';
-import { idText } from '../schemas/fields.ts';
+import { pathIdText } from '../schemas/fields.ts';
 import { decodePathSegment, parameterName, pathSegments } from './route.ts';
 import { validate } from './validation.ts';
 
-/** Path ids are merchant ids like those in bodies: 1 to 256 characters of well-formed text. */
+/** Path ids are merchant ids like those in bodies: at most 256 characters of well-formed text. */
 const pathIdsSchema = z.record(
   z.string(),
-  idText().refine((id) => id.isWellFormed(), 'must be valid Unicode text'),
+  pathIdText().refine((id) => id.isWellFormed(), 'must be valid Unicode text'),
 );
 
 /**

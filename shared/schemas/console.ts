@@ -1,6 +1,24 @@
 import * as z from 'zod';
-import { DECISION_OUTCOMES } from './decision.ts';
-import { idText, text } from './fields.ts';
+import { ERROR_ENVELOPE_LIMITS } from '../errors.ts';
+import { DECISION_OUTCOMES, decisionType } from './decision.ts';
+import {
+  boundedInt,
+  count,
+  idText,
+  isoDay,
+  isoTime,
+  LIMITS,
+  label,
+  MAX_CURSOR_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_PAGE_SIZE,
+  MAX_STRING_LENGTH,
+  serviceId,
+  text,
+  WORKFLOW_LIMITS,
+  workflowBranchName,
+  workflowCondition,
+} from './fields.ts';
 
 /**
  * Requests and answers of the management API behind the merchant console (contract 9.3: new /v1
@@ -9,22 +27,44 @@ import { idText, text } from './fields.ts';
 export const CONSOLE_EVENT_TYPES = ['order', 'return', 'signup', 'login', 'account'] as const;
 const eventType = z.enum(CONSOLE_EVENT_TYPES);
 const outcome = z.enum(DECISION_OUTCOMES);
-const cursor = z.string().min(1).max(2048).meta({ description: 'The `nextCursor` of the previous page' });
-const pageLimit = z.coerce.number().int().min(1).max(100).optional();
+const cursor = z
+  .string()
+  .min(1)
+  .max(MAX_CURSOR_LENGTH)
+  .meta({ description: 'The `nextCursor` of the previous page' });
+const pageLimit = boundedInt(1, MAX_PAGE_SIZE, { coerce: true }).optional();
 
 /** Every list answer: a page of items and, when there are more, the cursor of the next page. */
 const page = <T extends z.ZodType>(item: T, id: string) =>
-  z.object({ items: z.array(item), nextCursor: z.string().optional() }).meta({ id });
+  z
+    .object({
+      items: z.array(item).max(MAX_PAGE_SIZE),
+      nextCursor: z.string().max(MAX_CURSOR_LENGTH).optional(),
+    })
+    .meta({ id });
+/** A reviewer's note on a resolution. */
+const REVIEW_NOTE_MAX_LENGTH = 1_000;
+const reviewNote = () => z.string().max(REVIEW_NOTE_MAX_LENGTH);
+/** Signals a decision's explanation lists: the model's, a few dozen at most. */
+const MAX_EXPLAINED_SIGNALS = 100;
+/**
+ * Identities an event names: an e-mail and its domain, or an address, or a phone per contact; the
+ * devices (a login has two lists); a card per payment; one customer, username and the like.
+ */
+const MAX_EVENT_IDENTITIES = 2 * LIMITS.contacts + 2 * LIMITS.fingerprints + LIMITS.payments + 8;
+/** The decisions of one event: one, or one per returned line item. */
+const eventDecisions = <T extends z.ZodType>(decision: T) =>
+  z.array(decision).max(Math.max(LIMITS.lineItems, LIMITS.returnedItems));
 
 export const emptyRequestSchema = z.strictObject({});
 
 export const consoleSessionSchema = z
   .object({
-    merchantId: z.string(),
-    merchantName: z.string(),
-    keyId: z.string(),
-    name: z.string(),
-    expiresAt: z.string(),
+    merchantId: serviceId(),
+    merchantName: label(),
+    keyId: serviceId(),
+    name: label(),
+    expiresAt: isoTime(),
   })
   .meta({ id: 'ConsoleSession' });
 
@@ -39,32 +79,33 @@ export const reviewListQuerySchema = z.strictObject({
 
 /** What every decision shown in the console says: outcome, branch, reason, score, versions. */
 const decisionSummaryFields = {
-  itemRef: z.string().optional(),
+  /** The returned line's identifier, on returns. */
+  itemRef: idText().optional(),
   decision: outcome,
-  subDecision: z.string(),
-  reason: z.string(),
+  subDecision: workflowBranchName(),
+  reason: text(),
   abuseScore: z.number(),
-  modelVersion: z.string(),
-  workflowVersion: z.string(),
+  modelVersion: label(),
+  workflowVersion: label(),
 };
 const reviewedDecisionSchema = z.object(decisionSummaryFields);
 
 export const reviewSchema = z
   .object({
-    reviewId: z.string(),
+    reviewId: serviceId(),
     eventType,
     /** The merchant's own id of the event: what a person searches by. */
-    providerId: z.string(),
-    customerId: z.string().optional(),
+    providerId: idText(),
+    customerId: idText().optional(),
     status: z.enum(['open', 'resolved']),
-    createdAt: z.string(),
-    decisions: z.array(reviewedDecisionSchema),
+    createdAt: isoTime(),
+    decisions: eventDecisions(reviewedDecisionSchema),
     resolution: z
       .object({
         outcome: z.enum(['abuse', 'legitimate']),
-        note: z.string().optional(),
-        resolvedAt: z.string(),
-        resolvedBy: z.string().optional(),
+        note: reviewNote().optional(),
+        resolvedAt: isoTime(),
+        resolvedBy: label().optional(),
       })
       .optional(),
   })
@@ -73,34 +114,34 @@ export const reviewSchema = z
 export const reviewPageSchema = page(reviewSchema, 'ReviewPage');
 
 const contributionSchema = z.object({
-  signal: z.string(),
+  signal: label(),
   value: z.number(),
   contribution: z.number().optional(),
 });
 
 const identityCountersSchema = z.object({
-  kind: z.string(),
+  kind: label(),
   /** The first characters of the identity's digest: enough to tell two apart, never the value. */
-  digest: z.string(),
-  counters: z.record(z.string(), z.number()),
-  linked: z.record(z.string(), z.number()),
-  summary: z.string(),
+  digest: label(),
+  counters: z.record(label(), z.number()),
+  linked: z.record(label(), z.number()),
+  summary: text(),
 });
 
 const explainedDecisionSchema = z.object({
   ...decisionSummaryFields,
-  signals: z.array(contributionSchema),
-  rule: z.object({ name: z.string(), condition: z.string().optional() }),
-  variables: z.record(z.string(), z.unknown()),
+  signals: z.array(contributionSchema).max(MAX_EXPLAINED_SIGNALS),
+  rule: z.object({ name: workflowBranchName(), condition: workflowCondition().optional() }),
+  variables: z.record(label(), z.unknown()),
 });
 
 export const decisionExplanationSchema = z
   .object({
     eventType,
-    providerId: z.string(),
-    createdAt: z.string(),
-    decisions: z.array(explainedDecisionSchema),
-    identities: z.array(identityCountersSchema),
+    providerId: idText(),
+    createdAt: isoTime(),
+    decisions: eventDecisions(explainedDecisionSchema),
+    identities: z.array(identityCountersSchema).max(MAX_EVENT_IDENTITIES),
   })
   .meta({ id: 'DecisionExplanation' });
 
@@ -110,22 +151,22 @@ export const reviewDetailSchema = z
 
 export const resolveReviewRequestSchema = z.strictObject({
   outcome: z.enum(['abuse', 'legitimate']),
-  note: text().max(1_000).optional(),
+  note: reviewNote().optional(),
 });
 
 const workflowRuleSchema = z.object({
-  name: z.string(),
+  name: workflowBranchName(),
   decision: outcome,
-  condition: z.string(),
-  reason: z.string().optional(),
+  condition: workflowCondition(),
+  reason: z.string().max(WORKFLOW_LIMITS.reasonLength).optional(),
 });
 
 export const workflowSchema = z
   .object({
     eventType,
-    version: z.string(),
-    rules: z.array(workflowRuleSchema).readonly(),
-    defaultBranch: z.object({ name: z.string(), decision: outcome }),
+    version: label(),
+    rules: z.array(workflowRuleSchema).max(WORKFLOW_LIMITS.rules).readonly(),
+    defaultBranch: z.object({ name: workflowBranchName(), decision: outcome }),
   })
   .meta({ id: 'Workflow' });
 
@@ -133,8 +174,8 @@ export const workflowStateSchema = z
   .object({
     workflow: workflowSchema,
     source: z.enum(['stored', 'default']),
-    updatedAt: z.string().optional(),
-    decisionType: z.string(),
+    updatedAt: isoTime().optional(),
+    decisionType: decisionType(),
   })
   .meta({ id: 'WorkflowState' });
 
@@ -144,117 +185,148 @@ export const workflowCandidateSchema = z.strictObject({
 });
 
 export const workflowValidationSchema = z
-  .object({ valid: z.boolean(), errors: z.array(z.string()), decisionType: z.string().optional() })
+  .object({
+    valid: z.boolean(),
+    errors: z.array(z.string().max(MAX_STRING_LENGTH)).max(WORKFLOW_LIMITS.problemsListed),
+    decisionType: decisionType().optional(),
+  })
   .meta({ id: 'WorkflowValidation' });
 
 export const backtestRequestSchema = z.strictObject({
   workflow: z.unknown(),
-  days: z.int().min(1).max(365).optional(),
+  days: boundedInt(1, 365).optional(),
 });
 
 export const backtestReportSchema = z
   .object({
-    since: z.string(),
+    since: isoTime(),
     truncated: z.boolean(),
-    eventType: z.string(),
-    candidateVersion: z.string(),
+    eventType: label(),
+    candidateVersion: label(),
     events: z.number(),
     decisions: z.number(),
     changed: z.number(),
     branchChanged: z.number(),
-    transitions: z.record(z.string(), z.number()),
-    branchTransitions: z.record(z.string(), z.number()),
+    /** Keyed `FROM→TO` (outcomes or branch names). */
+    transitions: z.record(label(), z.number()),
+    branchTransitions: z.record(label(), z.number()),
     outcomes: z.object({
-      current: z.record(z.string(), z.number()),
-      candidate: z.record(z.string(), z.number()),
+      current: z.record(label(), z.number()),
+      candidate: z.record(label(), z.number()),
     }),
     decisionsWithoutFields: z.number(),
-    ruleErrors: z.record(z.string(), z.number()),
-    examples: z.array(
-      z.object({
-        eventId: z.string(),
-        createdAt: z.string(),
-        abuseScore: z.number(),
-        from: z.object({ decision: outcome, subDecision: z.string() }),
-        to: z.object({ decision: outcome, subDecision: z.string() }),
-      }),
-    ),
+    ruleErrors: z.record(label(), z.number()),
+    examples: z
+      .array(
+        z.object({
+          eventId: idText(),
+          createdAt: isoTime(),
+          abuseScore: z.number(),
+          from: z.object({ decision: outcome, subDecision: workflowBranchName() }),
+          to: z.object({ decision: outcome, subDecision: workflowBranchName() }),
+        }),
+      )
+      .max(WORKFLOW_LIMITS.backtestExamples),
   })
   .meta({ id: 'BacktestReport' });
 
 export const workflowVersionSchema = z
-  .object({ workflow: workflowSchema, savedAt: z.string(), savedBy: z.string() })
+  .object({ workflow: workflowSchema, savedAt: isoTime(), savedBy: label() })
   .meta({ id: 'WorkflowVersion' });
 
 export const workflowVersionPageSchema = page(workflowVersionSchema, 'WorkflowVersionPage');
 
 /** A valid file, accepted: its rows are being recorded by a job whose status is at `Location`. */
 export const uploadAcceptedSchema = z
-  .object({ uploadId: z.string(), status: z.literal('recording'), rows: z.int(), returns: z.int() })
+  .object({ uploadId: serviceId(), status: z.literal('recording'), rows: count(), returns: count() })
   .meta({ id: 'DispositionsUploadAccepted' });
+
+/** Refused returns an upload's status lists (`returnsFailed` counts them all). */
+export const MAX_UPLOAD_FAILURES_LISTED = 100;
 
 export const uploadStatusSchema = z
   .object({
-    uploadId: z.string(),
+    uploadId: serviceId(),
     status: z.enum(['recording', 'done', 'failed']),
-    rows: z.int(),
-    returns: z.int(),
+    rows: count(),
+    returns: count(),
     /** Returns whose dispositions this upload recorded or changed. */
-    returnsRecorded: z.int(),
+    returnsRecorded: count(),
     /** Returns already recorded exactly as in the file (an upload of the same file again). */
-    returnsAlreadyPresent: z.int(),
-    /** Returns the disposition endpoint refused while recording (listed in `failures`). */
-    returnsFailed: z.int(),
-    failures: z.array(z.object({ returnId: z.string(), code: z.string(), message: z.string() })),
-    createdAt: z.string(),
-    finishedAt: z.string().optional(),
+    returnsAlreadyPresent: count(),
+    /** Returns the disposition endpoint refused while recording (the first of them in `failures`). */
+    returnsFailed: count(),
+    failures: z
+      .array(
+        z.object({
+          returnId: idText(),
+          code: label(),
+          message: z.string().max(ERROR_ENVELOPE_LIMITS.messageLength),
+        }),
+      )
+      .max(MAX_UPLOAD_FAILURES_LISTED),
+    createdAt: isoTime(),
+    finishedAt: isoTime().optional(),
     /** Why a failed job stopped. */
-    reason: z.string().optional(),
+    reason: text().optional(),
   })
   .meta({ id: 'DispositionsUploadStatus' });
 
 export const overviewQuerySchema = z.strictObject({
-  from: z.iso.date().optional().meta({ description: 'First day (UTC), default 30 days ago' }),
-  to: z.iso.date().optional().meta({ description: 'Last day (UTC), default today' }),
+  from: isoDay().optional().meta({ description: 'First day (UTC), default 30 days ago' }),
+  to: isoDay().optional().meta({ description: 'Last day (UTC), default today' }),
 });
+
+/** What one overview reads (shared/console/overview.ts); past it the answer says `truncated`. */
+export const OVERVIEW_LIMITS = {
+  eventsPerType: 20_000,
+  openReviewsCounted: 1_000,
+  topReasons: 8,
+  scoreBands: 10,
+} as const;
 
 export const overviewSchema = z
   .object({
-    from: z.string(),
-    to: z.string(),
-    days: z.array(
-      z.object({
-        day: z.string(),
-        eventType,
-        APPROVE: z.int(),
-        DECLINE: z.int(),
-        REVIEW: z.int(),
-      }),
-    ),
+    from: isoDay(),
+    to: isoDay(),
+    /** One entry per day and event type with decisions: at most one per event read. */
+    days: z
+      .array(
+        z.object({
+          day: isoDay(),
+          eventType,
+          APPROVE: count(),
+          DECLINE: count(),
+          REVIEW: count(),
+        }),
+      )
+      .max(CONSOLE_EVENT_TYPES.length * OVERVIEW_LIMITS.eventsPerType),
     /** Decisions per score band of ten: `scoreBands[0]` counts scores 0-9, ..., `[9]` 90-100. */
-    scoreBands: z.array(z.int()),
-    topReasons: z.array(z.object({ reason: z.string(), count: z.int() })),
-    openReviews: z.int(),
+    scoreBands: z.array(count()).min(OVERVIEW_LIMITS.scoreBands).max(OVERVIEW_LIMITS.scoreBands),
+    topReasons: z.array(z.object({ reason: text(), count: count() })).max(OVERVIEW_LIMITS.topReasons),
+    openReviews: boundedInt(0, OVERVIEW_LIMITS.openReviewsCounted),
     truncated: z.boolean(),
   })
   .meta({ id: 'Overview' });
 
 export const auditQuerySchema = z.strictObject({ cursor: cursor.optional(), limit: pageLimit });
 
+/** An audit detail: a review's outcome and note, or a workflow's version and rule names. */
+const AUDIT_DETAIL_MAX_LENGTH =
+  MAX_NAME_LENGTH + WORKFLOW_LIMITS.rules * (WORKFLOW_LIMITS.branchNameLength + 2);
+
 export const auditEntrySchema = z
   .object({
-    at: z.string(),
+    at: isoTime(),
     action: z.enum(['review.resolved', 'workflow.saved', 'dispositions.uploaded']),
-    keyId: z.string(),
-    keyName: z.string(),
-    subject: z.string(),
-    detail: z.string(),
+    keyId: serviceId(),
+    keyName: label(),
+    subject: label(),
+    detail: z.string().max(AUDIT_DETAIL_MAX_LENGTH),
   })
   .meta({ id: 'AuditEntry' });
 
 export const auditPageSchema = page(auditEntrySchema, 'AuditPage');
 
-export const pathTypeSchema = eventType;
-export const pathIdSchema = idText();
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export type ConsoleEventType = z.infer<typeof eventType>;

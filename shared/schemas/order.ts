@@ -37,11 +37,15 @@ export const paymentEntrySchema = z.strictObject({
   instrument: text().optional(),
   last4: z
     .string()
+    .max(4)
     .regex(/^\d{4}$/, 'must be the last 4 digits of the card')
+    .meta({ examples: ['4242'] })
     .optional(),
   BIN: z
     .string()
+    .max(8)
     .regex(/^\d{6,8}$/, 'must be a 6 to 8 digit bank identification number')
+    .meta({ examples: ['424242', '42424242'] })
     .optional(),
   paymentIdentifier: idText().optional(),
   postalCode: text().optional(),
@@ -55,7 +59,9 @@ export const paymentEntrySchema = z.strictObject({
   paymentStatus: text().optional(),
   expiry: z
     .string()
+    .max(5)
     .regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'must be MM/YY')
+    .meta({ examples: ['12/29'] })
     .optional(),
 });
 

@@ -1,5 +1,7 @@
 import * as z from 'zod';
+import { ERROR_CATALOG, ERROR_ENVELOPE_LIMITS, type ErrorCode } from '../errors.ts';
 import { returnedLineDecisionSchema, wireDecisionSchema } from './decision.ts';
+import { boundedInt, idText, LIMITS, serviceId } from './fields.ts';
 
 /**
  * Success bodies of the seven endpoints, field for field as contract 4 spells them (note
@@ -8,79 +10,96 @@ import { returnedLineDecisionSchema, wireDecisionSchema } from './decision.ts';
  */
 export const orderResponseSchema = z
   .object({
-    providerOrderID: z.string(),
-    serviceOrderID: z.string(),
-    cartLevelDecisions: z.array(
-      z.object({
-        providerCartID: z.string(),
-        serviceCartID: z.string(),
-        decisions: z.array(wireDecisionSchema),
-      }),
-    ),
+    providerOrderID: idText(),
+    serviceOrderID: serviceId(),
+    // An order is one cart with one decision.
+    cartLevelDecisions: z
+      .array(
+        z.object({
+          providerCartID: idText(),
+          serviceCartID: serviceId(),
+          decisions: z.array(wireDecisionSchema).max(1),
+        }),
+      )
+      .max(1),
   })
   .meta({ id: 'OrderResponse' });
 
 export const returnResponseSchema = z
   .object({
-    providerReturnId: z.string(),
-    serviceReturnId: z.string(),
-    returnedLineItems: z.array(returnedLineDecisionSchema),
+    providerReturnId: idText(),
+    serviceReturnId: serviceId(),
+    returnedLineItems: z.array(returnedLineDecisionSchema).max(LIMITS.returnedItems),
   })
   .meta({ id: 'ReturnResponse' });
 
 export const dispositionResponseSchema = z
   .object({
-    providerReturnId: z.string(),
-    serviceReturnId: z.string(),
-    dispositionsRecorded: z.int().min(0),
+    providerReturnId: idText(),
+    serviceReturnId: serviceId(),
+    dispositionsRecorded: boundedInt(0, LIMITS.dispositions),
     modelImpact: z.enum(['queued', 'applied']),
   })
   .meta({ id: 'DispositionResponse' });
 
 export const disputeResponseSchema = z
   .object({
-    providerOrderId: z.string(),
-    serviceOrderId: z.string(),
-    disputesRecorded: z.int().min(0),
+    providerOrderId: idText(),
+    serviceOrderId: serviceId(),
+    disputesRecorded: boundedInt(0, LIMITS.disputes),
   })
   .meta({ id: 'DisputeResponse' });
 
 /** The decision part of signup, login and account answers: `Decisions[]` of `decisions[]`. */
-const accountDecisions = z.array(z.object({ decisions: z.array(wireDecisionSchema) }));
+const accountDecisions = z.array(z.object({ decisions: z.array(wireDecisionSchema).max(1) })).max(1);
 
 export const signupResponseSchema = z
-  .object({ providerSignupID: z.string(), serviceSignupID: z.string(), Decisions: accountDecisions })
+  .object({ providerSignupID: idText(), serviceSignupID: serviceId(), Decisions: accountDecisions })
   .meta({ id: 'SignupResponse' });
 
 export const loginResponseSchema = z
-  .object({ providerLoginID: z.string(), serviceLoginID: z.string(), Decisions: accountDecisions })
+  .object({ providerLoginID: idText(), serviceLoginID: serviceId(), Decisions: accountDecisions })
   .meta({ id: 'LoginResponse' });
 
 export const accountResponseSchema = z
   .object({
-    providerAccountEventId: z.string(),
-    serviceAccountEventId: z.string(),
+    providerAccountEventId: idText(),
+    serviceAccountEventId: serviceId(),
     Decisions: accountDecisions,
   })
   .meta({ id: 'AccountResponse' });
+
+/** A request id: API Gateway's (a UUID), or one the service makes the same way. */
+export const requestId = () => z.string().max(64);
+const ERROR_CODE_MAX_LENGTH = 64;
 
 /** The error envelope every failure answers with (contract 7). */
 export const errorEnvelopeSchema = z
   .object({
     error: z.object({
-      code: z.string().meta({ description: 'Stable machine-readable code from the catalog' }),
-      message: z.string().meta({ description: 'For logs, not end users' }),
-      field: z.string().optional().meta({ description: 'The failing field, on validation errors' }),
-      requestId: z.string().meta({ description: 'Equals the X-Request-Id response header' }),
+      code: z
+        .enum(Object.keys(ERROR_CATALOG) as [ErrorCode, ...ErrorCode[]])
+        .meta({ description: 'Stable machine-readable code from the catalog' }),
+      message: z
+        .string()
+        .max(ERROR_ENVELOPE_LIMITS.messageLength)
+        .meta({ description: 'For logs, not end users' }),
+      field: z
+        .string()
+        .max(ERROR_ENVELOPE_LIMITS.fieldLength)
+        .optional()
+        .meta({ description: 'The failing field, on validation errors' }),
+      requestId: requestId().meta({ description: 'Equals the X-Request-Id response header' }),
       details: z
         .array(
           z.object({
-            line: z.int().optional(),
-            column: z.string().optional(),
-            code: z.string(),
-            message: z.string(),
+            line: boundedInt(1, 2 ** 31 - 1).optional(),
+            column: z.string().max(ERROR_ENVELOPE_LIMITS.fieldLength).optional(),
+            code: z.string().max(ERROR_CODE_MAX_LENGTH),
+            message: z.string().max(ERROR_ENVELOPE_LIMITS.messageLength),
           }),
         )
+        .max(ERROR_ENVELOPE_LIMITS.details)
         .optional()
         .meta({ description: 'Every problem, where an answer lists several (CSV rows, workflow rules)' }),
     }),

@@ -1,4 +1,5 @@
 import type { DecisionOutcome } from '../schemas/decision.ts';
+import { WORKFLOW_LIMITS } from '../schemas/fields.ts';
 import type { Decision } from './decide.ts';
 import { matchWorkflow, type RunnableWorkflow } from './workflow-engine.ts';
 
@@ -46,7 +47,7 @@ export interface BacktestReport {
 export function backtest(
   candidate: RunnableWorkflow,
   events: readonly BacktestEvent[],
-  maxExamples = 10,
+  maxExamples = WORKFLOW_LIMITS.backtestExamples,
 ): BacktestReport {
   const report: BacktestReport = {
     eventType: candidate.eventType,

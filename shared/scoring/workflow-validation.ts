@@ -1,6 +1,7 @@
 import { type ASTNode, serialize } from '@marcbachmann/cel-js';
 import * as z from 'zod';
 import { DECISION_OUTCOMES } from '../schemas/decision.ts';
+import { WORKFLOW_LIMITS, workflowBranchName } from '../schemas/fields.ts';
 import { type CompiledCondition, type ConditionError, compileCondition } from './cel-compiler.ts';
 import { type VariableType, workflowVariables } from './variables.ts';
 import { ALLOWED_OUTCOMES, type EventType, type Workflow, type WorkflowRule } from './workflow.ts';
@@ -12,16 +13,10 @@ import { ALLOWED_OUTCOMES, type EventType, type Workflow, type WorkflowRule } fr
  */
 export type WorkflowValidation = { valid: true; workflow: Workflow } | { valid: false; errors: string[] };
 
-export const MAX_RULES = 50;
+export const MAX_RULES = WORKFLOW_LIMITS.rules;
 
 const OUTCOME = z.enum(DECISION_OUTCOMES);
-/** Branch names go on the wire as `subDecision`: short, plain identifiers. */
-const BRANCH_NAME = z
-  .string()
-  .regex(
-    /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/,
-    'must start with a letter and use only letters, digits, _ . - (max 64)',
-  );
+const BRANCH_NAME = workflowBranchName();
 
 const WORKFLOW_DOCUMENT = z.strictObject({
   eventType: z.string().optional(),
@@ -31,8 +26,8 @@ const WORKFLOW_DOCUMENT = z.strictObject({
       z.strictObject({
         name: BRANCH_NAME,
         decision: OUTCOME,
-        condition: z.string().trim().min(1, 'must not be empty').max(2000),
-        reason: z.string().max(200).optional(),
+        condition: z.string().trim().min(1, 'must not be empty').max(WORKFLOW_LIMITS.conditionLength),
+        reason: z.string().max(WORKFLOW_LIMITS.reasonLength).optional(),
       }),
     )
     .max(MAX_RULES),
