@@ -57,6 +57,8 @@ export function loginSignals(input: LoginScoringInput): Signals {
       // Sites log a new account in right after its signup: speed and youth say nothing on a login.
       counted: ['customersPerDevice'],
     }),
+    // Not a login signal (the login model has no weight for it): it was only recorded, never scored.
+    scriptSpeedAfterPreviousEvent: undefined,
     accountFailuresLastHour:
       failures.h1 > 0
         ? {
