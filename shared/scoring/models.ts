@@ -4,15 +4,26 @@ import loginModel from './models/login.json' with { type: 'json' };
 import orderModel from './models/order.json' with { type: 'json' };
 import returnModel from './models/return.json' with { type: 'json' };
 import signupModel from './models/signup.json' with { type: 'json' };
+import type { SignalName } from './signals/registry.ts';
 import type { EventType } from './workflow.ts';
+
+/**
+ * A default model of event type T: one weight per signal T declares (signals/registry.ts), no
+ * other. tsc holds each JSON file to it below: a weight for a signal T does not declare fails as
+ * "not assignable to type 'never'", a declared signal without a weight as a missing property.
+ * A weight of 0 is a weight: the signal is recorded and trained on without moving scores yet.
+ */
+type DefaultModel<T extends EventType, M extends { weights: object }> = ScoringModel & {
+  weights: Record<SignalName<T>, number> & Record<Exclude<keyof M['weights'], SignalName<T>>, never>;
+};
 
 /** The current model per event type; weights live in reviewed, versioned JSON files beside this. */
 export const MODELS: Partial<Record<EventType, ScoringModel>> = {
-  order: orderModel,
-  return: returnModel,
-  signup: signupModel,
-  login: loginModel,
-  account: accountModel,
+  order: orderModel satisfies DefaultModel<'order', typeof orderModel>,
+  return: returnModel satisfies DefaultModel<'return', typeof returnModel>,
+  signup: signupModel satisfies DefaultModel<'signup', typeof signupModel>,
+  login: loginModel satisfies DefaultModel<'login', typeof loginModel>,
+  account: accountModel satisfies DefaultModel<'account', typeof accountModel>,
 };
 
 export function modelFor(eventType: EventType): ScoringModel {

@@ -1,13 +1,7 @@
 import type { VelocityWindow } from './identity-snapshot.ts';
-import {
-  type IdentityTimeField,
-  identityTimeFieldList,
-  SCRIPT_SPEED_SECONDS,
-  VELOCITY_FLOOR,
-  YOUNG_SECONDS,
-} from './signals/identity-time.ts';
+import { type IdentityTimeField, identityTimeFieldList } from './signals/identity-time.ts';
+import { signalMeaning } from './signals/meanings.ts';
 import { KIND_WORDS } from './signals/signal.ts';
-import { ORDER_EMAIL_PACE_SECONDS, SIGNUP_ACCOUNT_PACE_SECONDS } from './signals/young-shared-identity.ts';
 import {
   type OwnFieldName,
   type ScoreVariableName,
@@ -21,7 +15,8 @@ import type { EventType } from './workflow.ts';
  * `workflows variables` help of the admin CLI. Documentation no request needs, so no Lambda handler
  * imports this module and the function bundles do not carry it (test/bundle.test.ts checks).
  * The score's, the thresholds' and every event type's own fields' texts are keyed by their names,
- * so tsc fails when one is missing; identity-time fields are worded from what they measure.
+ * so tsc fails when one is missing; identity-time fields are worded from what they measure; signals
+ * are worded beside their declarations (signals/meanings.ts, keyed by the signal registry's names).
  */
 export interface DocumentedVariable extends WorkflowVariable {
   meaning: string;
@@ -84,37 +79,6 @@ function identityTimeFieldMeaning(field: IdentityTimeField): string {
   }
 }
 
-/**
- * What each known signal's value is, as the model sees it. Signals without an entry (new ones in a
- * model) still appear in the catalog, with a generic meaning.
- */
-const SIGNAL_MEANINGS: Readonly<Record<string, string>> = {
-  lostChargebacksOnIdentities:
-    "log2(1 + n), n = most lost chargebacks in 365 days on an identity of the event (orders: on its e-mail or card, the customer's own; 1 = one, 2 = three).",
-  lostChargebacksOnSharedIdentities:
-    "log2(1 + n), n = most lost chargebacks in 365 days on the device, address or phone of the order, less those on its own e-mail and card (a household's shared identities carry every member's chargebacks, so they weigh less than the customer's own).",
-  abusiveReturnsOnIdentities:
-    'log2(1 + n), n = most abusive returns in 365 days on any identity of the order.',
-  openDisputesOnIdentities: 'log2(1 + n), n = most open disputes on any identity of the order.',
-  cardSharedAcrossEmails: 'log2(1 + n), n = other e-mails seen with the card of the order.',
-  deviceSharedAcrossEmails: 'log2(1 + n), n = other e-mails seen with the device of the order.',
-  ordersLastHourOnIdentities:
-    'log2(n) when n >= 2 earlier orders in the last hour on the e-mail, card or device; else 0.',
-  newCustomer: '1 when the e-mail has no earlier order, else 0.',
-  billingShippingMismatch: '1 when billing and shipping addresses differ, else 0.',
-  cvvMismatch: '1 when a CVV check failed (result code N), else 0.',
-  avsMismatch: '1 when address verification failed (result code N or C), else 0.',
-  giftCardUsed: '1 when a gift card paid, else 0.',
-  orderValueVsHistory:
-    'min(3, log2(r)) when the order is r > 2 times the average order value of the e-mail; else 0.',
-  legitimateReviewsOnIdentities:
-    'log2(1 + n), n = most reviews resolved "legitimate" in 365 days on the e-mail, card or device (lowers the score).',
-  scriptSpeedAfterPreviousEvent: `1 when the event came less than ${SCRIPT_SPEED_SECONDS} s after the previous event of its account (orders: its e-mail), else 0.`,
-  youngIdentity: `1 - age / ${YOUNG_SECONDS} s when the event's e-mail (orders) or account was first seen less than ${YOUNG_SECONDS / 60} minutes before it (not at this event), else 0.`,
-  newIdentitiesAroundLastHour: `log2(n) when n >= ${VELOCITY_FLOOR} other e-mails, accounts or cards appeared on the event's device, card or address in the last hour (the most of the pairs the event type reads), else 0.`,
-  freshAccountsOnYoungIdentity: `log2(1 + n), n = other accounts (signups: on the device or phone) or e-mails (orders: on the card or device, only when the order's e-mail is itself at most ${ORDER_EMAIL_PACE_SECONDS / 86_400} days old) on an identity first seen at most n x ${SIGNUP_ACCOUNT_PACE_SECONDS / 86_400} days (signups) or n x ${ORDER_EMAIL_PACE_SECONDS / 86_400} days (orders) before the event; the most over those identities.`,
-};
-
 /** The meaning of every variable but the signals, by name, for one event type. */
 function meaningsOf(eventType: EventType): Readonly<Record<string, string>> {
   return {
@@ -126,16 +90,18 @@ function meaningsOf(eventType: EventType): Readonly<Record<string, string>> {
   };
 }
 
+function signalWords(eventType: EventType, name: string): string | undefined {
+  const meaning = signalMeaning(eventType, name);
+  return meaning === undefined ? undefined : `${meaning} 0 when it did not fire.`;
+}
+
 /** The event type's variable catalog with what each variable means, in catalog order. */
 export function documentedVariables(eventType: EventType): DocumentedVariable[] {
   const meanings = meaningsOf(eventType);
   return workflowVariables(eventType).map(({ name, type, source }) => {
-    if (source === 'signal') {
-      const meaning = `${SIGNAL_MEANINGS[name] ?? `Value of the ${eventType} model's signal ${name}.`} 0 when it did not fire.`;
-      return { name, type, source, meaning };
-    }
-    const meaning = meanings[name];
-    // Unreachable while the tables above are keyed by the catalog's own name types.
+    const meaning = source === 'signal' ? signalWords(eventType, name) : meanings[name];
+    // Unreachable while the tables are keyed by the catalog's own name types and the default models'
+    // weights by the signal registry's names (models.ts).
     if (meaning === undefined) throw new Error(`workflow variable ${eventType}.${name} has no meaning`);
     // Fields list their meaning before their source, as the catalog always printed them.
     return source === 'field' ? { name, type, meaning, source } : { name, type, source, meaning };

@@ -4,8 +4,8 @@ import { identityTimeFieldList } from './signals/identity-time.ts';
 import type { EventType } from './workflow.ts';
 
 /**
- * The variables a workflow condition may use, per event type: the abuse score, every signal of the
- * event type's model, and a few fields of the event. One catalog serves the CEL environment
+ * The variables a workflow condition may use, per event type: the abuse score, every signal the
+ * event type declares, and a few fields of the event. One catalog serves the CEL environment
  * (registration and type checks), `workflows variables`, the decision record and backtests. What
  * each variable means is documentation no request needs: variable-meanings.ts, outside the Lambda
  * bundles.
@@ -98,8 +98,10 @@ const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const catalogs = new Map<EventType, readonly WorkflowVariable[]>();
 
 /**
- * The catalog of one event type. Signals come from the current model's weights, so a signal added to
- * a model is a workflow variable at once. A name taken by the score or a field stays theirs.
+ * The catalog of one event type. Its signals are the names of the default model's weights, which tsc
+ * holds to the signals the type declares (models.ts, signals/registry.ts): read from the model, not
+ * the registry, so a function bundle carries no other event type's signal code. A name taken by the
+ * score or a field stays theirs.
  */
 export function workflowVariables(eventType: EventType): readonly WorkflowVariable[] {
   const cached = catalogs.get(eventType);

@@ -1,52 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { METRIC } from '../../shared/identity/metrics.ts';
 import { type OrderScoringInput, orderSignals } from '../../shared/scoring/signals/order-signals.ts';
-import { countIn, type FakeHistory, fakeSnapshot, orderHistoryOf } from './snapshots.ts';
+import { AT, DAY, EMAIL, order, withOrders } from './scoring-inputs.ts';
+import { countIn } from './snapshots.ts';
 
 /**
  * One row per signal of order-signals.ts: a clean order (a returning customer paying as usual fires
  * nothing), changed in one way, must fire exactly the expected signals with the expected values.
  */
-const EMAIL = 'email-1';
-/** The order's own time: ages and velocity windows are read as of it. */
-const AT = Date.UTC(2026, 5, 15, 12);
-const DAY = 86_400_000;
-
-function order(
-  change: {
-    email?: FakeHistory;
-    card?: FakeHistory;
-    device?: FakeHistory;
-    address?: FakeHistory;
-    input?: Partial<Omit<OrderScoringInput, 'history'>>;
-  } = {},
-): OrderScoringInput {
-  const email = fakeSnapshot('email', EMAIL, {
-    counts: { [METRIC.orders]: { lifetime: 2 }, [METRIC.orderValue]: { lifetime: 100 } },
-    ...change.email,
-  });
-  const card = fakeSnapshot('card', 'card-1', { links: { email: [EMAIL] }, ...change.card });
-  const device = fakeSnapshot('device', 'device-1', { links: { email: [EMAIL] }, ...change.device });
-  const address = fakeSnapshot('address', 'address-1', change.address);
-  return {
-    orderValue: 50,
-    at: AT,
-    cvvResultCodes: ['M'],
-    avsResultCodes: ['Y'],
-    giftCardUsed: false,
-    billingShippingMismatch: false,
-    ...change.input,
-    ...orderHistoryOf(email, card, device, address, AT),
-    ...(change.input?.time ? { time: change.input.time } : {}),
-  };
-}
-
 const values = (input: OrderScoringInput) =>
   Object.fromEntries(Object.entries(orderSignals(input)).map(([name, s]) => [name, s.value]));
-
-const withOrders = (extra: Record<string, Partial<Record<string, number>>>): FakeHistory => ({
-  counts: { [METRIC.orders]: { lifetime: 2 }, [METRIC.orderValue]: { lifetime: 100 }, ...extra },
-});
 
 describe('orderSignals, one row per signal', () => {
   const rows: [string, OrderScoringInput, Record<string, number>, string | undefined][] = [

@@ -5,46 +5,13 @@ import { modelFor } from '../../shared/scoring/models.ts';
 import { type ReturnScoringInput, returnSignals } from '../../shared/scoring/signals/return-signals.ts';
 import { DEFAULT_WORKFLOWS } from '../../shared/scoring/workflow.ts';
 import { loadWorkflow } from '../../shared/scoring/workflow-engine.ts';
-import { countIn, type FakeHistory, fakeSnapshot } from './snapshots.ts';
+import { EMAIL, returned } from './scoring-inputs.ts';
+import { countIn } from './snapshots.ts';
 
 /**
  * One row per signal of return-signals.ts: a clean first return (store credit, one unit of one
  * bought, a week after the order) fires nothing; each change must fire exactly the expected signals.
  */
-const EMAIL = 'email-1';
-
-function returned(
-  change: {
-    email?: FakeHistory;
-    device?: FakeHistory;
-    address?: FakeHistory;
-    input?: Partial<Omit<ReturnScoringInput, 'history' | 'item'>>;
-    item?: Partial<ReturnScoringInput['item']>;
-  } = {},
-): ReturnScoringInput {
-  const email = fakeSnapshot('email', EMAIL, {
-    counts: { [METRIC.orders]: { lifetime: 1 }, [METRIC.orderValue]: { lifetime: 50 } },
-    ...change.email,
-  });
-  const device = fakeSnapshot('device', 'return-device', { links: { email: [EMAIL] }, ...change.device });
-  const address = fakeSnapshot('address', 'address-1', change.address);
-  return {
-    refundMode: 'STORE_CREDIT',
-    daysSinceOrder: 7,
-    ...change.input,
-    item: {
-      category: 'Apparel',
-      value: 50,
-      quantity: 1,
-      unitsBought: 1,
-      unitsReturnedBefore: 0,
-      ...change.item,
-    },
-    history: { customer: [email], returnDevices: [device], all: [email, device, address] },
-    ownEmails: [{ kind: 'email', digest: EMAIL }],
-  };
-}
-
 const values = (input: ReturnScoringInput) =>
   Object.fromEntries(Object.entries(returnSignals(input)).map(([name, s]) => [name, s.value]));
 

@@ -2,8 +2,15 @@ import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { accountDeviceFacts, otherAccountsOf } from './account-devices.ts';
-import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
-import { fired, plural, type Signals, saturating } from './signal.ts';
+import type { IdentityTimeFacts } from './identity-time.ts';
+import {
+  newIdentitiesAroundLastHour,
+  scriptSpeedAfterPreviousEvent,
+  youngIdentity,
+} from './identity-time.ts';
+import type { SignalDeclaration, Signals } from './signal.ts';
+import { declareSignal, plural, saturating, signalsOf } from './signal.ts';
+import { flagSignal, othersLinked } from './signal-shapes.ts';
 
 /** What scoring needs to know about an account update: the change and the account's recent logins. */
 export interface AccountScoringInput {
@@ -18,69 +25,78 @@ export interface AccountScoringInput {
   };
 }
 
-export function accountSignals(input: AccountScoringInput): Signals {
-  const { history, risky, customer } = input;
-  const newDeviceLogins = history.customer.count(METRIC.newDeviceLogins);
-  const failures = history.customer.count(METRIC.loginFailures).h24;
-  const riskyRecently = history.customer.count(METRIC.riskyAccountChanges).h1;
-  const { newDevice, otherAccounts } = accountDeviceFacts(customer, history.customer, history.devices);
-  const deviceAbuse = Math.max(
-    0,
-    ...history.devices
-      .filter((d) => otherAccountsOf(d, customer) > 0)
-      .map(
-        (d) =>
-          d.count(METRIC.accountEventDeclines).d30 +
-          d.count(METRIC.lostChargebacks).d365 +
-          d.count(METRIC.abusiveReturns).d365,
-      ),
-  );
-
-  return fired({
-    ...identityTimeSignals(input.time, {
-      eventWord: 'account update',
-      young: 'customer',
-      counted: ['customersPerDevice'],
-    }),
-    riskyChange: risky ? { value: 1, evidence: `${input.changeType} is a high-risk change` } : undefined,
-    riskyChangeAfterNewDeviceLogin:
-      risky && newDeviceLogins.h24 > 0
-        ? {
-            // Within the hour is the takeover pattern; later the same day still counts, less.
-            value: newDeviceLogins.h1 > 0 ? 1 : 0.5,
-            evidence: `shortly after a login from a new device (${newDeviceLogins.h1 > 0 ? 'last hour' : 'last 24 hours'})`,
-          }
-        : undefined,
-    riskyChangeAfterFailures:
-      risky && failures > 0
-        ? {
-            value: saturating(failures),
-            evidence: `after ${plural(failures, 'failed login')} in the last 24 hours`,
-          }
-        : undefined,
-    riskyChangesLastHour:
-      risky && riskyRecently > 0
-        ? {
-            value: saturating(riskyRecently),
-            evidence: `${plural(riskyRecently, 'other high-risk change')} in the last hour`,
-          }
-        : undefined,
-    deviceNotSeenForAccount: newDevice
-      ? { value: 1, evidence: 'device never seen for this account' }
-      : undefined,
-    deviceAbuseOnOtherAccounts:
-      deviceAbuse > 0
-        ? {
-            value: saturating(deviceAbuse),
-            evidence: `device linked to other accounts with ${plural(deviceAbuse, 'abuse signal')}`,
-          }
-        : undefined,
-    deviceSharedWithOtherAccounts:
-      otherAccounts > 0
-        ? {
-            value: saturating(otherAccounts),
-            evidence: `device used by ${plural(otherAccounts, 'other account')}`,
-          }
-        : undefined,
+/** Signals only a high-risk change can fire: `n` of something before it, log2(1 + n). */
+const riskyAfter = <Name extends string>(
+  name: Name,
+  count: (history: AccountScoringInput['history']) => number,
+  evidence: (n: number) => string,
+) =>
+  declareSignal(name, ({ risky, history }: AccountScoringInput) => {
+    const n = risky ? count(history) : 0;
+    return n > 0 ? { value: saturating(n), evidence: evidence(n) } : undefined;
   });
+
+/** An account update's signals, in the order a decision records them. */
+export const ACCOUNT_SIGNALS = [
+  scriptSpeedAfterPreviousEvent('account update'),
+  youngIdentity('customer'),
+  newIdentitiesAroundLastHour(['customersPerDevice']),
+  flagSignal(
+    'riskyChange',
+    (input: AccountScoringInput) => input.risky,
+    (input) => `${input.changeType} is a high-risk change`,
+  ),
+  declareSignal('riskyChangeAfterNewDeviceLogin', ({ risky, history }: AccountScoringInput) => {
+    const logins = history.customer.count(METRIC.newDeviceLogins);
+    if (!risky || logins.h24 <= 0) return undefined;
+    return {
+      // Within the hour is the takeover pattern; later the same day still counts, less.
+      value: logins.h1 > 0 ? 1 : 0.5,
+      evidence: `shortly after a login from a new device (${logins.h1 > 0 ? 'last hour' : 'last 24 hours'})`,
+    };
+  }),
+  riskyAfter(
+    'riskyChangeAfterFailures',
+    (history) => history.customer.count(METRIC.loginFailures).h24,
+    (n) => `after ${plural(n, 'failed login')} in the last 24 hours`,
+  ),
+  riskyAfter(
+    'riskyChangesLastHour',
+    (history) => history.customer.count(METRIC.riskyAccountChanges).h1,
+    (n) => `${plural(n, 'other high-risk change')} in the last hour`,
+  ),
+  flagSignal(
+    'deviceNotSeenForAccount',
+    ({ customer, history }: AccountScoringInput) =>
+      accountDeviceFacts(customer, history.customer, history.devices).newDevice,
+    'device never seen for this account',
+  ),
+  declareSignal('deviceAbuseOnOtherAccounts', ({ customer, history }: AccountScoringInput) => {
+    const abuse = Math.max(
+      0,
+      ...history.devices
+        .filter((d) => otherAccountsOf(d, customer) > 0)
+        .map(
+          (d) =>
+            d.count(METRIC.accountEventDeclines).d30 +
+            d.count(METRIC.lostChargebacks).d365 +
+            d.count(METRIC.abusiveReturns).d365,
+        ),
+    );
+    if (abuse <= 0) return undefined;
+    return {
+      value: saturating(abuse),
+      evidence: `device linked to other accounts with ${plural(abuse, 'abuse signal')}`,
+    };
+  }),
+  othersLinked('deviceSharedWithOtherAccounts', {
+    holders: ({ history }: AccountScoringInput) => history.devices,
+    counted: 'customer',
+    own: ({ customer }) => [customer],
+    words: 'device used by',
+  }),
+] as const satisfies readonly SignalDeclaration<AccountScoringInput>[];
+
+export function accountSignals(input: AccountScoringInput): Signals {
+  return signalsOf(ACCOUNT_SIGNALS, input);
 }

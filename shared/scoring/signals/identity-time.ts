@@ -1,6 +1,6 @@
 import type { IdentityKind, IdentityRef } from '../../identity/identities.ts';
 import type { DistinctCount, IdentitySnapshot, VelocityWindow } from '../identity-snapshot.ts';
-import { KIND_WORDS, plural, type Signal, saturating } from './signal.ts';
+import { declareSignal, KIND_WORDS, kindWord, plural, saturating } from './signal.ts';
 
 /**
  * Time facts of an event's identities, as of the event's own time: how old each identity is, how
@@ -29,7 +29,7 @@ const VELOCITY_PAIRS = {
   emailsPerCard: ['card', 'email'],
   customersPerAddress: ['address', 'customer'],
 } as const satisfies Record<string, readonly [IdentityKind, IdentityKind]>;
-type VelocityPair = keyof typeof VELOCITY_PAIRS;
+export type VelocityPair = keyof typeof VELOCITY_PAIRS;
 
 const AGE_FIELD: Record<AgedKind, string> = {
   email: 'emailAgeSeconds',
@@ -156,49 +156,54 @@ export const YOUNG_SECONDS = 600;
 /** Other identities around a device, card or address in one hour before velocity counts. */
 export const VELOCITY_FLOOR = 2;
 
-/**
- * The model signals of the facts, shared by every scored event type. `young` names the identity
- * whose youth counts (orders: the e-mail; logins and account updates: the account); `counted`,
- * which velocity pairs the event type reads.
- */
-export function identityTimeSignals(
-  facts: IdentityTimeFacts,
-  options: {
-    eventWord: string;
-    young?: AgedKind;
-    counted: readonly VelocityPair[];
-  },
-): Record<string, Signal | undefined> {
-  const mainWord = KIND_WORDS[facts.mainKind] ?? 'identity';
-  const since = facts.secondsSincePreviousEvent;
-  const age = options.young ? facts.ages[options.young] : -1;
-  let burst = { count: 0, pair: undefined as VelocityPair | undefined };
-  for (const pair of options.counted) {
-    const count = facts.velocity[pair].h1;
-    if (count > burst.count) burst = { count, pair };
-  }
-  const [holder, counted] = burst.pair ? VELOCITY_PAIRS[burst.pair] : ['device', 'email'];
-  return {
-    scriptSpeedAfterPreviousEvent:
-      since >= 0 && since < SCRIPT_SPEED_SECONDS
-        ? {
-            value: 1,
-            evidence: `${options.eventWord} ${durationWords(since)} after this ${mainWord}'s previous event`,
-          }
-        : undefined,
-    youngIdentity:
-      options.young && age > 0 && age < YOUNG_SECONDS
-        ? {
-            value: 1 - age / YOUNG_SECONDS,
-            evidence: `${KIND_WORDS[options.young]} first seen ${durationWords(age)} ago`,
-          }
-        : undefined,
-    newIdentitiesAroundLastHour:
-      burst.count >= VELOCITY_FLOOR
-        ? {
-            value: saturating(burst.count - 1),
-            evidence: `${KIND_WORDS[holder]} seen with ${plural(burst.count, `other ${KIND_WORDS[counted]}`)} in the last hour`,
-          }
-        : undefined,
-  };
+/** What the signals below read: every scored type but returns carries its time facts. */
+interface Timed {
+  time: IdentityTimeFacts;
 }
+
+/**
+ * The event came this soon after its main identity's previous one (`SCRIPT_SPEED_SECONDS`): 1, with
+ * `order 4 seconds after this e-mail's previous event`. `eventWord` names the event type.
+ */
+export const scriptSpeedAfterPreviousEvent = (eventWord: string) =>
+  declareSignal('scriptSpeedAfterPreviousEvent', ({ time }: Timed) => {
+    const since = time.secondsSincePreviousEvent;
+    if (since < 0 || since >= SCRIPT_SPEED_SECONDS) return undefined;
+    return {
+      value: 1,
+      evidence: `${eventWord} ${durationWords(since)} after this ${kindWord(time.mainKind)}'s previous event`,
+    };
+  });
+
+/**
+ * The event's identity of kind `young` (orders: the e-mail; account updates: the account) was first
+ * seen less than `YOUNG_SECONDS` before it, not at this event: 1 - age / YOUNG_SECONDS.
+ */
+export const youngIdentity = (young: AgedKind) =>
+  declareSignal('youngIdentity', ({ time }: Timed) => {
+    const age = time.ages[young];
+    if (age <= 0 || age >= YOUNG_SECONDS) return undefined;
+    return {
+      value: 1 - age / YOUNG_SECONDS,
+      evidence: `${KIND_WORDS[young]} first seen ${durationWords(age)} ago`,
+    };
+  });
+
+/**
+ * At least `VELOCITY_FLOOR` distinct other identities appeared around the event's device, card or
+ * address in the last hour, the most of the velocity pairs the event type reads (`pairs`): log2(n).
+ */
+export const newIdentitiesAroundLastHour = (pairs: readonly VelocityPair[]) =>
+  declareSignal('newIdentitiesAroundLastHour', ({ time }: Timed) => {
+    let burst = { count: 0, pair: undefined as VelocityPair | undefined };
+    for (const pair of pairs) {
+      const count = time.velocity[pair].h1;
+      if (count > burst.count) burst = { count, pair };
+    }
+    if (burst.count < VELOCITY_FLOOR || !burst.pair) return undefined;
+    const [holder, counted] = VELOCITY_PAIRS[burst.pair];
+    return {
+      value: saturating(burst.count - 1),
+      evidence: `${KIND_WORDS[holder]} seen with ${plural(burst.count, `other ${KIND_WORDS[counted]}`)} in the last hour`,
+    };
+  });

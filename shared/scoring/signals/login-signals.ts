@@ -2,8 +2,11 @@ import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { accountDeviceFacts } from './account-devices.ts';
-import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
-import { fired, maxCount, plural, type Signals, saturating } from './signal.ts';
+import type { IdentityTimeFacts } from './identity-time.ts';
+import { newIdentitiesAroundLastHour } from './identity-time.ts';
+import type { SignalDeclaration, Signals } from './signal.ts';
+import { declareSignal, maxCount, perEvent, plural, saturating, signalsOf } from './signal.ts';
+import { flagSignal } from './signal-shapes.ts';
 
 /** What scoring needs to know about a login attempt: the attempt and the history it touches. */
 export interface LoginScoringInput {
@@ -19,83 +22,93 @@ export interface LoginScoringInput {
 }
 
 /** Failures right before a success that make the success itself suspect (a typo or two is not). */
-const SUCCESS_AFTER_FAILURES_FLOOR = 3;
+export const SUCCESS_AFTER_FAILURES_FLOOR = 3;
 /** Prior successful logins needed before "MFA is usual for this account" means anything. */
-const MFA_HABIT_MIN_LOGINS = 2;
-const MFA_HABIT_SHARE = 0.8;
+export const MFA_HABIT_MIN_LOGINS = 2;
+export const MFA_HABIT_SHARE = 0.8;
 /**
  * Weight left to the account's failures when the success comes from a device the account trusts and
  * that failed nothing itself: the failures were someone else's, and the owner logging in during an
  * attack on the account should not be declined for it.
  */
-const OWNER_DEVICE_DISCOUNT = 0.3;
+export const OWNER_DEVICE_DISCOUNT = 0.3;
+
+/** How the attempt's devices relate to the account, and whether the owner is the one logging in. */
+const devicesOf = perEvent((input: LoginScoringInput) => {
+  const { history } = input;
+  const facts = accountDeviceFacts(input.customer, history.customer, history.devices);
+  const deviceFailures = maxCount(history.devices, METRIC.loginFailures, 'h1').count;
+  const ownerDevice = input.success && facts.trustedDevices.length > 0 && deviceFailures === 0;
+  return { ...facts, deviceFailures, ownerDevice, failureWeight: ownerDevice ? OWNER_DEVICE_DISCOUNT : 1 };
+});
+
+const accountFailures = ({ history }: LoginScoringInput) => history.customer.count(METRIC.loginFailures);
+
+/** A login attempt's signals, in the order a decision records them. */
+export const LOGIN_SIGNALS = [
+  // Sites log a new account in right after its signup: speed and youth say nothing on a login.
+  newIdentitiesAroundLastHour(['customersPerDevice']),
+  declareSignal('accountFailuresLastHour', (input: LoginScoringInput) => {
+    const failures = accountFailures(input).h1;
+    if (failures <= 0) return undefined;
+    return {
+      value: devicesOf(input).failureWeight * saturating(failures),
+      evidence: `${plural(failures, 'failed login')} on this account in the last hour`,
+    };
+  }),
+  declareSignal('accountFailuresEarlierToday', (input: LoginScoringInput) => {
+    const failures = accountFailures(input);
+    if (failures.h24 - failures.h1 <= 0) return undefined;
+    return {
+      value: devicesOf(input).failureWeight * saturating(failures.h24 - failures.h1),
+      evidence: `${plural(failures.h24, 'failed login')} on this account in the last 24 hours`,
+    };
+  }),
+  declareSignal('successAfterFailures', (input: LoginScoringInput) => {
+    const failures = accountFailures(input).h1;
+    if (!input.success || devicesOf(input).ownerDevice || failures < SUCCESS_AFTER_FAILURES_FLOOR)
+      return undefined;
+    return { value: 1, evidence: `success after ${plural(failures, 'failed attempt')}` };
+  }),
+  declareSignal('deviceAccountsTried', (input: LoginScoringInput) => {
+    const { devicesNewToAccount } = devicesOf(input);
+    // Accounts each device tried in 24 h besides this one (a first try here is not counted yet).
+    const tried = Math.max(
+      0,
+      ...input.history.devices.map(
+        (d) => d.count(METRIC.deviceAccountsTried).h24 - (devicesNewToAccount.includes(d) ? 0 : 1),
+      ),
+    );
+    if (tried <= 0) return undefined;
+    return {
+      value: saturating(tried),
+      evidence: `device tried ${plural(tried, 'other account')} in the last 24 hours`,
+    };
+  }),
+  declareSignal('deviceFailuresLastHour', (input: LoginScoringInput) => {
+    const { deviceFailures } = devicesOf(input);
+    if (deviceFailures <= 0) return undefined;
+    return {
+      value: saturating(deviceFailures),
+      evidence: `${plural(deviceFailures, 'failed login')} from this device in the last hour`,
+    };
+  }),
+  flagSignal(
+    'newDeviceForAccount',
+    (input: LoginScoringInput) => input.success && devicesOf(input).newDevice,
+    'success from a device never seen for this account',
+  ),
+  flagSignal(
+    'mfaNotUsedWhereUsual',
+    ({ success, mfaUsed, history }: LoginScoringInput) => {
+      const successes = history.customer.count(METRIC.loginSuccesses).lifetime;
+      const mfaShare = successes > 0 ? history.customer.count(METRIC.mfaLogins).lifetime / successes : 0;
+      return success && !mfaUsed && successes >= MFA_HABIT_MIN_LOGINS && mfaShare >= MFA_HABIT_SHARE;
+    },
+    'MFA not used on an account that usually uses it',
+  ),
+] as const satisfies readonly SignalDeclaration<LoginScoringInput>[];
 
 export function loginSignals(input: LoginScoringInput): Signals {
-  const { history } = input;
-  const failures = history.customer.count(METRIC.loginFailures);
-  const { newDevice, devicesNewToAccount, trustedDevices } = accountDeviceFacts(
-    input.customer,
-    history.customer,
-    history.devices,
-  );
-  // Accounts each device tried in 24 h besides this one (a first try here is not counted yet).
-  const accountsTried = Math.max(
-    0,
-    ...history.devices.map(
-      (d) => d.count(METRIC.deviceAccountsTried).h24 - (devicesNewToAccount.includes(d) ? 0 : 1),
-    ),
-  );
-  const deviceFailures = maxCount(history.devices, METRIC.loginFailures, 'h1').count;
-  const ownerDevice = input.success && trustedDevices.length > 0 && deviceFailures === 0;
-  const failureWeight = ownerDevice ? OWNER_DEVICE_DISCOUNT : 1;
-  const successes = history.customer.count(METRIC.loginSuccesses).lifetime;
-  const mfaShare = successes > 0 ? history.customer.count(METRIC.mfaLogins).lifetime / successes : 0;
-
-  return fired({
-    ...identityTimeSignals(input.time, {
-      eventWord: 'login',
-      // Sites log a new account in right after its signup: speed and youth say nothing on a login.
-      counted: ['customersPerDevice'],
-    }),
-    accountFailuresLastHour:
-      failures.h1 > 0
-        ? {
-            value: failureWeight * saturating(failures.h1),
-            evidence: `${plural(failures.h1, 'failed login')} on this account in the last hour`,
-          }
-        : undefined,
-    accountFailuresEarlierToday:
-      failures.h24 - failures.h1 > 0
-        ? {
-            value: failureWeight * saturating(failures.h24 - failures.h1),
-            evidence: `${plural(failures.h24, 'failed login')} on this account in the last 24 hours`,
-          }
-        : undefined,
-    successAfterFailures:
-      input.success && !ownerDevice && failures.h1 >= SUCCESS_AFTER_FAILURES_FLOOR
-        ? { value: 1, evidence: `success after ${plural(failures.h1, 'failed attempt')}` }
-        : undefined,
-    deviceAccountsTried:
-      accountsTried > 0
-        ? {
-            value: saturating(accountsTried),
-            evidence: `device tried ${plural(accountsTried, 'other account')} in the last 24 hours`,
-          }
-        : undefined,
-    deviceFailuresLastHour:
-      deviceFailures > 0
-        ? {
-            value: saturating(deviceFailures),
-            evidence: `${plural(deviceFailures, 'failed login')} from this device in the last hour`,
-          }
-        : undefined,
-    newDeviceForAccount:
-      input.success && newDevice
-        ? { value: 1, evidence: 'success from a device never seen for this account' }
-        : undefined,
-    mfaNotUsedWhereUsual:
-      input.success && !input.mfaUsed && successes >= MFA_HABIT_MIN_LOGINS && mfaShare >= MFA_HABIT_SHARE
-        ? { value: 1, evidence: 'MFA not used on an account that usually uses it' }
-        : undefined,
-  });
+  return signalsOf(LOGIN_SIGNALS, input);
 }

@@ -1,12 +1,15 @@
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
-import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
-import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
+import type { IdentityTimeFacts } from './identity-time.ts';
 import {
-  freshAccountsSignal,
-  ORDER_EMAIL_PACE_SECONDS,
-  youngSharedIdentity,
-} from './young-shared-identity.ts';
+  newIdentitiesAroundLastHour,
+  scriptSpeedAfterPreviousEvent,
+  youngIdentity,
+} from './identity-time.ts';
+import type { SignalDeclaration, Signals } from './signal.ts';
+import { declareSignal, maxCount, perEvent, signalsOf } from './signal.ts';
+import { flagSignal, mostOnIdentities, othersLinked } from './signal-shapes.ts';
+import { freshAccountsOnYoungIdentity, ORDER_EMAIL_PACE_SECONDS } from './young-shared-identity.ts';
 
 /** What scoring needs to know about an order: facts from the request and its identities' history. */
 export interface OrderScoringInput {
@@ -33,123 +36,117 @@ export interface OrderScoringInput {
 const CVV_FAILED = new Set(['N']);
 const AVS_FAILED = new Set(['N', 'C']);
 
-export function orderSignals(input: OrderScoringInput): Signals {
-  const { history } = input;
-  // The customer's own e-mail and card carry its chargebacks; a household's shared device or address
-  // carries every member's, so there a lost chargeback says far less about this customer.
-  const chargebacks = maxCount([...history.emails, ...history.cards], METRIC.lostChargebacks, 'd365');
-  const nearby = maxCount([...history.devices, ...history.places], METRIC.lostChargebacks, 'd365');
-  // A chargeback lands on every identity of its order: the customer's own ones are counted above.
-  const chargebacksNearby = { count: Math.max(0, nearby.count - chargebacks.count), kind: nearby.kind };
-  const abusiveReturns = maxCount(history.all, METRIC.abusiveReturns, 'd365');
-  const openDisputes = maxCount(history.all, METRIC.openDisputes, 'lifetime');
-  // Only the customer's own identifiers: an address or phone vouched for may be shared by strangers.
-  const vouched = maxCount(
-    [...history.emails, ...history.cards, ...history.devices],
-    METRIC.legitimateReviews,
-    'd365',
-  );
-  const ownEmails = history.emails.map((s) => s.ref);
-  const cardEmails = maxOtherLinks(history.cards, 'email', ownEmails);
-  const deviceEmails = maxOtherLinks(history.devices, 'email', ownEmails);
-  const velocity = maxCount([...history.emails, ...history.cards, ...history.devices], METRIC.orders, 'h1');
-  const priorOrders = maxCount(history.emails, METRIC.orders, 'lifetime').count;
-  const priorValue = maxCount(history.emails, METRIC.orderValue, 'lifetime').count;
-  const emailAge = input.time.ages.email;
-  // Rings put cheap, fresh e-mails behind a few cards and devices: only a fresh e-mail counts here.
-  const ring =
-    emailAge >= 0 && emailAge <= ORDER_EMAIL_PACE_SECONDS
-      ? youngSharedIdentity(
-          [...history.cards, ...history.devices],
-          'email',
-          ownEmails,
-          input.at,
-          ORDER_EMAIL_PACE_SECONDS,
-        )
-      : undefined;
-  const averageValue = priorOrders > 0 ? priorValue / priorOrders : 0;
-  const valueRatio = averageValue > 0 ? input.orderValue / averageValue : 0;
+const ownEmails = ({ history }: OrderScoringInput) => history.emails.map((s) => s.ref);
+/** Orders and their value before this one, on the order's e-mail. */
+const priorOrders = perEvent(({ history }: OrderScoringInput) => ({
+  count: maxCount(history.emails, METRIC.orders, 'lifetime').count,
+  value: maxCount(history.emails, METRIC.orderValue, 'lifetime').count,
+}));
 
-  return fired({
-    ...identityTimeSignals(input.time, {
-      eventWord: 'order',
-      young: 'email',
-      counted: ['emailsPerDevice', 'cardsPerDevice', 'emailsPerCard'],
-    }),
-    lostChargebacksOnIdentities:
-      chargebacks.count > 0
-        ? {
-            value: saturating(chargebacks.count),
-            evidence: `${plural(chargebacks.count, 'lost chargeback')} on this ${KIND_WORDS[chargebacks.kind ?? ''] ?? 'identity'} in 365 days`,
-          }
-        : undefined,
-    lostChargebacksOnSharedIdentities:
-      chargebacksNearby.count > 0
-        ? {
-            value: saturating(chargebacksNearby.count),
-            evidence: `${plural(chargebacksNearby.count, 'other lost chargeback')} on this ${KIND_WORDS[chargebacksNearby.kind ?? ''] ?? 'identity'} in 365 days`,
-          }
-        : undefined,
-    freshAccountsOnYoungIdentity: freshAccountsSignal(ring, 'email'),
-    abusiveReturnsOnIdentities:
-      abusiveReturns.count > 0
-        ? {
-            value: saturating(abusiveReturns.count),
-            evidence: `${plural(abusiveReturns.count, 'abusive return')} on this ${KIND_WORDS[abusiveReturns.kind ?? ''] ?? 'identity'} in 365 days`,
-          }
-        : undefined,
-    openDisputesOnIdentities:
-      openDisputes.count > 0
-        ? {
-            value: saturating(openDisputes.count),
-            evidence: `${plural(openDisputes.count, 'open dispute')} on this ${KIND_WORDS[openDisputes.kind ?? ''] ?? 'identity'}`,
-          }
-        : undefined,
-    cardSharedAcrossEmails:
-      cardEmails > 0
-        ? {
-            value: saturating(cardEmails),
-            evidence: `card used with ${plural(cardEmails, 'other e-mail')}`,
-          }
-        : undefined,
-    deviceSharedAcrossEmails:
-      deviceEmails > 0
-        ? {
-            value: saturating(deviceEmails),
-            evidence: `device used with ${plural(deviceEmails, 'other e-mail')}`,
-          }
-        : undefined,
-    ordersLastHourOnIdentities:
-      velocity.count > 1
-        ? {
-            value: saturating(velocity.count - 1),
-            evidence: `${plural(velocity.count, 'order')} on this ${KIND_WORDS[velocity.kind ?? ''] ?? 'identity'} in the last hour`,
-          }
-        : undefined,
-    newCustomer: priorOrders === 0 ? { value: 1, evidence: 'first order from this e-mail' } : undefined,
-    billingShippingMismatch: input.billingShippingMismatch
-      ? { value: 1, evidence: 'billing and shipping addresses differ' }
-      : undefined,
-    cvvMismatch: input.cvvResultCodes.some((c) => CVV_FAILED.has(c.toUpperCase()))
-      ? { value: 1, evidence: 'CVV check failed' }
-      : undefined,
-    avsMismatch: input.avsResultCodes.some((c) => AVS_FAILED.has(c.toUpperCase()))
-      ? { value: 1, evidence: 'address verification failed' }
-      : undefined,
-    giftCardUsed: input.giftCardUsed ? { value: 1, evidence: 'paid with a gift card' } : undefined,
-    legitimateReviewsOnIdentities:
-      vouched.count > 0
-        ? {
-            value: saturating(vouched.count),
-            evidence: `${plural(vouched.count, 'review')} on this ${KIND_WORDS[vouched.kind ?? ''] ?? 'identity'} resolved as legitimate in 365 days`,
-          }
-        : undefined,
-    orderValueVsHistory:
-      valueRatio > 2
-        ? {
-            value: Math.min(3, Math.log2(valueRatio)),
-            evidence: `order value ${valueRatio.toFixed(1)}x this customer's average`,
-          }
-        : undefined,
-  });
+// The customer's own e-mail and card carry its chargebacks; a household's shared device or address
+// carries every member's, so there a lost chargeback says far less about this customer.
+const lostChargebacksOnIdentities = mostOnIdentities('lostChargebacksOnIdentities', {
+  identities: ({ history }: OrderScoringInput) => [...history.emails, ...history.cards],
+  metric: METRIC.lostChargebacks,
+  window: 'd365',
+  event: 'lost chargeback',
+});
+
+/** The order's signals, in the order a decision records them. */
+export const ORDER_SIGNALS = [
+  scriptSpeedAfterPreviousEvent('order'),
+  youngIdentity('email'),
+  newIdentitiesAroundLastHour(['emailsPerDevice', 'cardsPerDevice', 'emailsPerCard']),
+  lostChargebacksOnIdentities,
+  mostOnIdentities('lostChargebacksOnSharedIdentities', {
+    identities: ({ history }: OrderScoringInput) => [...history.devices, ...history.places],
+    // A chargeback lands on every identity of its order: the customer's own ones are counted above.
+    less: lostChargebacksOnIdentities.most,
+    metric: METRIC.lostChargebacks,
+    window: 'd365',
+    event: 'other lost chargeback',
+  }),
+  freshAccountsOnYoungIdentity({
+    // Rings put cheap, fresh e-mails behind a few cards and devices: only a fresh e-mail counts here.
+    when: ({ time }: OrderScoringInput) =>
+      time.ages.email >= 0 && time.ages.email <= ORDER_EMAIL_PACE_SECONDS,
+    holders: ({ history }) => [...history.cards, ...history.devices],
+    counted: 'email',
+    own: ownEmails,
+    paceSeconds: ORDER_EMAIL_PACE_SECONDS,
+  }),
+  mostOnIdentities('abusiveReturnsOnIdentities', {
+    identities: ({ history }: OrderScoringInput) => history.all,
+    metric: METRIC.abusiveReturns,
+    window: 'd365',
+    event: 'abusive return',
+  }),
+  mostOnIdentities('openDisputesOnIdentities', {
+    identities: ({ history }: OrderScoringInput) => history.all,
+    metric: METRIC.openDisputes,
+    window: 'lifetime',
+    event: 'open dispute',
+  }),
+  othersLinked('cardSharedAcrossEmails', {
+    holders: ({ history }: OrderScoringInput) => history.cards,
+    counted: 'email',
+    own: ownEmails,
+    words: 'card used with',
+  }),
+  othersLinked('deviceSharedAcrossEmails', {
+    holders: ({ history }: OrderScoringInput) => history.devices,
+    counted: 'email',
+    own: ownEmails,
+    words: 'device used with',
+  }),
+  mostOnIdentities('ordersLastHourOnIdentities', {
+    identities: ({ history }: OrderScoringInput) => [...history.emails, ...history.cards, ...history.devices],
+    metric: METRIC.orders,
+    window: 'h1',
+    event: 'order',
+    allowance: 1,
+  }),
+  flagSignal(
+    'newCustomer',
+    (input: OrderScoringInput) => priorOrders(input).count === 0,
+    'first order from this e-mail',
+  ),
+  flagSignal(
+    'billingShippingMismatch',
+    (input: OrderScoringInput) => input.billingShippingMismatch,
+    'billing and shipping addresses differ',
+  ),
+  flagSignal(
+    'cvvMismatch',
+    (input: OrderScoringInput) => input.cvvResultCodes.some((c) => CVV_FAILED.has(c.toUpperCase())),
+    'CVV check failed',
+  ),
+  flagSignal(
+    'avsMismatch',
+    (input: OrderScoringInput) => input.avsResultCodes.some((c) => AVS_FAILED.has(c.toUpperCase())),
+    'address verification failed',
+  ),
+  flagSignal('giftCardUsed', (input: OrderScoringInput) => input.giftCardUsed, 'paid with a gift card'),
+  mostOnIdentities('legitimateReviewsOnIdentities', {
+    // Only the customer's own identifiers: an address or phone vouched for may be shared by strangers.
+    identities: ({ history }: OrderScoringInput) => [...history.emails, ...history.cards, ...history.devices],
+    metric: METRIC.legitimateReviews,
+    window: 'd365',
+    event: 'review',
+    qualifier: 'resolved as legitimate',
+  }),
+  declareSignal('orderValueVsHistory', (input: OrderScoringInput) => {
+    const prior = priorOrders(input);
+    const averageValue = prior.count > 0 ? prior.value / prior.count : 0;
+    const valueRatio = averageValue > 0 ? input.orderValue / averageValue : 0;
+    if (valueRatio <= 2) return undefined;
+    return {
+      value: Math.min(3, Math.log2(valueRatio)),
+      evidence: `order value ${valueRatio.toFixed(1)}x this customer's average`,
+    };
+  }),
+] as const satisfies readonly SignalDeclaration<OrderScoringInput>[];
+
+export function orderSignals(input: OrderScoringInput): Signals {
+  return signalsOf(ORDER_SIGNALS, input);
 }

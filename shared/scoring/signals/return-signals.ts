@@ -1,7 +1,9 @@
 import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
-import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
+import type { SignalDeclaration, Signals } from './signal.ts';
+import { declareSignal, kindWord, signalsOf } from './signal.ts';
+import { flagSignal, mostOnIdentities, othersLinked } from './signal-shapes.ts';
 
 /** What scoring needs to know about one returned line item: the return, the item, the history. */
 export interface ReturnScoringInput {
@@ -28,7 +30,7 @@ export interface ReturnScoringInput {
 }
 
 /** Categories where resale value makes abuse pay (wardrobing, swaps, empty boxes). */
-const HIGH_VALUE_CATEGORY_WORDS = [
+export const HIGH_VALUE_CATEGORY_WORDS = [
   'electronic',
   'computer',
   'laptop',
@@ -45,112 +47,113 @@ const HIGH_VALUE_CATEGORY_WORDS = [
 ] as const;
 
 /** A rate over one or two returns says little; below this many prior returns it stays silent. */
-const MIN_PRIOR_RETURNS_FOR_RATE = 2;
-const RATE_THRESHOLD = 0.5;
-const HIGH_ITEM_VALUE = 500;
-const LATE_RETURN_DAYS = 30;
+export const MIN_PRIOR_RETURNS_FOR_RATE = 2;
+export const RATE_THRESHOLD = 0.5;
+export const HIGH_ITEM_VALUE = 500;
+export const LATE_RETURN_DAYS = 30;
 
 export function isHighValueCategory(category: string): boolean {
   const lowered = category.toLowerCase();
   return HIGH_VALUE_CATEGORY_WORDS.some((word) => lowered.includes(word));
 }
 
-export function returnSignals(input: ReturnScoringInput): Signals {
-  const { history, item } = input;
-  const abusiveReturns = maxCount(history.all, METRIC.abusiveReturns, 'd365');
-  const chargebacks = maxCount(history.all, METRIC.lostChargebacks, 'd365');
-  const openDisputes = maxCount(history.all, METRIC.openDisputes, 'lifetime');
-  const customerAndDevices = [...history.customer, ...history.returnDevices];
-  const returns30 = maxCount(customerAndDevices, METRIC.returns, 'd30');
-  const returns365 = maxCount(customerAndDevices, METRIC.returns, 'd365');
-  const countRate = returnRate(history.customer, METRIC.returns, METRIC.orders);
-  const valueRate = returnRate(history.customer, METRIC.returnValue, METRIC.orderValue);
-  const deviceEmails = maxOtherLinks(history.returnDevices, 'email', input.ownEmails);
-  const unitsReturned = item.unitsReturnedBefore + item.quantity;
-  const on = (kind: string | undefined) => `on this ${KIND_WORDS[kind ?? ''] ?? 'identity'}`;
+const everyIdentity = ({ history }: ReturnScoringInput) => history.all;
+const customerAndDevices = ({ history }: ReturnScoringInput) => [
+  ...history.customer,
+  ...history.returnDevices,
+];
 
-  return fired({
-    moreUnitsReturnedThanBought:
-      unitsReturned > item.unitsBought
-        ? { value: 1, evidence: `${unitsReturned} units returned of ${item.unitsBought} bought` }
-        : undefined,
-    abusiveReturnsOnIdentities:
-      abusiveReturns.count > 0
-        ? {
-            value: saturating(abusiveReturns.count),
-            evidence: `${plural(abusiveReturns.count, 'abusive return')} ${on(abusiveReturns.kind)} in 365 days`,
-          }
-        : undefined,
-    lostChargebacksOnIdentities:
-      chargebacks.count > 0
-        ? {
-            value: saturating(chargebacks.count),
-            evidence: `${plural(chargebacks.count, 'lost chargeback')} ${on(chargebacks.kind)} in 365 days`,
-          }
-        : undefined,
-    openDisputesOnIdentities:
-      openDisputes.count > 0
-        ? {
-            value: saturating(openDisputes.count),
-            evidence: `${plural(openDisputes.count, 'open dispute')} ${on(openDisputes.kind)}`,
-          }
-        : undefined,
-    returnsLast30Days:
-      returns30.count > 0
-        ? {
-            value: saturating(returns30.count),
-            evidence: `${plural(returns30.count, 'return')} ${on(returns30.kind)} in 30 days`,
-          }
-        : undefined,
-    returnsLast365Days:
-      returns365.count > 2
-        ? {
-            value: saturating(returns365.count - 2),
-            evidence: `${plural(returns365.count, 'return')} ${on(returns365.kind)} in 365 days`,
-          }
-        : undefined,
-    returnRateByCount:
-      countRate.rate >= RATE_THRESHOLD
-        ? {
-            value: Math.min(2, countRate.rate),
-            evidence: `${Math.round(countRate.rate * 100)}% of orders returned ${on(countRate.kind)}`,
-          }
-        : undefined,
-    returnRateByValue:
-      valueRate.rate >= RATE_THRESHOLD
-        ? {
-            value: Math.min(2, valueRate.rate),
-            evidence: `${Math.round(valueRate.rate * 100)}% of order value returned ${on(valueRate.kind)}`,
-          }
-        : undefined,
-    lateReturn:
-      input.daysSinceOrder > LATE_RETURN_DAYS
-        ? {
-            value: Math.min(2, (input.daysSinceOrder - LATE_RETURN_DAYS) / LATE_RETURN_DAYS),
-            evidence: `returned ${Math.floor(input.daysSinceOrder)} days after the order`,
-          }
-        : undefined,
-    highValueCategory: isHighValueCategory(item.category)
-      ? { value: 1, evidence: `high-value category ${item.category}` }
-      : undefined,
-    highValueItem:
-      item.value >= HIGH_ITEM_VALUE
-        ? { value: Math.min(2, Math.log2(item.value / (HIGH_ITEM_VALUE / 2))), evidence: 'high-value item' }
-        : undefined,
-    refundToOriginalPayment:
-      input.refundMode === 'ORIGINAL_PAYMENT'
-        ? { value: 1, evidence: 'refund to the original payment' }
-        : undefined,
-    // An exchange keeps the value with the merchant: it lowers the score (negative weight), never named.
-    refundAsExchange: input.refundMode === 'EXCHANGE' ? { value: 1, evidence: 'exchange' } : undefined,
-    returnDeviceSharedAcrossEmails:
-      deviceEmails > 0
-        ? {
-            value: saturating(deviceEmails),
-            evidence: `return device used with ${plural(deviceEmails, 'other e-mail')}`,
-          }
-        : undefined,
+/** The share of orders (by count or value) returned on the customer, when it is at least RATE_THRESHOLD. */
+const returnRateSignal = <Name extends string>(
+  name: Name,
+  returned: string,
+  ordered: string,
+  words: string,
+) =>
+  declareSignal(name, ({ history }: ReturnScoringInput) => {
+    const { rate, kind } = returnRate(history.customer, returned, ordered);
+    if (rate < RATE_THRESHOLD) return undefined;
+    return {
+      value: Math.min(2, rate),
+      evidence: `${Math.round(rate * 100)}% of ${words} on this ${kindWord(kind)}`,
+    };
   });
+
+/** A returned line item's signals, in the order a decision records them. */
+export const RETURN_SIGNALS = [
+  declareSignal('moreUnitsReturnedThanBought', ({ item }: ReturnScoringInput) => {
+    const unitsReturned = item.unitsReturnedBefore + item.quantity;
+    if (unitsReturned <= item.unitsBought) return undefined;
+    return { value: 1, evidence: `${unitsReturned} units returned of ${item.unitsBought} bought` };
+  }),
+  mostOnIdentities('abusiveReturnsOnIdentities', {
+    identities: everyIdentity,
+    metric: METRIC.abusiveReturns,
+    window: 'd365',
+    event: 'abusive return',
+  }),
+  mostOnIdentities('lostChargebacksOnIdentities', {
+    identities: everyIdentity,
+    metric: METRIC.lostChargebacks,
+    window: 'd365',
+    event: 'lost chargeback',
+  }),
+  mostOnIdentities('openDisputesOnIdentities', {
+    identities: everyIdentity,
+    metric: METRIC.openDisputes,
+    window: 'lifetime',
+    event: 'open dispute',
+  }),
+  mostOnIdentities('returnsLast30Days', {
+    identities: customerAndDevices,
+    metric: METRIC.returns,
+    window: 'd30',
+    event: 'return',
+  }),
+  mostOnIdentities('returnsLast365Days', {
+    identities: customerAndDevices,
+    metric: METRIC.returns,
+    window: 'd365',
+    event: 'return',
+    allowance: 2,
+  }),
+  returnRateSignal('returnRateByCount', METRIC.returns, METRIC.orders, 'orders returned'),
+  returnRateSignal('returnRateByValue', METRIC.returnValue, METRIC.orderValue, 'order value returned'),
+  declareSignal('lateReturn', ({ daysSinceOrder }: ReturnScoringInput) =>
+    daysSinceOrder > LATE_RETURN_DAYS
+      ? {
+          value: Math.min(2, (daysSinceOrder - LATE_RETURN_DAYS) / LATE_RETURN_DAYS),
+          evidence: `returned ${Math.floor(daysSinceOrder)} days after the order`,
+        }
+      : undefined,
+  ),
+  flagSignal(
+    'highValueCategory',
+    ({ item }: ReturnScoringInput) => isHighValueCategory(item.category),
+    ({ item }) => `high-value category ${item.category}`,
+  ),
+  declareSignal('highValueItem', ({ item }: ReturnScoringInput) =>
+    item.value >= HIGH_ITEM_VALUE
+      ? { value: Math.min(2, Math.log2(item.value / (HIGH_ITEM_VALUE / 2))), evidence: 'high-value item' }
+      : undefined,
+  ),
+  flagSignal(
+    'refundToOriginalPayment',
+    (input: ReturnScoringInput) => input.refundMode === 'ORIGINAL_PAYMENT',
+    'refund to the original payment',
+  ),
+  // An exchange keeps the value with the merchant: it lowers the score (negative weight), never named.
+  flagSignal('refundAsExchange', (input: ReturnScoringInput) => input.refundMode === 'EXCHANGE', 'exchange'),
+  othersLinked('returnDeviceSharedAcrossEmails', {
+    holders: ({ history }: ReturnScoringInput) => history.returnDevices,
+    counted: 'email',
+    own: (input) => input.ownEmails,
+    words: 'return device used with',
+  }),
+] as const satisfies readonly SignalDeclaration<ReturnScoringInput>[];
+
+export function returnSignals(input: ReturnScoringInput): Signals {
+  return signalsOf(RETURN_SIGNALS, input);
 }
 
 /** Highest share of orders (by count or value) returned on one customer identity, before this return. */

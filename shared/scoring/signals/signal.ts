@@ -1,4 +1,7 @@
-import type { IdentitySnapshot } from '../identity-snapshot.ts';
+import { plural } from '../../plural.ts';
+import type { HistoryWindow, IdentitySnapshot } from '../identity-snapshot.ts';
+
+export { plural };
 
 /** A signal's model input and the plain words that explain it when it drives a score. */
 export interface Signal {
@@ -8,17 +11,80 @@ export interface Signal {
 
 export type Signals = Record<string, Signal>;
 
+/**
+ * One signal, declared once: its name (the model's weight key and the workflow variable) and how one
+ * event's scoring input gives its value and evidence. `compute` answers undefined, or a value of 0,
+ * when the signal does not fire. The event types a declaration belongs to are the registry's lists
+ * that hold it (registry.ts); what its value means is documentation, in meanings.ts.
+ */
+export interface SignalDeclaration<Input, Name extends string = string> {
+  readonly name: Name;
+  readonly compute: (input: Input) => Signal | undefined;
+}
+
+export function declareSignal<Input, Name extends string>(
+  name: Name,
+  compute: (input: Input) => Signal | undefined,
+): SignalDeclaration<Input, Name> {
+  return { name, compute };
+}
+
+/** The signals that fired for one event, in declaration order (the order decisions record them in). */
+export function signalsOf<Input>(declarations: readonly SignalDeclaration<Input>[], input: Input): Signals {
+  const out: Signals = {};
+  for (const declaration of declarations) {
+    const signal = declaration.compute(input);
+    if (signal && signal.value !== 0) out[declaration.name] = signal;
+  }
+  return out;
+}
+
+/**
+ * A fact several signals of an event read (the account's trusted devices, the customer's own
+ * chargebacks), worked out once per scoring input however many signals ask. Only the last input is
+ * kept: its signals are computed one after the other (signalsOf), and inputs are never changed.
+ */
+export function perEvent<Input extends object, Fact>(fact: (input: Input) => Fact): (input: Input) => Fact {
+  let lastInput: Input | undefined;
+  let lastFact: Fact | undefined;
+  return (input) => {
+    if (input !== lastInput) {
+      lastFact = fact(input);
+      lastInput = input;
+    }
+    return lastFact as Fact;
+  };
+}
+
 /** Diminishing returns: 1 event -> 1, 3 -> 2, 7 -> 3. */
 export const saturating = (count: number) => (count > 0 ? Math.log2(1 + count) : 0);
 
-export { plural } from '../../plural.ts';
+export const KIND_WORDS: Record<string, string> = {
+  email: 'e-mail',
+  card: 'card',
+  device: 'device',
+  address: 'address',
+  phone: 'phone',
+  customer: 'account',
+  username: 'username',
+  emailDomain: 'e-mail domain',
+};
+
+/** `e-mail` for an e-mail; `identity` when the kind is unknown. */
+export const kindWord = (kind: string | undefined) => KIND_WORDS[kind ?? ''] ?? 'identity';
+
+/** The most events of a metric on one identity, and that identity's kind. */
+export interface MostOnIdentity {
+  count: number;
+  kind: string | undefined;
+}
 
 /** Largest windowed count of a metric over some identities, with the identity that holds it. */
 export function maxCount(
   snapshots: readonly IdentitySnapshot[],
   metric: string,
-  window: 'm15' | 'h1' | 'h24' | 'd30' | 'd365' | 'lifetime',
-): { count: number; kind: string | undefined } {
+  window: HistoryWindow,
+): MostOnIdentity {
   let best = { count: 0, kind: undefined as string | undefined };
   for (const snapshot of snapshots) {
     const count = snapshot.count(metric)[window];
@@ -39,22 +105,4 @@ export function maxOtherLinks(
     best = Math.max(best, snapshot.linkedCount(kind) - ownLinked);
   }
   return best;
-}
-
-export const KIND_WORDS: Record<string, string> = {
-  email: 'e-mail',
-  card: 'card',
-  device: 'device',
-  address: 'address',
-  phone: 'phone',
-  customer: 'account',
-  username: 'username',
-  emailDomain: 'e-mail domain',
-};
-
-/** Keeps only signals that fired. */
-export function fired(entries: Record<string, Signal | undefined>): Signals {
-  const out: Signals = {};
-  for (const [name, signal] of Object.entries(entries)) if (signal && signal.value !== 0) out[name] = signal;
-  return out;
 }

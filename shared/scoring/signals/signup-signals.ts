@@ -1,13 +1,12 @@
 import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
-import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
-import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
-import {
-  freshAccountsSignal,
-  SIGNUP_ACCOUNT_PACE_SECONDS,
-  youngSharedIdentity,
-} from './young-shared-identity.ts';
+import type { IdentityTimeFacts } from './identity-time.ts';
+import { newIdentitiesAroundLastHour, scriptSpeedAfterPreviousEvent } from './identity-time.ts';
+import type { Signal, SignalDeclaration, Signals } from './signal.ts';
+import { declareSignal, KIND_WORDS, maxCount, plural, saturating, signalsOf } from './signal.ts';
+import { flagSignal, othersLinked } from './signal-shapes.ts';
+import { freshAccountsOnYoungIdentity, SIGNUP_ACCOUNT_PACE_SECONDS } from './young-shared-identity.ts';
 
 /** What scoring needs to know about a signup: facts from the request and its identities' history. */
 export interface SignupScoringInput {
@@ -32,111 +31,92 @@ export interface SignupScoringInput {
 }
 
 /** Per kind, how much sharing it with the referrer says: a household shares an address honestly. */
-const SELF_REFERRAL_WEIGHT = { device: 1, phone: 1, address: 0.5 } as const;
+export const SELF_REFERRAL_WEIGHT = { device: 1, phone: 1, address: 0.5 } as const;
 /**
  * A small domain's signups in the last hour look like a farm when there are at least this many and
  * they run this many times above the domain's own hourly rate of the past month (a company domain
  * with steady signups is not a burst).
  */
-const DOMAIN_BURST_FLOOR = 5;
-const DOMAIN_BURST_FACTOR = 10;
+export const DOMAIN_BURST_FLOOR = 5;
+export const DOMAIN_BURST_FACTOR = 10;
 const HOURS_IN_30_DAYS = 30 * 24;
 
-export function signupSignals(input: SignupScoringInput): Signals {
-  const { history, customer } = input;
-  const own = [customer];
-  const deviceAccounts = maxOtherLinks(history.devices, 'customer', own);
-  const phoneAccounts = maxOtherLinks(history.phones, 'customer', own);
-  const addressAccounts = maxOtherLinks(history.addresses, 'customer', own);
-  const emailAccounts = maxOtherLinks(history.emails, 'customer', own);
-  const deviceLastHour = maxCount(history.devices, METRIC.signups, 'h1').count;
-  const deviceEarlierToday = Math.max(
-    0,
-    ...history.devices.map((s) => s.count(METRIC.signups).h24 - s.count(METRIC.signups).h1),
-  );
-  const domainBurst = Math.max(0, ...history.emailDomains.map(domainBurstOf));
-  const shared = sharedWithReferrer(input);
-  const farm = youngSharedIdentity(
-    [...history.devices, ...history.phones],
-    'customer',
-    own,
-    input.at,
-    SIGNUP_ACCOUNT_PACE_SECONDS,
-  );
-  const referrals = history.referrer?.count(METRIC.referrals).h24 ?? 0;
+const ownAccount = ({ customer }: SignupScoringInput) => [customer];
 
-  return fired({
-    ...identityTimeSignals(input.time, {
-      eventWord: 'signup',
-      counted: ['customersPerDevice', 'emailsPerDevice', 'customersPerAddress'],
-    }),
-    freshAccountsOnYoungIdentity: freshAccountsSignal(farm, 'customer'),
-    deviceSharedWithOtherAccounts:
-      deviceAccounts > 0
-        ? {
-            value: saturating(deviceAccounts),
-            evidence: `device already behind ${plural(deviceAccounts, 'other account')}`,
-          }
-        : undefined,
-    phoneSharedWithOtherAccounts:
-      phoneAccounts > 0
-        ? {
-            value: saturating(phoneAccounts),
-            evidence: `phone already behind ${plural(phoneAccounts, 'other account')}`,
-          }
-        : undefined,
-    addressSharedWithOtherAccounts:
-      addressAccounts > 0
-        ? {
-            value: saturating(addressAccounts),
-            evidence: `address already behind ${plural(addressAccounts, 'other account')}`,
-          }
-        : undefined,
-    emailSharedWithOtherAccounts:
-      emailAccounts > 0
-        ? {
-            value: saturating(emailAccounts),
-            evidence: `e-mail already behind ${plural(emailAccounts, 'other account')}`,
-          }
-        : undefined,
-    signupsFromDeviceLastHour:
-      deviceLastHour > 0
-        ? {
-            value: saturating(deviceLastHour),
-            evidence: `${plural(deviceLastHour, 'earlier signup')} from this device in the last hour`,
-          }
-        : undefined,
-    signupsFromDeviceEarlierToday:
-      deviceEarlierToday > 0
-        ? {
-            value: saturating(deviceEarlierToday),
-            evidence: `${plural(deviceEarlierToday, 'earlier signup')} from this device in the last 24 hours`,
-          }
-        : undefined,
-    signupsOnEmailDomainLastHour:
-      domainBurst > 0
-        ? {
-            value: saturating(domainBurst - DOMAIN_BURST_FLOOR + 1),
-            evidence: `burst of ${plural(domainBurst, 'signup')} on this e-mail domain in the last hour`,
-          }
-        : undefined,
-    selfReferral:
-      shared.value > 0
-        ? { value: shared.value, evidence: `referee shares ${shared.words} with the referrer` }
-        : undefined,
-    referrerReferralBurst:
-      referrals >= 2
-        ? {
-            value: saturating(referrals - 1),
-            evidence: `referrer brought ${plural(referrals, 'other signup')} in the last 24 hours`,
-          }
-        : undefined,
-    disposableEmail: input.disposableEmail ? { value: 1, evidence: 'disposable e-mail domain' } : undefined,
-    machineGeneratedEmail:
-      input.machineGeneratedEmail > 0
-        ? { value: input.machineGeneratedEmail, evidence: 'e-mail looks machine-generated' }
-        : undefined,
-  });
+/** Other accounts already behind one of the signup's identities (`words`: the identity, `device`). */
+const behindOtherAccounts = <Name extends string>(
+  name: Name,
+  words: string,
+  holders: (input: SignupScoringInput) => readonly IdentitySnapshot[],
+) => othersLinked(name, { holders, counted: 'customer', own: ownAccount, words: `${words} already behind` });
+
+/** `n` earlier signups from the signup's devices in the last `period` (`hour`, `24 hours`). */
+const earlierSignups = (n: number, period: string): Signal | undefined =>
+  n > 0
+    ? {
+        value: saturating(n),
+        evidence: `${plural(n, 'earlier signup')} from this device in the last ${period}`,
+      }
+    : undefined;
+
+/** A signup's signals, in the order a decision records them. */
+export const SIGNUP_SIGNALS = [
+  scriptSpeedAfterPreviousEvent('signup'),
+  newIdentitiesAroundLastHour(['customersPerDevice', 'emailsPerDevice', 'customersPerAddress']),
+  freshAccountsOnYoungIdentity({
+    holders: ({ history }: SignupScoringInput) => [...history.devices, ...history.phones],
+    counted: 'customer',
+    own: ownAccount,
+    paceSeconds: SIGNUP_ACCOUNT_PACE_SECONDS,
+  }),
+  behindOtherAccounts('deviceSharedWithOtherAccounts', 'device', ({ history }) => history.devices),
+  behindOtherAccounts('phoneSharedWithOtherAccounts', 'phone', ({ history }) => history.phones),
+  behindOtherAccounts('addressSharedWithOtherAccounts', 'address', ({ history }) => history.addresses),
+  behindOtherAccounts('emailSharedWithOtherAccounts', 'e-mail', ({ history }) => history.emails),
+  declareSignal('signupsFromDeviceLastHour', ({ history }: SignupScoringInput) =>
+    earlierSignups(maxCount(history.devices, METRIC.signups, 'h1').count, 'hour'),
+  ),
+  declareSignal('signupsFromDeviceEarlierToday', ({ history }: SignupScoringInput) =>
+    earlierSignups(
+      Math.max(0, ...history.devices.map((s) => s.count(METRIC.signups).h24 - s.count(METRIC.signups).h1)),
+      '24 hours',
+    ),
+  ),
+  declareSignal('signupsOnEmailDomainLastHour', ({ history }: SignupScoringInput) => {
+    const burst = Math.max(0, ...history.emailDomains.map(domainBurstOf));
+    if (burst <= 0) return undefined;
+    return {
+      value: saturating(burst - DOMAIN_BURST_FLOOR + 1),
+      evidence: `burst of ${plural(burst, 'signup')} on this e-mail domain in the last hour`,
+    };
+  }),
+  declareSignal('selfReferral', (input: SignupScoringInput) => {
+    const shared = sharedWithReferrer(input);
+    if (shared.value <= 0) return undefined;
+    return { value: shared.value, evidence: `referee shares ${shared.words} with the referrer` };
+  }),
+  declareSignal('referrerReferralBurst', ({ history }: SignupScoringInput) => {
+    const referrals = history.referrer?.count(METRIC.referrals).h24 ?? 0;
+    if (referrals < 2) return undefined;
+    return {
+      value: saturating(referrals - 1),
+      evidence: `referrer brought ${plural(referrals, 'other signup')} in the last 24 hours`,
+    };
+  }),
+  flagSignal(
+    'disposableEmail',
+    (input: SignupScoringInput) => input.disposableEmail,
+    'disposable e-mail domain',
+  ),
+  declareSignal('machineGeneratedEmail', ({ machineGeneratedEmail }: SignupScoringInput) =>
+    machineGeneratedEmail > 0
+      ? { value: machineGeneratedEmail, evidence: 'e-mail looks machine-generated' }
+      : undefined,
+  ),
+] as const satisfies readonly SignalDeclaration<SignupScoringInput>[];
+
+export function signupSignals(input: SignupScoringInput): Signals {
+  return signalsOf(SIGNUP_SIGNALS, input);
 }
 
 /** Earlier signups on a domain in the last hour when they are a burst against its usual rate, else 0. */

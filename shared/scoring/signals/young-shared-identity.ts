@@ -1,7 +1,7 @@
 import type { IdentityKind, IdentityRef } from '../../identity/identities.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { durationWords } from './identity-time.ts';
-import { KIND_WORDS, plural, type Signal, saturating } from './signal.ts';
+import { declareSignal, KIND_WORDS, plural, type Signal, saturating } from './signal.ts';
 
 /**
  * Fresh accounts gathering on a young device, phone or card: the identity was first seen recently
@@ -50,6 +50,30 @@ export function freshAccountsSignal(
     evidence: `${KIND_WORDS[found.kind]} first seen ${durationWords(found.ageSeconds)} ago, already used with ${plural(found.others, `other ${KIND_WORDS[counted]}`)}`,
   };
 }
+
+/**
+ * The signal `freshAccountsOnYoungIdentity`, for an event type that says which of its identities
+ * may hold a wave (`holders`), what gathers on them (`counted`, the event's `own` left out), at what
+ * pace, and, where only some events can be part of a wave, which (`when`).
+ */
+export const freshAccountsOnYoungIdentity = <Input extends { at: number }>(reading: {
+  holders: (input: Input) => readonly IdentitySnapshot[];
+  counted: IdentityKind;
+  own: (input: Input) => readonly IdentityRef[];
+  paceSeconds: number;
+  when?: (input: Input) => boolean;
+}) =>
+  declareSignal('freshAccountsOnYoungIdentity', (input: Input) => {
+    if (reading.when && !reading.when(input)) return undefined;
+    const found = youngSharedIdentity(
+      reading.holders(input),
+      reading.counted,
+      reading.own(input),
+      input.at,
+      reading.paceSeconds,
+    );
+    return freshAccountsSignal(found, reading.counted);
+  });
 
 /** Signups: every account is new, so a device or phone gathering more than one per 2 days is a farm. */
 export const SIGNUP_ACCOUNT_PACE_SECONDS = 2 * 86_400;

@@ -1,0 +1,139 @@
+import { RISKY_CHANGE_TYPES } from '../../schemas/account.ts';
+import type { EventType } from '../workflow.ts';
+import { SCRIPT_SPEED_SECONDS, VELOCITY_FLOOR, YOUNG_SECONDS } from './identity-time.ts';
+import {
+  MFA_HABIT_MIN_LOGINS,
+  MFA_HABIT_SHARE,
+  OWNER_DEVICE_DISCOUNT,
+  SUCCESS_AFTER_FAILURES_FLOOR,
+} from './login-signals.ts';
+import { type OwnSignalName, type SharedSignalName, signalNames } from './registry.ts';
+import {
+  HIGH_ITEM_VALUE,
+  HIGH_VALUE_CATEGORY_WORDS,
+  LATE_RETURN_DAYS,
+  MIN_PRIOR_RETURNS_FOR_RATE,
+  RATE_THRESHOLD,
+} from './return-signals.ts';
+import { DOMAIN_BURST_FACTOR, DOMAIN_BURST_FLOOR, SELF_REFERRAL_WEIGHT } from './signup-signals.ts';
+import { ORDER_EMAIL_PACE_SECONDS, SIGNUP_ACCOUNT_PACE_SECONDS } from './young-shared-identity.ts';
+
+/**
+ * What each declared signal's value is, for the people writing workflow conditions (the
+ * `workflows variables` help, through variable-meanings.ts). Documentation no request needs, so it
+ * is kept apart from the declarations, keyed by the registry's names: tsc fails when a declared
+ * signal has no meaning here or a meaning names no declared signal. A signal declared once for
+ * several event types has one meaning; the others have one per event type that declares them.
+ */
+export const SHARED_SIGNAL_MEANINGS: Readonly<Record<SharedSignalName, string>> = {
+  scriptSpeedAfterPreviousEvent: `1 when the event came less than ${SCRIPT_SPEED_SECONDS} s after the previous event of its account (orders: its e-mail), else 0.`,
+  youngIdentity: `1 - age / ${YOUNG_SECONDS} s when the event's e-mail (orders) or account was first seen less than ${YOUNG_SECONDS / 60} minutes before it (not at this event), else 0.`,
+  newIdentitiesAroundLastHour: `log2(n) when n >= ${VELOCITY_FLOOR} other e-mails, accounts or cards appeared on the event's device, card or address in the last hour (the most of the pairs the event type reads), else 0.`,
+  freshAccountsOnYoungIdentity: `log2(1 + n), n = other accounts (signups: on the device or phone) or e-mails (orders: on the card or device, only when the order's e-mail is itself at most ${ORDER_EMAIL_PACE_SECONDS / 86_400} days old) on an identity first seen at most n x ${SIGNUP_ACCOUNT_PACE_SECONDS / 86_400} days (signups) or n x ${ORDER_EMAIL_PACE_SECONDS / 86_400} days (orders) before the event; the most over those identities.`,
+};
+
+/** Other accounts on one of a signup's identities: the four `...SharedWithOtherAccounts` signals. */
+const accountsBehind = (identity: string, identities = `${identity}s`) =>
+  `log2(1 + n), n = other accounts already linked to the signup's ${identity} (the most over its ${identities}).`;
+
+export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSignalName<T>, string>> } = {
+  order: {
+    lostChargebacksOnIdentities:
+      "log2(1 + n), n = most lost chargebacks in 365 days on an identity of the event (orders: on its e-mail or card, the customer's own; 1 = one, 2 = three).",
+    lostChargebacksOnSharedIdentities:
+      "log2(1 + n), n = most lost chargebacks in 365 days on the device, address or phone of the order, less those on its own e-mail and card (a household's shared identities carry every member's chargebacks, so they weigh less than the customer's own).",
+    abusiveReturnsOnIdentities:
+      'log2(1 + n), n = most abusive returns in 365 days on any identity of the order.',
+    openDisputesOnIdentities: 'log2(1 + n), n = most open disputes on any identity of the order.',
+    cardSharedAcrossEmails: 'log2(1 + n), n = other e-mails seen with the card of the order.',
+    deviceSharedAcrossEmails: 'log2(1 + n), n = other e-mails seen with the device of the order.',
+    ordersLastHourOnIdentities:
+      'log2(n) when n >= 2 earlier orders in the last hour on the e-mail, card or device; else 0.',
+    newCustomer: '1 when the e-mail has no earlier order, else 0.',
+    billingShippingMismatch: '1 when billing and shipping addresses differ, else 0.',
+    cvvMismatch: '1 when a CVV check failed (result code N), else 0.',
+    avsMismatch: '1 when address verification failed (result code N or C), else 0.',
+    giftCardUsed: '1 when a gift card paid, else 0.',
+    orderValueVsHistory:
+      'min(3, log2(r)) when the order is r > 2 times the average order value of the e-mail; else 0.',
+    legitimateReviewsOnIdentities:
+      'log2(1 + n), n = most reviews resolved "legitimate" in 365 days on the e-mail, card or device (lowers the score).',
+  },
+  return: {
+    moreUnitsReturnedThanBought:
+      '1 when the units of the order line returned so far, this return included, exceed the units bought, else 0.',
+    abusiveReturnsOnIdentities:
+      'log2(1 + n), n = most abusive returns in 365 days on any identity of the order or of the return.',
+    lostChargebacksOnIdentities:
+      'log2(1 + n), n = most lost chargebacks in 365 days on any identity of the order or of the return.',
+    openDisputesOnIdentities:
+      'log2(1 + n), n = most open disputes on any identity of the order or of the return.',
+    returnsLast30Days:
+      "log2(1 + n), n = most earlier returns in 30 days on the customer's e-mail or payment instrument or on a device the return was sent from.",
+    returnsLast365Days:
+      'log2(n - 1) when n > 2 earlier returns in 365 days on the same identities as returnsLast30Days (two a year are usual); else 0.',
+    returnRateByCount: `min(2, r), r = the highest share of orders returned (lifetime) on the customer's e-mail or payment instrument, when r >= ${RATE_THRESHOLD} over at least ${MIN_PRIOR_RETURNS_FOR_RATE} earlier returns; else 0.`,
+    returnRateByValue: `min(2, r), r = the highest share of order value returned (lifetime) on the customer's e-mail or payment instrument, when r >= ${RATE_THRESHOLD} over at least ${MIN_PRIOR_RETURNS_FOR_RATE} earlier returns; else 0.`,
+    lateReturn: `min(2, (d - ${LATE_RETURN_DAYS}) / ${LATE_RETURN_DAYS}) when the return comes d > ${LATE_RETURN_DAYS} days after the order; else 0.`,
+    highValueCategory: `1 when the item's category contains a word of a category whose resale makes abuse pay (${HIGH_VALUE_CATEGORY_WORDS.join(', ')}; any case), else 0.`,
+    highValueItem: `min(2, log2(v / ${HIGH_ITEM_VALUE / 2})) when the returned units of the item are worth v >= ${HIGH_ITEM_VALUE} (1 at ${HIGH_ITEM_VALUE}, 2 from ${HIGH_ITEM_VALUE * 2}); else 0.`,
+    refundToOriginalPayment:
+      '1 when the refund goes back to the original payment (refundMode ORIGINAL_PAYMENT), else 0.',
+    refundAsExchange:
+      '1 when the return is an exchange (refundMode EXCHANGE), else 0; its weight is negative: an exchange keeps the value with the merchant.',
+    returnDeviceSharedAcrossEmails:
+      "log2(1 + n), n = e-mails other than the order's seen with a device the return was sent from (the most over those devices).",
+  },
+  signup: {
+    deviceSharedWithOtherAccounts: accountsBehind('device'),
+    phoneSharedWithOtherAccounts: accountsBehind('phone'),
+    addressSharedWithOtherAccounts: accountsBehind('address', 'addresses'),
+    emailSharedWithOtherAccounts: accountsBehind('e-mail'),
+    signupsFromDeviceLastHour:
+      "log2(1 + n), n = earlier signups from the signup's device in the last hour (the most over its devices).",
+    signupsFromDeviceEarlierToday:
+      "log2(1 + n), n = signups from the signup's device in the 24 hours before the last hour (the most over its devices).",
+    signupsOnEmailDomainLastHour: `log2(n - ${DOMAIN_BURST_FLOOR - 2}) when the e-mail's domain had n >= ${DOMAIN_BURST_FLOOR} earlier signups in the last hour, at least ${DOMAIN_BURST_FACTOR} times its hourly rate over the past 30 days (a burst, not a busy company domain); else 0.`,
+    selfReferral: `2 when the signup names its own account as referrer; else min(2, the sum of ${SELF_REFERRAL_WEIGHT.device} for a device, ${SELF_REFERRAL_WEIGHT.phone} for a phone and ${SELF_REFERRAL_WEIGHT.address} for an address the referee shares with the referrer's account), 0 when it shares none.`,
+    referrerReferralBurst:
+      'log2(n) when the referrer brought n >= 2 other signups in the last 24 hours, else 0.',
+    disposableEmail:
+      "1 when the e-mail's domain is a known disposable-mail domain (or a subdomain of one), else 0.",
+    machineGeneratedEmail:
+      "How machine-made the e-mail's local part looks, 0 to 1: 1 for a hex blob, a long consonant run or a random-looking token, 0.5 for a run of five or more digits, 0 for anything a person would pick (the highest over the signup's e-mails).",
+  },
+  login: {
+    accountFailuresLastHour: `log2(1 + n), n = failed logins on the account in the last hour; times ${OWNER_DEVICE_DISCOUNT} when the login succeeds from a device the account trusts that failed no login itself in the last hour (the owner logging in during an attack).`,
+    accountFailuresEarlierToday: `log2(1 + n), n = failed logins on the account in the 24 hours before the last hour; times ${OWNER_DEVICE_DISCOUNT} like accountFailuresLastHour.`,
+    successAfterFailures: `1 when the login succeeds after at least ${SUCCESS_AFTER_FAILURES_FLOOR} failed logins on the account in the last hour, unless from a device the account trusts that failed nothing itself; else 0.`,
+    deviceAccountsTried:
+      "log2(1 + n), n = other accounts the login's device tried for the first time in the last 24 hours (the most over its devices).",
+    deviceFailuresLastHour:
+      "log2(1 + n), n = failed logins from the login's device in the last hour, on any account (the most over its devices).",
+    newDeviceForAccount:
+      '1 when the login succeeds from devices none of which the account trusts (those of its signup and successful logins), on an account that trusts some; else 0.',
+    mfaNotUsedWhereUsual: `1 when the login succeeds without MFA on an account whose earlier successful logins (at least ${MFA_HABIT_MIN_LOGINS}) used MFA at least ${MFA_HABIT_SHARE * 100} % of the time; else 0.`,
+  },
+  account: {
+    riskyChange: `1 when the change is high-risk (${[...RISKY_CHANGE_TYPES].join(', ')}), else 0.`,
+    riskyChangeAfterNewDeviceLogin:
+      '1 when a high-risk change follows a successful login from a device new to the account within the last hour, 0.5 within the last 24 hours; else 0.',
+    riskyChangeAfterFailures:
+      'log2(1 + n), n = failed logins on the account in the last 24 hours, for a high-risk change; else 0.',
+    riskyChangesLastHour:
+      'log2(1 + n), n = other high-risk changes on the account in the last hour, for a high-risk change; else 0.',
+    deviceNotSeenForAccount:
+      '1 when the update comes from devices none of which the account trusts (those of its signup and successful logins), on an account that trusts some; else 0.',
+    deviceAbuseOnOtherAccounts:
+      'log2(1 + n), n = declined signups, logins and account updates in 30 days plus lost chargebacks and abusive returns in 365 days on a device of the update that other accounts used too (the most over its devices).',
+    deviceSharedWithOtherAccounts:
+      'log2(1 + n), n = other accounts a device of the update was used with (signups and login attempts; the most over its devices).',
+  },
+};
+
+/** What a signal of an event type means, or undefined when the type declares no such signal. */
+export function signalMeaning(eventType: EventType, name: string): string | undefined {
+  if (!signalNames(eventType).includes(name)) return undefined;
+  const own: Readonly<Record<string, string>> = SIGNAL_MEANINGS[eventType];
+  return own[name] ?? (SHARED_SIGNAL_MEANINGS as Readonly<Record<string, string>>)[name];
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { IdentityTimeFacts } from '../../shared/scoring/signals/identity-time.ts';
+import { type SignalName, signalNames } from '../../shared/scoring/signals/registry.ts';
+import type { Signal, Signals } from '../../shared/scoring/signals/signal.ts';
+import type { EventType } from '../../shared/scoring/workflow.ts';
+import { timeFacts } from './scoring-inputs.ts';
+
+/** One case of one signal: an event's scoring input and what the signal answers (undefined: silent). */
+export interface SignalRow<Input> {
+  label: string;
+  input: Input;
+  fires: Signal | undefined;
+}
+
+/** Rows for every signal an event type declares: tsc fails on a declared signal without rows. */
+export type SignalRows<T extends EventType, Input> = Record<SignalName<T>, readonly SignalRow<Input>[]>;
+
+export const fires = <Input>(
+  label: string,
+  input: Input,
+  value: number,
+  evidence: string,
+): SignalRow<Input> => ({
+  label,
+  input,
+  fires: { value, evidence },
+});
+
+export const silent = <Input>(label: string, input: Input): SignalRow<Input> => ({
+  label,
+  input,
+  fires: undefined,
+});
+
+/**
+ * The table-driven test of an event type's signals: for each signal of the registry, its rows run
+ * through the type's entry point (`orderSignals(input)`), and each signal has rows both ways.
+ */
+export function describeSignalRows<T extends EventType, Input>(
+  eventType: T,
+  signalsOf: (input: Input) => Signals,
+  rows: SignalRows<T, Input>,
+): void {
+  describe(`${eventType} signals, rows per declared signal`, () => {
+    for (const name of signalNames(eventType) as SignalName<T>[]) {
+      const table = rows[name];
+      it(`${name}: fires in some rows and not in others`, () => {
+        expect(table.some((row) => row.fires)).toBe(true);
+        expect(table.some((row) => !row.fires)).toBe(true);
+      });
+      it.each(table.map((row) => [row.label, row] as const))(`${name}: %s`, (_label, row) => {
+        expect(signalsOf(row.input)[name]).toEqual(row.fires);
+      });
+    }
+  });
+}
+
+// ---- Rows of the signals several event types share, for the type at hand ---------------------
+
+type Make<Input> = (time: IdentityTimeFacts) => Input;
+
+function scriptSpeedRows<Input>(make: Make<Input>, eventWord: string): SignalRow<Input>[] {
+  return [
+    fires(
+      '4 s after the account’s previous event',
+      make(timeFacts({ secondsSincePreviousEvent: 4 })),
+      1,
+      `${eventWord} 4 seconds after this account's previous event`,
+    ),
+    fires(
+      'at the same second as the e-mail’s previous event',
+      make(timeFacts({ secondsSincePreviousEvent: 0, mainKind: 'email' })),
+      1,
+      `${eventWord} 0 seconds after this e-mail's previous event`,
+    ),
+    silent('20 s after: typed, not scripted', make(timeFacts({ secondsSincePreviousEvent: 20 }))),
+    silent('no event before it', make(timeFacts())),
+  ];
+}
+
+function youngIdentityRows<Input>(
+  make: Make<Input>,
+  kind: 'email' | 'customer',
+  words: string,
+): SignalRow<Input>[] {
+  const aged = (age: number) => make(timeFacts({ ages: { ...timeFacts().ages, [kind]: age } }));
+  return [
+    fires(
+      `${words} first seen 5 minutes before: 1 - 300/600`,
+      aged(300),
+      0.5,
+      `${words} first seen 5 minutes ago`,
+    ),
+    fires(`${words} first seen 4 s before`, aged(4), 1 - 4 / 600, `${words} first seen 4 seconds ago`),
+    silent(`${words} first seen 10 minutes before`, aged(600)),
+    silent(`${words} first seen at this event`, aged(0)),
+  ];
+}
+
+type Pair = keyof IdentityTimeFacts['velocity'];
+
+/** `read`: a pair the event type reads, in words (`card`, `e-mails`); `unread`: one it does not. */
+function newIdentitiesRows<Input>(
+  make: Make<Input>,
+  read: { pair: Pair; holder: string; others: string },
+  unread: Pair,
+): SignalRow<Input>[] {
+  const burst = (pair: Pair, h1: number) =>
+    make(timeFacts({ velocity: { ...timeFacts().velocity, [pair]: { m15: 1, h1, h24: h1 + 1 } } }));
+  return [
+    fires(
+      `3 other ${read.others} on the ${read.holder} in the hour: log2(3)`,
+      burst(read.pair, 3),
+      Math.log2(3),
+      `${read.holder} seen with 3 other ${read.others} in the last hour`,
+    ),
+    silent(`1 other on the ${read.holder} (a household)`, burst(read.pair, 1)),
+    silent(`${unread}: a pair this event type does not read`, burst(unread, 5)),
+  ];
+}
+
+/** Row builders of the shared signals, by signal: each event type that declares one calls it. */
+export const sharedRows = {
+  scriptSpeedAfterPreviousEvent: scriptSpeedRows,
+  youngIdentity: youngIdentityRows,
+  newIdentitiesAroundLastHour: newIdentitiesRows,
+};

@@ -1,0 +1,96 @@
+import { METRIC } from '../../../shared/identity/metrics.ts';
+import { accountSignals } from '../../../shared/scoring/signals/account-signals.ts';
+import { ACCOUNT, accountUpdate } from '../scoring-inputs.ts';
+import { describeSignalRows, fires, sharedRows, silent } from '../signal-rows.ts';
+import { countIn, type FakeHistory } from '../snapshots.ts';
+
+const withTime = (time: ReturnType<typeof accountUpdate>['time']) => accountUpdate({ input: { time } });
+const risky = { changeType: 'PAYOUT_CHANGE', risky: true };
+const accountCounts = (metric: string, windows: Record<string, number>) => ({
+  links: { device: ['device-1'] },
+  counts: { [metric]: windows },
+});
+/** A signal only a high-risk change fires: on the account's `history`, and not on a low-risk change. */
+const riskyAfter = (label: string, history: FakeHistory, value: number, evidence: string) => [
+  fires(label, accountUpdate({ account: history, input: risky }), value, evidence),
+  silent('a low-risk change after the same', accountUpdate({ account: history })),
+];
+/** A device other accounts used too, with declines and chargebacks on it. */
+const abusedDevice = (accounts: string[]) => ({
+  links: { customer: accounts },
+  counts: {
+    [METRIC.accountEventDeclines]: countIn('d30', 2),
+    [METRIC.lostChargebacks]: countIn('d365', 1),
+  },
+});
+
+describeSignalRows('account', accountSignals, {
+  scriptSpeedAfterPreviousEvent: sharedRows.scriptSpeedAfterPreviousEvent(withTime, 'account update'),
+  youngIdentity: sharedRows.youngIdentity(withTime, 'customer', 'account'),
+  newIdentitiesAroundLastHour: sharedRows.newIdentitiesAroundLastHour(
+    withTime,
+    { pair: 'customersPerDevice', holder: 'device', others: 'accounts' },
+    'emailsPerCard',
+  ),
+  riskyChange: [
+    fires('a payout change', accountUpdate({ input: risky }), 1, 'PAYOUT_CHANGE is a high-risk change'),
+    silent('an address added', accountUpdate()),
+  ],
+  riskyChangeAfterNewDeviceLogin: [
+    fires(
+      'within the hour of a new-device login',
+      accountUpdate({ account: accountCounts(METRIC.newDeviceLogins, countIn('h1', 1)), input: risky }),
+      1,
+      'shortly after a login from a new device (last hour)',
+    ),
+    fires(
+      'later the same day',
+      accountUpdate({ account: accountCounts(METRIC.newDeviceLogins, countIn('h24', 1)), input: risky }),
+      0.5,
+      'shortly after a login from a new device (last 24 hours)',
+    ),
+    silent(
+      'a low-risk change after one',
+      accountUpdate({ account: accountCounts(METRIC.newDeviceLogins, countIn('h1', 1)) }),
+    ),
+  ],
+  riskyChangeAfterFailures: riskyAfter(
+    'after 3 failed logins today',
+    accountCounts(METRIC.loginFailures, countIn('h24', 3)),
+    2,
+    'after 3 failed logins in the last 24 hours',
+  ),
+  riskyChangesLastHour: riskyAfter(
+    'a second high-risk change in the hour',
+    accountCounts(METRIC.riskyAccountChanges, countIn('h1', 1)),
+    1,
+    '1 other high-risk change in the last hour',
+  ),
+  deviceNotSeenForAccount: [
+    fires(
+      'a device the account never used',
+      accountUpdate({ account: { links: { device: ['device-0'] } }, device: {} }),
+      1,
+      'device never seen for this account',
+    ),
+    silent('the account’s own device', accountUpdate()),
+  ],
+  deviceAbuseOnOtherAccounts: [
+    fires(
+      '2 declines and 1 chargeback on a device another account used',
+      accountUpdate({ device: abusedDevice([ACCOUNT, 'a1']) }),
+      2,
+      'device linked to other accounts with 3 abuse signals',
+    ),
+    silent('the same on a device only this account used', accountUpdate({ device: abusedDevice([ACCOUNT]) })),
+  ],
+  deviceSharedWithOtherAccounts: [
+    fires(
+      'the device used by 2 other accounts',
+      accountUpdate({ device: { links: { customer: [ACCOUNT, 'a1', 'a2'] } } }),
+      Math.log2(3),
+      'device used by 2 other accounts',
+    ),
+    silent('only by this account', accountUpdate()),
+  ],
+});

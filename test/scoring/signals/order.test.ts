@@ -1,0 +1,200 @@
+import { METRIC } from '../../../shared/identity/metrics.ts';
+import { orderSignals } from '../../../shared/scoring/signals/order-signals.ts';
+import { AT, DAY, EMAIL, order, withOrders } from '../scoring-inputs.ts';
+import { describeSignalRows, fires, sharedRows, silent } from '../signal-rows.ts';
+import { countIn } from '../snapshots.ts';
+
+const withTime = (time: ReturnType<typeof order>['time']) => order({ input: { time } });
+const chargebackOnCard = {
+  links: { email: [EMAIL] },
+  counts: { [METRIC.lostChargebacks]: countIn('d30', 1) },
+};
+
+describeSignalRows('order', orderSignals, {
+  scriptSpeedAfterPreviousEvent: sharedRows.scriptSpeedAfterPreviousEvent(withTime, 'order'),
+  youngIdentity: sharedRows.youngIdentity(withTime, 'email', 'e-mail'),
+  newIdentitiesAroundLastHour: sharedRows.newIdentitiesAroundLastHour(
+    withTime,
+    { pair: 'emailsPerCard', holder: 'card', others: 'e-mails' },
+    'customersPerDevice',
+  ),
+  lostChargebacksOnIdentities: [
+    fires(
+      '1 on the card',
+      order({ card: chargebackOnCard }),
+      1,
+      '1 lost chargeback on this card in 365 days',
+    ),
+    fires(
+      'the worst of e-mail and card: 3 on the e-mail',
+      order({
+        card: chargebackOnCard,
+        email: withOrders({ [METRIC.lostChargebacks]: countIn('d365', 3) }),
+      }),
+      2,
+      '3 lost chargebacks on this e-mail in 365 days',
+    ),
+    silent(
+      'older than 365 days',
+      order({ card: { links: { email: [EMAIL] }, counts: { [METRIC.lostChargebacks]: { lifetime: 4 } } } }),
+    ),
+    silent(
+      'on the address only: not the customer’s own',
+      order({ address: { counts: { [METRIC.lostChargebacks]: countIn('d365', 2) } } }),
+    ),
+  ],
+  lostChargebacksOnSharedIdentities: [
+    fires(
+      'the address holds 3, the card’s own 1 among them',
+      order({
+        card: chargebackOnCard,
+        address: { counts: { [METRIC.lostChargebacks]: countIn('d365', 3) } },
+      }),
+      Math.log2(3),
+      '2 other lost chargebacks on this address in 365 days',
+    ),
+    silent(
+      'the customer’s own chargeback on its device is not counted twice',
+      order({
+        email: withOrders({ [METRIC.lostChargebacks]: countIn('d365', 1) }),
+        device: { links: { email: [EMAIL] }, counts: { [METRIC.lostChargebacks]: countIn('d365', 1) } },
+      }),
+    ),
+  ],
+  freshAccountsOnYoungIdentity: [
+    fires(
+      'a fresh e-mail on a card first seen 3 days ago with 1 other e-mail',
+      order({
+        email: { counts: {} },
+        card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 3 * DAY },
+      }),
+      1,
+      'card first seen 3 days ago, already used with 1 other e-mail',
+    ),
+    silent(
+      'a long-standing e-mail on the family’s new card',
+      order({
+        email: { ...withOrders(), firstSeenAt: AT - 200 * DAY },
+        card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - DAY },
+      }),
+    ),
+    silent(
+      '1 other e-mail on a card first seen 8 days ago: slower than the pace',
+      order({
+        email: { counts: {} },
+        card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 8 * DAY },
+      }),
+    ),
+  ],
+  abusiveReturnsOnIdentities: [
+    fires(
+      '7 on the device',
+      order({
+        device: { links: { email: [EMAIL] }, counts: { [METRIC.abusiveReturns]: countIn('d365', 7) } },
+      }),
+      3,
+      '7 abusive returns on this device in 365 days',
+    ),
+    silent(
+      'older than 365 days',
+      order({ address: { counts: { [METRIC.abusiveReturns]: { lifetime: 2 } } } }),
+    ),
+  ],
+  openDisputesOnIdentities: [
+    fires(
+      '1 open on the e-mail, whenever opened',
+      order({ email: withOrders({ [METRIC.openDisputes]: { lifetime: 1 } }) }),
+      1,
+      '1 open dispute on this e-mail',
+    ),
+    silent('none open', order()),
+  ],
+  cardSharedAcrossEmails: [
+    fires(
+      'the card seen with 3 other e-mails',
+      order({ card: { links: { email: [EMAIL, 'e2', 'e3', 'e4'] } } }),
+      2,
+      'card used with 3 other e-mails',
+    ),
+    silent('the order’s own e-mail is not "other"', order({ card: { links: { email: [EMAIL] } } })),
+  ],
+  deviceSharedAcrossEmails: [
+    fires(
+      'the device seen with 1 other e-mail',
+      order({ device: { links: { email: [EMAIL, 'e2'] } } }),
+      1,
+      'device used with 1 other e-mail',
+    ),
+    silent('only the order’s own e-mail', order()),
+  ],
+  ordersLastHourOnIdentities: [
+    fires(
+      '4 on the card in the hour: log2(4)',
+      order({ card: { links: { email: [EMAIL] }, counts: { [METRIC.orders]: countIn('h1', 4) } } }),
+      2,
+      '4 orders on this card in the last hour',
+    ),
+    silent(
+      '1 in the hour',
+      order({ email: withOrders({ [METRIC.orders]: { ...countIn('h1', 1), lifetime: 2 } }) }),
+    ),
+  ],
+  newCustomer: [
+    fires(
+      'no earlier order on the e-mail',
+      order({ email: { counts: {} } }),
+      1,
+      'first order from this e-mail',
+    ),
+    silent('2 earlier orders', order()),
+  ],
+  billingShippingMismatch: [
+    fires(
+      'addresses differ',
+      order({ input: { billingShippingMismatch: true } }),
+      1,
+      'billing and shipping addresses differ',
+    ),
+    silent('addresses agree', order()),
+  ],
+  cvvMismatch: [
+    fires('N, any case', order({ input: { cvvResultCodes: ['M', 'n'] } }), 1, 'CVV check failed'),
+    silent('P and U', order({ input: { cvvResultCodes: ['P', 'U'] } })),
+  ],
+  avsMismatch: [
+    fires('C', order({ input: { avsResultCodes: ['C'] } }), 1, 'address verification failed'),
+    silent('Y', order({ input: { avsResultCodes: ['Y'] } })),
+  ],
+  giftCardUsed: [
+    fires('a gift card paid', order({ input: { giftCardUsed: true } }), 1, 'paid with a gift card'),
+    silent('a card paid', order()),
+  ],
+  legitimateReviewsOnIdentities: [
+    fires(
+      '1 on the e-mail',
+      order({ email: withOrders({ [METRIC.legitimateReviews]: countIn('d30', 1) }) }),
+      1,
+      '1 review on this e-mail resolved as legitimate in 365 days',
+    ),
+    silent(
+      'on the address: strangers may share it',
+      order({ address: { counts: { [METRIC.legitimateReviews]: countIn('d30', 3) } } }),
+    ),
+  ],
+  orderValueVsHistory: [
+    fires(
+      '4x the average',
+      order({ input: { orderValue: 200 } }),
+      2,
+      "order value 4.0x this customer's average",
+    ),
+    fires(
+      'capped at 3',
+      order({ input: { orderValue: 5000 } }),
+      3,
+      "order value 100.0x this customer's average",
+    ),
+    silent('2x the average', order({ input: { orderValue: 100 } })),
+    silent('no earlier order to compare with', order({ email: { counts: {} }, input: { orderValue: 5000 } })),
+  ],
+});

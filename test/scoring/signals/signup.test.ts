@@ -1,0 +1,132 @@
+import { METRIC } from '../../../shared/identity/metrics.ts';
+import { signupSignals } from '../../../shared/scoring/signals/signup-signals.ts';
+import { ACCOUNT, AT, DAY, signup } from '../scoring-inputs.ts';
+import { describeSignalRows, fires, sharedRows, silent } from '../signal-rows.ts';
+import { countIn } from '../snapshots.ts';
+
+const HOUR = 3_600_000;
+const withTime = (time: ReturnType<typeof signup>['time']) => signup({ input: { time } });
+const otherAccounts = { links: { customer: [ACCOUNT, 'a1'] } };
+/** Signups on the e-mail's domain: `h1` in the last hour, `month` in the 30 days. */
+const domainSignups = (h1: number, month: number) => ({
+  counts: { [METRIC.signups]: { m15: 0, h1, h24: h1, d30: month, d365: month, lifetime: month } },
+});
+
+describeSignalRows('signup', signupSignals, {
+  scriptSpeedAfterPreviousEvent: sharedRows.scriptSpeedAfterPreviousEvent(withTime, 'signup'),
+  newIdentitiesAroundLastHour: sharedRows.newIdentitiesAroundLastHour(
+    withTime,
+    { pair: 'customersPerAddress', holder: 'address', others: 'accounts' },
+    'cardsPerDevice',
+  ),
+  freshAccountsOnYoungIdentity: [
+    fires(
+      "a farm's second account on a device first seen 30 hours ago",
+      signup({ device: { links: { customer: ['a1'] }, firstSeenAt: AT - 30 * HOUR } }),
+      1,
+      'device first seen 30 hours ago, already used with 1 other account',
+    ),
+    silent(
+      'a household device gathering 4 members over 90 days',
+      signup({ device: { links: { customer: ['a1', 'a2', 'a3', 'a4'] }, firstSeenAt: AT - 90 * DAY } }),
+    ),
+  ],
+  deviceSharedWithOtherAccounts: [
+    fires(
+      'the device behind 2 other accounts',
+      signup({ device: { links: { customer: [ACCOUNT, 'a1', 'a2'] } } }),
+      Math.log2(3),
+      'device already behind 2 other accounts',
+    ),
+    silent('only the signup’s own account', signup({ device: { links: { customer: [ACCOUNT] } } })),
+  ],
+  phoneSharedWithOtherAccounts: [
+    fires('1 other account', signup({ phone: otherAccounts }), 1, 'phone already behind 1 other account'),
+    silent('a new phone', signup()),
+  ],
+  addressSharedWithOtherAccounts: [
+    fires('1 other account', signup({ address: otherAccounts }), 1, 'address already behind 1 other account'),
+    silent('a new address', signup()),
+  ],
+  emailSharedWithOtherAccounts: [
+    fires('1 other account', signup({ email: otherAccounts }), 1, 'e-mail already behind 1 other account'),
+    silent('a new e-mail', signup()),
+  ],
+  signupsFromDeviceLastHour: [
+    fires(
+      '3 earlier in the hour',
+      signup({ device: { counts: { [METRIC.signups]: countIn('h1', 3) } } }),
+      2,
+      '3 earlier signups from this device in the last hour',
+    ),
+    silent('none', signup()),
+  ],
+  signupsFromDeviceEarlierToday: [
+    fires(
+      '4 in the day, 1 of them in the hour',
+      signup({ device: { counts: { [METRIC.signups]: { h1: 1, h24: 4, d30: 4, d365: 4, lifetime: 4 } } } }),
+      2,
+      '3 earlier signups from this device in the last 24 hours',
+    ),
+    silent(
+      'all of the day’s in the last hour',
+      signup({ device: { counts: { [METRIC.signups]: countIn('h1', 3) } } }),
+    ),
+  ],
+  signupsOnEmailDomainLastHour: [
+    fires(
+      '8 in the hour on a quiet domain: log2(8 - 3)',
+      signup({ domain: domainSignups(8, 8) }),
+      Math.log2(5),
+      'burst of 8 signups on this e-mail domain in the last hour',
+    ),
+    silent(
+      '8 in the hour on a domain with 10 an hour all month',
+      signup({ domain: domainSignups(8, 7_208) }),
+    ),
+    silent('4 in the hour', signup({ domain: domainSignups(4, 4) })),
+  ],
+  selfReferral: [
+    fires(
+      'names itself as referrer',
+      signup({ input: { referrerIsSelf: true } }),
+      2,
+      'referee shares its own account id with the referrer',
+    ),
+    fires(
+      'the referrer signed up on the same device and phone',
+      signup({ referrer: { links: { device: ['device-1'], phone: ['phone-1'] } } }),
+      2,
+      'referee shares a device, a phone with the referrer',
+    ),
+    fires(
+      'the same device',
+      signup({ referrer: { links: { device: ['device-1'] } } }),
+      1,
+      'referee shares a device with the referrer',
+    ),
+    silent('a referrer sharing nothing', signup({ referrer: { links: { device: ['device-9'] } } })),
+  ],
+  referrerReferralBurst: [
+    fires(
+      'the referrer brought 3 others today',
+      signup({ referrer: { counts: { [METRIC.referrals]: countIn('h24', 3) } } }),
+      Math.log2(3),
+      'referrer brought 3 other signups in the last 24 hours',
+    ),
+    silent('1 other', signup({ referrer: { counts: { [METRIC.referrals]: countIn('h24', 1) } } })),
+  ],
+  disposableEmail: [
+    fires('a disposable domain', signup({ input: { disposableEmail: true } }), 1, 'disposable e-mail domain'),
+    silent('a common provider', signup()),
+  ],
+  machineGeneratedEmail: [
+    fires(
+      'a long digit run',
+      signup({ input: { machineGeneratedEmail: 0.5 } }),
+      0.5,
+      'e-mail looks machine-generated',
+    ),
+    silent('a name a person picked', signup()),
+  ],
+});
