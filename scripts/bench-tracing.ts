@@ -60,7 +60,7 @@ const PATHS: TracingPath[] = [
     module: 'scripts/tracing-paths/xray-sdk.ts',
     // As the service shipped it: cls-hooked on AsyncLocalStorage, semver's one `gte`.
     aliases: {
-      'cls-hooked': 'scripts/tracing-paths/cls-hooked-als.cjs',
+      'cls-hooked/context': 'scripts/tracing-paths/cls-hooked-als.cjs',
       semver: 'scripts/tracing-paths/semver-gte.ts',
     },
     spans: true,
@@ -159,6 +159,10 @@ const requiredSdk: Plugin = {
 /** The layer's JavaScript as its build makes it (webpack there, esbuild here, same externals). */
 async function buildLayer(dir: string): Promise<{ full: string; lite: string; bytes: number }> {
   const external = ['import-in-the-middle', 'require-in-the-middle', '@aws-sdk/*', '@smithy/*'];
+  const pkg = '@aws/aws-distro-opentelemetry-node-autoinstrumentation';
+  // One OpenTelemetry API, the distribution's own, as in the layer: instrumentations hoisted beside
+  // this repository's newer API would otherwise use that one, whose context the layer never sets.
+  const api = join(REPO_ROOT, 'node_modules', pkg, 'node_modules/@opentelemetry/api');
   const common = {
     bundle: true,
     platform: 'node',
@@ -166,8 +170,8 @@ async function buildLayer(dir: string): Promise<{ full: string; lite: string; by
     target: 'node24',
     minify: true,
     external,
+    alias: { '@opentelemetry/api': api },
   } as const;
-  const pkg = '@aws/aws-distro-opentelemetry-node-autoinstrumentation';
   await build({
     ...common,
     stdin: { contents: `require('${pkg}/register');`, resolveDir: REPO_ROOT },
