@@ -5,7 +5,8 @@
  *    one), interleaved with the bare document-client bundle, wall time and process CPU (medians);
  * 2. warm: rounds of orders through each built handler against DynamoDB Local, each invocation with a
  *    fresh sampled trace header and the trace endpoint on a local UDP socket, paths interleaved
- *    round by round; process CPU and wall time per order (median of the rounds' medians);
+ *    round by round; CPU of the handler's thread and wall time per order (median of the rounds'
+ *    medians), and the same beyond active tracing alone;
  * 3. proof: every span the endpoint received, decoded (test/support/trace-datagrams.ts), and each
  *    invocation checked for one span under the function's segment and a span under it for each of
  *    its DynamoDB calls (BatchGetItem, UpdateItem, TransactWriteItems at least).
@@ -31,8 +32,8 @@ import { type SentSpan, spansOfDatagram } from '../test/support/trace-datagrams.
 import type { Invocation } from './bench-tracing-invoke.ts';
 
 const IMPORTS = Number(process.env.BENCH_TRACING_IMPORTS ?? 15);
-const ROUNDS = Number(process.env.BENCH_TRACING_ROUNDS ?? 5);
-const ORDERS = Number(process.env.BENCH_TRACING_ORDERS ?? 60);
+const ROUNDS = Number(process.env.BENCH_TRACING_ROUNDS ?? 8);
+const ORDERS = Number(process.env.BENCH_TRACING_ORDERS ?? 50);
 /** Invocations of each process left out of its figures: the first runs the cold paths. */
 const WARMUP = 10;
 /** The DynamoDB calls every order makes, each of which must have its span. */
@@ -368,7 +369,7 @@ try {
       `    cold: import ${median(c.wall).toFixed(1)} ms (CPU ${median(c.cpu).toFixed(1)} ms) = ${(median(c.wall) / median(bareCold.wall)).toFixed(2)}x bare, CPU ${(median(c.cpu) / median(bareCold.cpu)).toFixed(2)}x`,
     );
     console.log(
-      `    warm: CPU ${median(w.cpu).toFixed(2)} ms per order (${(median(w.cpu) - median(floorWarm.cpu)).toFixed(2)} ms beyond active tracing alone; rounds ${w.cpu.map((x) => x.toFixed(2)).join(', ')}), wall p50 ${median(w.wall).toFixed(2)} ms (rounds ${w.wall.map((x) => x.toFixed(2)).join(', ')})`,
+      `    warm: thread CPU ${median(w.cpu).toFixed(2)} ms per order (${(median(w.cpu) - median(floorWarm.cpu)).toFixed(2)} ms beyond active tracing alone; rounds ${w.cpu.map((x) => x.toFixed(2)).join(', ')}), wall p50 ${median(w.wall).toFixed(2)} ms (rounds ${w.wall.map((x) => x.toFixed(2)).join(', ')})`,
     );
     const sentPerInvocation = (dynamoDbSpansSent.get(path.key) ?? 0) / (ROUNDS * (WARMUP + ORDERS));
     console.log(

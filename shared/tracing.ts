@@ -68,11 +68,13 @@ interface TracedClient {
  */
 export function traceAwsClient<C extends object>(client: C): C {
   const traced = client as unknown as TracedClient;
+  let region: string | undefined;
   traced.middlewareStack.add(
     (next, context) => async (args) => {
-      const trace = sampledTraceParent();
-      if (!trace) return next(args);
       const invocation = invocations.getStore();
+      const trace = invocation?.span.trace ?? sampledTraceParent();
+      if (!trace) return next(args);
+      region ??= await traced.config.region();
       const service = (context.clientName ?? '').replace(/Client$/, '');
       const method = (context.commandName ?? '').replace(/Command$/, '');
       const span = new OpenSpan(
@@ -84,7 +86,7 @@ export function traceAwsClient<C extends object>(client: C): C {
           'rpc.system': 'aws-api',
           'rpc.service': service,
           'rpc.method': method,
-          'cloud.region': await traced.config.region(),
+          'cloud.region': region,
           ...tableNames(args.input),
         },
       );

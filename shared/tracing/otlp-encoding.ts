@@ -36,114 +36,203 @@ const VARINT = 0;
 const FIXED64 = 1;
 const BYTES = 2;
 const FIXED32 = 5;
-const encoder = new TextEncoder();
 
 /** The request carrying `spans`, all from `source`. */
 export function encodeTraceRequest(source: SpanSource, spans: readonly FinishedSpan[]): Uint8Array {
-  const scopeSpans = message([
-    bytesField(1, message([stringField(1, source.scope)])),
-    ...spans.map((span) => bytesField(2, encodeSpan(span))),
-  ]);
-  const resourceSpans = message([
-    bytesField(1, message(keyValues(1, source.resource))),
-    bytesField(2, scopeSpans),
-  ]);
-  return message([bytesField(1, resourceSpans)]);
-}
-
-function encodeSpan(span: FinishedSpan): Uint8Array {
-  const status =
-    span.error === undefined
-      ? [varintField(3, STATUS_CODE.ok)]
-      : [stringField(2, span.error), varintField(3, STATUS_CODE.error)];
-  return message([
-    bytesField(1, hex(span.traceId)),
-    bytesField(2, hex(span.spanId)),
-    ...(span.parentSpanId ? [bytesField(4, hex(span.parentSpanId))] : []),
-    stringField(5, span.name),
-    varintField(6, span.kind),
-    fixed64Field(7, span.startNs),
-    fixed64Field(8, span.endNs),
-    ...keyValues(9, span.attributes),
-    bytesField(15, message(status)),
-    // flags: the W3C trace flags (sampled) in the low byte.
-    fixed32Field(16, 1),
-  ]);
-}
-
-function keyValues(field: number, attributes: Attributes): Uint8Array[] {
-  return Object.entries(attributes).map(([key, value]) =>
-    bytesField(field, message([stringField(1, key), bytesField(2, anyValue(value))])),
-  );
-}
-
-/** OTLP's AnyValue: string 1, bool 2, int 3, double 4, array 5. */
-function anyValue(value: AttributeValue): Uint8Array {
-  if (typeof value === 'string') return stringField(1, value);
-  if (typeof value === 'boolean') return varintField(2, value ? 1 : 0);
-  if (typeof value === 'number') {
-    if (Number.isSafeInteger(value) && value >= 0) return varintField(3, value);
-    const bytes = new Uint8Array(9);
-    bytes[0] = (4 << 3) | FIXED64;
-    new DataView(bytes.buffer).setFloat64(1, value, true);
-    return bytes;
+  const out = new ProtoWriter();
+  const request = out.open(1); // ExportTraceServiceRequest.resource_spans
+  out.bytes(1, encodedResource(source)); // ResourceSpans.resource
+  const scopeSpans = out.open(2); // ResourceSpans.scope_spans
+  out.bytes(1, encodedScope(source)); // ScopeSpans.scope
+  for (const span of spans) {
+    const message = out.open(2); // ScopeSpans.spans
+    writeSpan(out, span);
+    out.close(message);
   }
-  return bytesField(5, message(value.map((item) => bytesField(1, stringField(1, item)))));
+  out.close(scopeSpans);
+  out.close(request);
+  return out.finish();
 }
 
-function message(parts: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
+function writeSpan(out: ProtoWriter, span: FinishedSpan): void {
+  out.hex(1, span.traceId);
+  out.hex(2, span.spanId);
+  if (span.parentSpanId) out.hex(4, span.parentSpanId);
+  out.string(5, span.name);
+  out.varint(6, span.kind);
+  out.fixed64(7, span.startNs);
+  out.fixed64(8, span.endNs);
+  writeAttributes(out, 9, span.attributes);
+  const status = out.open(15);
+  if (span.error !== undefined) out.string(2, span.error);
+  out.varint(3, span.error === undefined ? STATUS_CODE.ok : STATUS_CODE.error);
+  out.close(status);
+  // flags: the W3C trace flags (sampled) in the low byte.
+  out.fixed32(16, 1);
+}
+
+/** KeyValue { key 1, AnyValue value 2 }; AnyValue: string 1, bool 2, int 3, double 4, array 5. */
+function writeAttributes(out: ProtoWriter, field: number, attributes: Attributes): void {
+  for (const key in attributes) {
+    const value = attributes[key]!;
+    const keyValue = out.open(field);
+    out.string(1, key);
+    const any = out.open(2);
+    if (typeof value === 'string') out.string(1, value);
+    else if (typeof value === 'boolean') out.varint(2, value ? 1 : 0);
+    else if (typeof value === 'number') {
+      if (Number.isSafeInteger(value) && value >= 0) out.varint(3, value);
+      else out.double(4, value);
+    } else {
+      const array = out.open(5);
+      for (const item of value) {
+        const element = out.open(1);
+        out.string(1, item);
+        out.close(element);
+      }
+      out.close(array);
+    }
+    out.close(any);
+    out.close(keyValue);
   }
-  return out;
 }
 
-function varint(value: number): number[] {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest % 0x80) | 0x80);
-    rest = Math.floor(rest / 0x80);
+/** The resource and scope are the same for every request of a process: encoded once. */
+const resources = new WeakMap<SpanSource, { resource: Uint8Array; scope: Uint8Array }>();
+function encodedParts(source: SpanSource) {
+  let parts = resources.get(source);
+  if (!parts) {
+    const resource = new ProtoWriter();
+    writeAttributes(resource, 1, source.resource);
+    const scope = new ProtoWriter();
+    scope.string(1, source.scope);
+    parts = { resource: resource.finish(), scope: scope.finish() };
+    resources.set(source, parts);
   }
-  bytes.push(rest);
-  return bytes;
+  return parts;
+}
+const encodedResource = (source: SpanSource) => encodedParts(source).resource;
+const encodedScope = (source: SpanSource) => encodedParts(source).scope;
+
+/**
+ * A protobuf writer into one growing buffer. A nested message is opened with one byte kept for its
+ * length and closed once its size is known, moving its bytes along when the length needs more.
+ */
+class ProtoWriter {
+  #buffer = Buffer.alloc(1024);
+  #view = viewOf(this.#buffer);
+  #length = 0;
+
+  finish(): Uint8Array {
+    return this.#buffer.subarray(0, this.#length);
+  }
+
+  open(field: number): number {
+    this.#tag(field, BYTES);
+    this.#reserve(1);
+    this.#length += 1;
+    return this.#length;
+  }
+
+  close(start: number): void {
+    const size = this.#length - start;
+    const lengthBytes = varintSize(size);
+    if (lengthBytes > 1) {
+      this.#reserve(lengthBytes - 1);
+      this.#buffer.copyWithin(start + lengthBytes - 1, start, this.#length);
+      this.#length += lengthBytes - 1;
+    }
+    let at = start - 1;
+    let rest = size;
+    while (rest >= 0x80) {
+      this.#buffer[at++] = (rest & 0x7f) | 0x80;
+      rest >>>= 7;
+    }
+    this.#buffer[at] = rest;
+  }
+
+  varint(field: number, value: number): void {
+    this.#tag(field, VARINT);
+    this.#varint(value);
+  }
+
+  bytes(field: number, bytes: Uint8Array): void {
+    this.#tag(field, BYTES);
+    this.#varint(bytes.length);
+    this.#reserve(bytes.length);
+    this.#buffer.set(bytes, this.#length);
+    this.#length += bytes.length;
+  }
+
+  string(field: number, text: string): void {
+    const size = Buffer.byteLength(text);
+    this.#tag(field, BYTES);
+    this.#varint(size);
+    this.#reserve(size);
+    this.#buffer.write(text, this.#length, 'utf8');
+    this.#length += size;
+  }
+
+  /** A hex id (trace or span id) as its bytes. */
+  hex(field: number, digits: string): void {
+    const size = digits.length / 2;
+    this.#tag(field, BYTES);
+    this.#varint(size);
+    this.#reserve(size);
+    this.#buffer.write(digits, this.#length, 'hex');
+    this.#length += size;
+  }
+
+  fixed64(field: number, value: bigint): void {
+    this.#tag(field, FIXED64);
+    this.#reserve(8);
+    this.#view.setBigUint64(this.#length, value, true);
+    this.#length += 8;
+  }
+
+  double(field: number, value: number): void {
+    this.#tag(field, FIXED64);
+    this.#reserve(8);
+    this.#view.setFloat64(this.#length, value, true);
+    this.#length += 8;
+  }
+
+  fixed32(field: number, value: number): void {
+    this.#tag(field, FIXED32);
+    this.#reserve(4);
+    this.#view.setUint32(this.#length, value, true);
+    this.#length += 4;
+  }
+
+  #tag(field: number, wireType: number): void {
+    this.#varint(field * 8 + wireType);
+  }
+
+  #varint(value: number): void {
+    this.#reserve(10);
+    let rest = value;
+    while (rest >= 0x80) {
+      this.#buffer[this.#length++] = (rest % 0x80) | 0x80;
+      rest = Math.floor(rest / 0x80);
+    }
+    this.#buffer[this.#length++] = rest;
+  }
+
+  #reserve(bytes: number): void {
+    if (this.#length + bytes <= this.#buffer.length) return;
+    const grown = Buffer.alloc(Math.max(this.#buffer.length * 2, this.#length + bytes));
+    grown.set(this.#buffer.subarray(0, this.#length));
+    this.#buffer = grown;
+    this.#view = viewOf(grown);
+  }
 }
 
-function varintField(field: number, value: number): Uint8Array {
-  return Uint8Array.from([...varint((field << 3) | VARINT), ...varint(value)]);
+function viewOf(buffer: Buffer): DataView {
+  return new DataView(buffer.buffer, buffer.byteOffset, buffer.length);
 }
 
-function bytesField(field: number, bytes: Uint8Array): Uint8Array {
-  return message([Uint8Array.from([...varint((field << 3) | BYTES), ...varint(bytes.length)]), bytes]);
-}
-
-function stringField(field: number, text: string): Uint8Array {
-  return bytesField(field, encoder.encode(text));
-}
-
-function fixed64Field(field: number, value: bigint): Uint8Array {
-  const tag = varint((field << 3) | FIXED64);
-  const bytes = new Uint8Array(tag.length + 8);
-  bytes.set(tag);
-  new DataView(bytes.buffer).setBigUint64(tag.length, value, true);
-  return bytes;
-}
-
-function fixed32Field(field: number, value: number): Uint8Array {
-  const tag = varint((field << 3) | FIXED32);
-  const bytes = new Uint8Array(tag.length + 4);
-  bytes.set(tag);
-  new DataView(bytes.buffer).setUint32(tag.length, value, true);
-  return bytes;
-}
-
-function hex(digits: string): Uint8Array {
-  const bytes = new Uint8Array(digits.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(digits.slice(2 * i, 2 * i + 2), 16);
-  return bytes;
+function varintSize(value: number): number {
+  let size = 1;
+  for (let rest = value; rest >= 0x80; rest = Math.floor(rest / 0x80)) size++;
+  return size;
 }
