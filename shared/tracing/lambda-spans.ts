@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createSocket, type Socket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
 import { getXrayTraceDataFromEnv } from '@aws-lambda-powertools/commons/utils/env';
 import {
   type Attributes,
@@ -138,7 +138,8 @@ export function sendSpans(spans: readonly FinishedSpan[]): void {
   const address = endpoint();
   if (!address || spans.length === 0) return;
   if (!socket) {
-    socket = createSocket('udp4');
+    // Loaded at the first send, not at import: a cold start does not build node:dgram's ES module.
+    socket = process.getBuiltinModule('node:dgram').createSocket('udp4');
     socket.on('error', () => {});
     // The socket must not keep a process alive that has nothing else to do.
     socket.unref();
