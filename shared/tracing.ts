@@ -25,9 +25,11 @@ import { type Attributes, SPAN_KIND } from './tracing/otlp-encoding.ts';
  */
 const invocations = new AsyncLocalStorage<InvocationTrace | undefined>();
 
+/** Whether the process has yet to serve its first invocation (Lambda's cold start). */
+let coldStart = true;
+
 /** The handler's span (middy): opened before the middlewares after this one, ended with the answer. */
 export function invocationTracing(): MiddlewareObj<unknown, unknown, Error, Context> {
-  let coldStart = true;
   const end = (error: unknown) => invocations.getStore()?.end(error);
   return {
     before: (request) => {
