@@ -40,7 +40,7 @@ export function sampledTraceParent(): TraceParent | undefined {
   return { root: header.Root, traceId: header.Root.slice(2).replace('-', ''), parentSpanId: header.Parent };
 }
 
-/** A span being timed; `finish` closes it once. */
+/** A span being timed; `finish` gives it with its end time and outcome. */
 export class OpenSpan {
   readonly spanId = randomBytes(8).toString('hex');
   readonly #startNs = nowNs();
