@@ -25,7 +25,6 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/middleware-endpoint-discovery': join(REPO_ROOT, 'lib/no-endpoint-discovery.ts'),
   '@smithy/core/event-streams': join(REPO_ROOT, 'lib/no-event-streams.ts'),
   'node:http': join(REPO_ROOT, 'lib/node-http.ts'),
-  semver: join(REPO_ROOT, 'lib/semver-gte.ts'),
 };
 
 /**

@@ -17,7 +17,6 @@ export function applyLocalEnvironment(
     AWS_SECRET_ACCESS_KEY: 'local',
     POWERTOOLS_SERVICE_NAME: 'abuse-decision',
     POWERTOOLS_METRICS_DISABLED: 'true',
-    POWERTOOLS_TRACE_ENABLED: 'false',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
   };
   for (const [name, value] of Object.entries({ ...defaults, ...overrides })) {

@@ -8,7 +8,9 @@
  * 2. hot partitions: a burst of decisions of one merchant, writes counted per partition key of the
  *    table and of GSI1, the busiest key's share scaled to 20,000 decisions/s;
  * 3. cold start: the order function bundled with the CDK's esbuild settings beside a bare bundle
- *    that imports only the DynamoDB document client, sizes and 15 fresh imports of each, interleaved.
+ *    that imports only the DynamoDB document client and one of what the architecture fixes for every
+ *    function (the fixed part), sizes and 15 fresh imports of each, interleaved: our own code may add
+ *    at most half the bare bundle's import to the fixed part's.
  * A benchmark to read, never a timed test.
  */
 import { execFileSync } from 'node:child_process';
@@ -32,7 +34,8 @@ const TARGET_WRITES_PER_KEY = 500;
 const TARGET_WCU = 16;
 const TARGET_ITEM_BYTES = 1_024;
 const TARGET_BUNDLE_BYTES = 500 * 1_024;
-const TARGET_IMPORT_RATIO = 1.4;
+/** Goal 4: the order function's import may exceed the fixed part's by this share of the bare bundle's. */
+const OWN_CODE_SHARE_OF_BARE = 0.5;
 const IMPORTS = 15;
 const TARGET_COST = 10;
 const COST_ORDERS = Number(process.env.BENCH_SCALE_COST_ORDERS ?? 200);
@@ -376,24 +379,22 @@ export const handler = async () => client;
 `;
 
 /**
- * What the architecture fixes for every function before any code of ours (Powertools with its tracer
- * around the client, middy, zod), built as shared/observability.ts and shared/store/client.ts build
- * them: how much of goal 4's 1.4x is left for the order schema, the routes and the scoring.
+ * What the architecture fixes for every function before any code of ours: the DynamoDB document
+ * client, the Powertools logger and metrics, middy and zod, built as shared/observability.ts and
+ * shared/store/client.ts build them. Tracing is our own code (shared/tracing.ts, docs/operations.md),
+ * so it is not in here: goal 4 counts it with the rest of ours.
  */
 const FIXED_SOURCE = `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import * as z from 'zod';
-const tracer = new Tracer({ serviceName: 'bench' });
 export const logger = new Logger({ serviceName: 'bench' });
 export const metrics = new Metrics({ serviceName: 'bench', namespace: 'Bench' });
-export const client = DynamoDBDocumentClient.from(tracer.captureAWSv3Client(new DynamoDBClient({})));
+export const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 export const body = z.string();
-export const handler = middy(async () => client).use(captureLambdaHandler(tracer));
+export const handler = middy(async () => client).use({ before: () => undefined });
 `;
 
 async function bundleFigures(): Promise<void> {
@@ -474,10 +475,17 @@ async function measureBundles(dir: string): Promise<void> {
   );
   console.log(`  bare document-client bundle ${kb(bareBytes)}, import ${times(bareImports)}`);
   console.log(
-    `  the architecture's fixed part alone (document client traced, Powertools logger, metrics and tracer, middy, zod; none of our code) ${kb(fixedBytes)}, import ${times(fixedImports)} = ${(median(fixedImports.wall) / median(bareImports.wall)).toFixed(2)}x bare, CPU ${(median(fixedImports.cpu) / median(bareImports.cpu)).toFixed(2)}x`,
+    `  the architecture's fixed part alone (document client, Powertools logger and metrics, middy, zod; none of our code) ${kb(fixedBytes)}, import ${times(fixedImports)} = ${(median(fixedImports.wall) / median(bareImports.wall)).toFixed(2)}x bare, CPU ${(median(fixedImports.cpu) / median(bareImports.cpu)).toFixed(2)}x`,
   );
+  // Goal 4: our own code adds at most half the bare bundle's import to the fixed part's.
+  const budget = median(fixedImports.wall) + OWN_CODE_SHARE_OF_BARE * median(bareImports.wall);
+  const cpuBudget = median(fixedImports.cpu) + OWN_CODE_SHARE_OF_BARE * median(bareImports.cpu);
+  const orderWall = median(orderImports.wall);
+  const orderCpu = median(orderImports.cpu);
+  const margin = (value: number, limit: number) =>
+    value <= limit ? `met by ${(limit - value).toFixed(1)} ms` : `MISSED by ${(value - limit).toFixed(1)} ms`;
   console.log(
-    `goal 4: bundle ${kb(orderBytes)} (target <= ${kb(TARGET_BUNDLE_BYTES)}): ${verdict(orderBytes <= TARGET_BUNDLE_BYTES)}; import ${ratio.toFixed(2)}x bare, CPU ${cpuRatio.toFixed(2)}x (target <= ${TARGET_IMPORT_RATIO}x): ${verdict(ratio <= TARGET_IMPORT_RATIO)}`,
+    `goal 4: bundle ${kb(orderBytes)} (target <= ${kb(TARGET_BUNDLE_BYTES)}): ${verdict(orderBytes <= TARGET_BUNDLE_BYTES)}; import ${orderWall.toFixed(1)} ms (${ratio.toFixed(2)}x bare) vs fixed part ${median(fixedImports.wall).toFixed(1)} ms + ${OWN_CODE_SHARE_OF_BARE} x bare ${median(bareImports.wall).toFixed(1)} ms = ${budget.toFixed(1)} ms: ${margin(orderWall, budget)} (CPU ${orderCpu.toFixed(1)} vs ${median(fixedImports.cpu).toFixed(1)} + ${OWN_CODE_SHARE_OF_BARE} x ${median(bareImports.cpu).toFixed(1)} = ${cpuBudget.toFixed(1)} ms, ${cpuRatio.toFixed(2)}x bare: ${margin(orderCpu, cpuBudget)})`,
   );
 }
 

@@ -20,11 +20,18 @@ import { toSnapshot } from '../shared/store/identity-history.ts';
 import { membersAttribute } from '../shared/store/link-sketch.ts';
 
 // `npm run bench -- scale` (or capacity | partitions | bundle): only the scale and cost figures;
-// `npm run bench -- e2e`: the warm order path beside its floor.
+// `npm run bench -- e2e`: the warm order path beside its floor; `-- tracing`: the tracing paths side by
+// side; `-- import-profile`: the order function's cold import CPU by source module.
 const SCALE_PARTS = new Set(['scale', 'capacity', 'partitions', 'bundle']);
-if (process.argv[2] === 'e2e') {
+const OWN_PROCESS_PARTS: Record<string, string> = {
+  e2e: 'scripts/bench-e2e.ts',
+  tracing: 'scripts/bench-tracing.ts',
+  'import-profile': 'scripts/bench-import-profile.ts',
+};
+const ownProcessPart = OWN_PROCESS_PARTS[process.argv[2] ?? ''];
+if (ownProcessPart) {
   const { execFileSync } = await import('node:child_process');
-  execFileSync(process.execPath, ['scripts/bench-e2e.ts'], { stdio: 'inherit' });
+  execFileSync(process.execPath, [ownProcessPart], { stdio: 'inherit' });
   process.exit(0);
 }
 if (SCALE_PARTS.has(process.argv[2] ?? '')) {

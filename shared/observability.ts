@@ -1,10 +1,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
 
 /** The one set of Powertools instances; every module imports these rather than building its own. */
 export const SERVICE_NAME = 'abuse-decision';
 
 export const logger = new Logger({ serviceName: SERVICE_NAME });
 export const metrics = new Metrics({ serviceName: SERVICE_NAME, namespace: 'AbuseDecision' });
-export const tracer = new Tracer({ serviceName: SERVICE_NAME });

@@ -10,27 +10,19 @@ import { buildLambdaAsset } from '../lib/lambda-bundle.ts';
 import { newMerchant } from './support/api.ts';
 import { orderBody } from './support/fixtures.ts';
 import { jsonPostEvent } from './support/lambda-events.ts';
-
-interface TraceDocument {
-  name: string;
-  id: string;
-  trace_id: string;
-  parent_id?: string;
-  type?: string;
-  aws?: { operation?: string };
-}
+import { type SentSpan, spansOfDatagram } from './support/trace-datagrams.ts';
 
 const TRACE_ROOT = '1-6741b2f0-5d4c3b2a1f0e9d8c7b6a5948';
 const FACADE_PARENT = '53995c3f42cd8ad8';
 
 /**
- * X-Ray in the bundle as Lambda runs it (tracing on, a trace header, a daemon address): the SDK keeps the
- * current segment in an AsyncLocalStorage stand-in for cls-hooked (lib/lambda-bundle.ts), so every
- * DynamoDB call of the order must reach the daemon as a subsegment of the handler's, in the
- * invocation's trace. A lost context would drop them (and, with RUNTIME_ERROR, fail the call).
+ * Tracing in the bundle as Lambda runs it (active tracing: a sampled trace header and the trace
+ * endpoint's address): the handler's span and one span per DynamoDB call must reach the endpoint in
+ * the invocation's trace, the handler's under the function's segment (the header's Parent) and each
+ * call under the handler's (shared/tracing.ts). Lost request scope would orphan or drop them.
  */
 describe('the bundled order function, traced', () => {
-  it('sends the handler subsegment and one subsegment per DynamoDB call, each under the handler, to the X-Ray daemon', async () => {
+  it("sends the handler's span and one span per DynamoDB call, each under the handler's, to Lambda's trace endpoint", async () => {
     const asset = await buildLambdaAsset('functions/order.ts', mkdtempSync(join(tmpdir(), 'trace-test-')));
     const merchant = await newMerchant();
     const body = orderBody();
@@ -38,11 +30,8 @@ describe('the bundled order function, traced', () => {
     writeFileSync(eventFile, JSON.stringify(jsonPostEvent('/v1/order', body, merchant.apiKey)));
 
     const daemon = createSocket('udp4');
-    const documents: TraceDocument[] = [];
-    daemon.on('message', (message) => {
-      const [, json] = message.toString('utf8').split('\n');
-      if (json) documents.push(JSON.parse(json) as TraceDocument);
-    });
+    const spans: SentSpan[] = [];
+    daemon.on('message', (message) => spans.push(...spansOfDatagram(message)));
     await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
     const daemonAddress = `127.0.0.1:${(daemon.address() as AddressInfo).port}`;
     try {
@@ -58,8 +47,6 @@ describe('the bundled order function, traced', () => {
             _HANDLER: 'index.handler',
             _X_AMZN_TRACE_ID: `Root=${TRACE_ROOT};Parent=${FACADE_PARENT};Sampled=1`,
             AWS_XRAY_DAEMON_ADDRESS: daemonAddress,
-            AWS_XRAY_CONTEXT_MISSING: 'RUNTIME_ERROR',
-            POWERTOOLS_TRACE_ENABLED: 'true',
             POWERTOOLS_DEV: 'false',
           },
         },
@@ -68,20 +55,25 @@ describe('the bundled order function, traced', () => {
       expect(result.statusCode).toBe(200);
       expect(JSON.parse(result.body)).toMatchObject({ providerOrderID: body.providerOrderId });
 
-      // Subsegments are sent as they close; the last (the handler's) may still be in flight.
-      for (let i = 0; i < 50 && !documents.some((d) => d.name === '## index.handler'); i++)
+      // Sent as the invocation ends; the datagram may still be in flight.
+      for (let i = 0; i < 50 && spans.length === 0; i++)
         await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
       daemon.close();
     }
 
-    const handler = documents.find((d) => d.name === '## index.handler');
-    expect(handler).toMatchObject({ trace_id: TRACE_ROOT, parent_id: FACADE_PARENT, type: 'subsegment' });
-    const dynamoDbCalls = documents.filter((d) => d.name === 'DynamoDB');
-    expect(dynamoDbCalls.map((d) => d.aws?.operation)).toEqual(
-      expect.arrayContaining(['BatchGetItem', 'TransactWriteItems']),
+    const traceId = TRACE_ROOT.slice(2).replace('-', '');
+    const handler = spans.find((span) => span.awsService === undefined);
+    expect(handler).toMatchObject({ traceId, parentId: FACADE_PARENT, name: 'order' });
+    expect(handler?.attributes).toMatchObject({ 'faas.coldstart': true, 'faas.trigger': 'http' });
+    const dynamoDbCalls = spans.filter((span) => span.awsService === 'DynamoDB');
+    expect(dynamoDbCalls.map((span) => span.awsOperation)).toEqual(
+      expect.arrayContaining(['BatchGetItem', 'UpdateItem', 'TransactWriteItems']),
     );
-    for (const call of dynamoDbCalls)
-      expect(call).toMatchObject({ trace_id: TRACE_ROOT, parent_id: handler!.id });
+    for (const call of dynamoDbCalls) {
+      expect(call).toMatchObject({ traceId, parentId: handler!.spanId });
+      expect(call.attributes['aws.dynamodb.table_names']).toEqual([process.env.TABLE_NAME]);
+    }
+    expect(spans).toHaveLength(dynamoDbCalls.length + 1);
   });
 });

@@ -1,6 +1,6 @@
 import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { readRuntimeConfig } from '../config.ts';
-import { tracer } from '../observability.ts';
+import { traceAwsClient } from '../tracing.ts';
 import { type HistorySource, ImportRefusedError } from './import-history.ts';
 
 /**
@@ -9,7 +9,7 @@ import { type HistorySource, ImportRefusedError } from './import-history.ts';
  */
 export function importsBucketClient(env: NodeJS.ProcessEnv = process.env): S3Client {
   const endpoint = env.S3_ENDPOINT || undefined;
-  return tracer.captureAWSv3Client(
+  return traceAwsClient(
     new S3Client({
       region: readRuntimeConfig(env).region,
       ...(endpoint

@@ -1,5 +1,4 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
@@ -10,8 +9,9 @@ import {
   type EndpointName,
   type RequestOf,
 } from '../contract/endpoints.ts';
-import { logger, tracer } from '../observability.ts';
+import { logger } from '../observability.ts';
 import { runInRequestScope } from '../request-scope.ts';
+import { invocationTracing } from '../tracing.ts';
 import type { EndpointUseCase } from '../use-cases/use-case.ts';
 import type { ApiContext } from './api-context.ts';
 import { headerValue, IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from './headers.ts';
@@ -110,7 +110,7 @@ export function baseStack(endpoint: string | undefined, definition: EndpointDefi
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
     .use(errorEnvelope())
     .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
-    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(invocationTracing())
     .use(logContext())
     .use(
       authentication({

@@ -2,8 +2,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { readRuntimeConfig } from '../config.ts';
 import { StoreUnavailableError } from '../errors.ts';
-import { tracer } from '../observability.ts';
 import { currentRequestScope } from '../request-scope.ts';
+import { traceAwsClient } from '../tracing.ts';
 import { isThrottle, isTimeout } from './store-failures.ts';
 
 /**
@@ -19,7 +19,7 @@ const localCredentials = config.dynamoDbEndpoint
     }
   : undefined;
 
-export const dynamoDbClient: DynamoDBClient = tracer.captureAWSv3Client(
+export const dynamoDbClient: DynamoDBClient = traceAwsClient(
   new DynamoDBClient({
     region: config.region,
     ...(config.dynamoDbEndpoint ? { endpoint: config.dynamoDbEndpoint, credentials: localCredentials } : {}),

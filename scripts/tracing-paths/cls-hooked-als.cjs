@@ -1,12 +1,12 @@
 // @ts-check
 
 /**
- * cls-hooked's namespace API (the part the AWS X-Ray SDK calls) on AsyncLocalStorage. cls-hooked
+ * cls-hooked's namespace API (the part the AWS X-Ray SDK calls) on AsyncLocalStorage, for the X-Ray
+ * SDK path of `npm run bench -- tracing` (scripts/bench-tracing.ts aliases `cls-hooked` here), as
+ * the service ran that SDK before it traced without one (docs/operations.md, Tracing). cls-hooked
  * follows contexts with an async_hooks hook that runs on every promise and callback the process
- * makes, traced or not: about 0.45 ms of CPU per order (README, Scale and cost: Latency). On Node 24,
- * AsyncLocalStorage carries its store with the async context frame and costs nothing per promise.
- * npm `overrides` (package.json) install this in cls-hooked's place, for the Lambda bundles, the local
- * server and the tests alike.
+ * makes, traced or not: about 0.45 ms of CPU per order. On Node 24, AsyncLocalStorage carries its
+ * store with the async context frame and costs nothing per promise.
  *
  * Semantics kept from cls-hooked 4.2.2: a context inherits from the one active when it was made;
  * `run` and `bind` make theirs active for the call and everything it starts; `set` needs an active

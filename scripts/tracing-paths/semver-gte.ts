@@ -1,9 +1,9 @@
 /**
- * Stands in for `semver` in the Lambda bundles (lib/api-function.ts aliases it here). Only the
- * X-Ray SDK under the Powertools Tracer requires it, for one `gte`: cls-hooked compares the Node
- * version with 8.0.0 at load, and the SDK v2 patcher (never called: the store uses SDK v3) compares
- * the SDK's. Two copies of semver (30 KB) and its regular expressions, compiled at every cold start,
- * answered that.
+ * Stands in for `semver` in the X-Ray SDK path of `npm run bench -- tracing` (scripts/bench-tracing.ts
+ * aliases it there), as the service's bundles had it while they carried the X-Ray SDK: the SDK under
+ * the Powertools Tracer requires semver for one `gte` (cls-hooked compares the Node version with
+ * 8.0.0 at load; the SDK v2 patcher, never called, compares the SDK's), and two copies of semver
+ * (30 KB) and its regular expressions would otherwise be compiled at every cold start.
  */
 const parts = (version: string): number[] =>
   (/^v?(\d+)\.(\d+)\.(\d+)/.exec(version.trim())?.slice(1) ?? [Number.NaN]).map(Number);
