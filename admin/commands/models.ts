@@ -50,11 +50,13 @@ export const modelCommands: AdminCommand[] = [
           now: Date.now(),
           ...(maxRows ? { maxRows } : {}),
         });
+        // The kept holdout rows are data for the trade-off report, not for reading here.
+        const { holdoutRows, ...evaluation } = version.evaluation;
         return {
           version: version.version,
           trainedOn: version.trainedOn,
           thresholds: version.thresholds,
-          evaluation: version.evaluation,
+          evaluation: { ...evaluation, holdoutRowsKept: holdoutRows?.rows.length ?? 0 },
           promoted,
         };
       } catch (error) {

@@ -244,7 +244,7 @@ export const auditQuerySchema = z.strictObject({ cursor: cursor.optional(), limi
 export const auditEntrySchema = z
   .object({
     at: z.string(),
-    action: z.enum(['review.resolved', 'workflow.saved', 'dispositions.uploaded']),
+    action: z.enum(['review.resolved', 'workflow.saved', 'dispositions.uploaded', 'settings.saved']),
     keyId: z.string(),
     keyName: z.string(),
     subject: z.string(),

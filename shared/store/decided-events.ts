@@ -103,12 +103,14 @@ export interface DecidedEventWrite {
   changes: HistoryChanges;
   /** Further items of the same transaction: the webhook outbox, the Idempotency-Key record, ... */
   alsoWrite: TransactItems;
+  /** Today's review-counter shard the event read: a review it opens is counted there. */
+  reviewCounter?: TableKey | undefined;
 }
 
 /**
  * Writes a decided event in one transaction: its record first (conditional on its key being new),
  * one update per identity it moves (stale buckets pruned with the items the request read), its
- * review item when a decision is REVIEW, and the further items. If the key was taken meanwhile (a
+ * review item and the review counter's count when a decision is REVIEW, and the further items. If the key was taken meanwhile (a
  * concurrent duplicate), nothing is written and the stored item comes back.
  */
 export function recordDecidedEvent(
@@ -132,6 +134,7 @@ export function recordDecidedEvent(
         event.decisions,
         record.identities,
         now,
+        event.reviewCounter,
       ),
       ...event.alsoWrite,
     ],
