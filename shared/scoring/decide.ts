@@ -8,6 +8,7 @@ import {
 import { type ModelThresholds, type ScoringModel, scoreWithModel } from './model.ts';
 import { thresholdsOf } from './models.ts';
 import type { Signals } from './signals/signal.ts';
+import { thresholdRuleOf } from './threshold-rules.ts';
 import { type FieldValue, normalizeFields } from './variables.ts';
 import { decisionTypeOf } from './workflow.ts';
 import { matchWorkflow, type RuleError, type RunnableWorkflow } from './workflow-engine.ts';
@@ -55,9 +56,6 @@ export interface DecisionPolicy {
   thresholds?: ThresholdPolicy | undefined;
 }
 
-/** The default workflows' rules, whose decisions the economics explain. */
-const THRESHOLD_RULE = /^\s*abuseScore\s*>=\s*model(?:Decline|Review)At\s*$/;
-
 /** Contributions below this many log-odds are too small to name as a reason. */
 const REASON_THRESHOLD = 0.25;
 const MAX_REASONS = 3;
@@ -97,7 +95,7 @@ export function decide(
     policy.thresholds &&
     'cuts' in event &&
     branch.decision !== 'APPROVE' &&
-    THRESHOLD_RULE.test(rule?.condition ?? '')
+    thresholdRuleOf(rule?.condition ?? '') !== undefined
       ? thresholdReason(
           workflow.eventType,
           policy.thresholds.settings,

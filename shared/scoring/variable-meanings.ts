@@ -32,7 +32,7 @@ const SCORE_MEANINGS: Readonly<Record<ScoreVariableName, string>> = {
   modelDeclineAt:
     "This event's DECLINE threshold, from the merchant's decision settings for its type (GET /v1/settings/{type}): the smallest score at or above the probability where approving is expected to cost more than declining, D / (A + D) (orders: A = value + chargeback fee, D = gross margin x value; returns: A = lost share x the line's value, D = the cost of refusing a good customer; accounts: A = the cost of an abusive account), or, when a review is available and cheaper, where declining gets cheaper than a review, 1 - R/D; never below the good-customer guard's floor (50 until the merchant's good shares can be measured; a trained version's own holdout threshold). Varies with the event's value.",
   modelReviewAt:
-    'This event\'s REVIEW threshold (<= modelDeclineAt): where a review (R) costs less than approving or declining, R/A, when the workflow can review and review capacity is left today; never below the guard\'s review floor (30 until measured). Equal to modelDeclineAt when no review is available.',
+    "This event's REVIEW threshold (<= modelDeclineAt): where a review (R) costs less than approving or declining, R/A, when the workflow can review and review capacity is left today; never below the guard's review floor (30 until measured). Equal to modelDeclineAt when no review is available.",
 };
 
 const OWN_FIELD_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnFieldName<T>, string>> } = {

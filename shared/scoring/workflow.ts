@@ -1,5 +1,6 @@
 import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
 import { DECISION_OUTCOMES, type DecisionOutcome } from '../schemas/decision.ts';
+import { THRESHOLD_CONDITIONS } from './threshold-rules.ts';
 
 /** The scored event types come from the endpoint registry. */
 export { EVENT_TYPES, type EventType };
@@ -64,36 +65,36 @@ export const DEFAULT_WORKFLOWS: Record<EventType, Workflow> = {
   order: {
     eventType: 'order',
     version: 'default-order-2',
-    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' }],
+    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: THRESHOLD_CONDITIONS.DECLINE }],
     defaultBranch: APPROVE_BY_DEFAULT,
   },
   return: {
     eventType: 'return',
     version: 'default-return-2',
     rules: [
-      { name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' },
-      { name: 'elevated_abuse_score', decision: 'REVIEW', condition: 'abuseScore >= modelReviewAt' },
+      { name: 'high_abuse_score', decision: 'DECLINE', condition: THRESHOLD_CONDITIONS.DECLINE },
+      { name: 'elevated_abuse_score', decision: 'REVIEW', condition: THRESHOLD_CONDITIONS.REVIEW },
     ],
     defaultBranch: APPROVE_BY_DEFAULT,
   },
   signup: {
     eventType: 'signup',
     version: 'default-signup-2',
-    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' }],
+    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: THRESHOLD_CONDITIONS.DECLINE }],
     defaultBranch: APPROVE_BY_DEFAULT,
   },
   login: {
     eventType: 'login',
     version: 'default-login-2',
-    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' }],
+    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: THRESHOLD_CONDITIONS.DECLINE }],
     defaultBranch: APPROVE_BY_DEFAULT,
   },
   account: {
     eventType: 'account',
     version: 'default-account-2',
     rules: [
-      { name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' },
-      { name: 'elevated_abuse_score', decision: 'REVIEW', condition: 'abuseScore >= modelReviewAt' },
+      { name: 'high_abuse_score', decision: 'DECLINE', condition: THRESHOLD_CONDITIONS.DECLINE },
+      { name: 'elevated_abuse_score', decision: 'REVIEW', condition: THRESHOLD_CONDITIONS.REVIEW },
     ],
     defaultBranch: APPROVE_BY_DEFAULT,
   },

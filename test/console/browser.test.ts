@@ -4,7 +4,7 @@ import sparticuzChromium from '@sparticuz/chromium';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTestApi } from '../support/api.ts';
-import { countersOf, emailOf, placeOrder } from '../support/commerce.ts';
+import { countersOf, disputeEntry, emailOf, placeOrder } from '../support/commerce.ts';
 import { consoleKey, orderAndReturn, reviewEveryReturn, saveWorkflow } from '../support/console.ts';
 import { uid } from '../support/fixtures.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
@@ -21,6 +21,7 @@ const { runUploadWorker } = await import('../../shared/use-cases/record-upload.t
  * page; a screenshot of each page goes to .screenshots/ (git-ignored) to be looked at.
  */
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', '.screenshots');
+const DAY = 86_400_000;
 const VIEWPORT = { width: 1280, height: 800 };
 
 describe('merchant console in Chromium', () => {
@@ -236,6 +237,59 @@ describe('merchant console in Chromium', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('shows the trade-off of every threshold, saves the economics, then backtests and saves a threshold', async () => {
+    // Labeled orders: 61-80 days old (their label window closed), 4 of them a ring's on one card,
+    // charged back as fraud.
+    const start = Date.now() - 80 * DAY;
+    const card = { BIN: '455600', last4: '0077', expiry: '03/30' };
+    for (let i = 0; i < 40; i++) {
+      const timestamp = start + i * 12 * 3_600_000;
+      const ring = i % 10 === 3;
+      const order = await placeOrder(suite.api, suite.apiKey, ring ? { timestamp, card } : { timestamp });
+      if (!ring) continue;
+      const dispute = { dispute: [disputeEntry({ disputeStatus: 'LOST', timestamp: start + 30 * DAY })] };
+      await suite.api.post(`/v1/order/dispute/${order.providerOrderId}`, dispute, { apiKey: suite.apiKey });
+    }
+    await placeOrder(suite.api, suite.apiKey);
+    await nav('Trade-off').click();
+    const tradeoff = page.getByRole('region', { name: 'Trade-off' });
+    await hasText(tradeoff, /4\d labeled events \(4 abusive/);
+    await visible(tradeoff.locator('.chart canvas'));
+    // Too few good orders to measure the budget yet: the guard's default 50 is the live threshold.
+    await hasText(page.getByRole('table', { name: 'Live and chosen thresholds' }), 'Live: DECLINE from 50');
+    await hasText(tradeoff, 'DECLINE from 50, the default until 200 good labeled events');
+    await shoot('tradeoffs');
+
+    const margin = page.getByLabel('Gross margin (0-1)');
+    await margin.fill('1.5');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await hasText(page.getByRole('alert'), 'grossMargin');
+    await margin.fill('0.25');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await visible(page.getByText('Saved: new decisions use these numbers.'));
+    const settings = await suite.api.request('GET', '/v1/settings/order', { apiKey: key });
+    expect(settings.body).toMatchObject({ settings: { grossMargin: 0.25 }, updatedBy: 'ana@acme.example' });
+
+    await page.getByLabel('DECLINE from').fill('60');
+    await page.getByRole('button', { name: 'Use these thresholds' }).click();
+    await visible(page.getByText('Thresholds from the Trade-off page'));
+    expect(new URL(page.url()).pathname).toBe('/workflows');
+    await expect.poll(() => page.getByLabel('Condition').first().inputValue()).toBe('abuseScore >= 60');
+    await visible(page.getByText('No problems found.'));
+    await page.getByRole('button', { name: 'Backtest' }).click();
+    await hasText(page.getByRole('region', { name: 'Backtest' }), 'would change outcome');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await visible(page.getByText(/Saved as version wf_/));
+    await shoot('tradeoffs-workflow');
+    const live = await suite.api.request('GET', '/v1/workflows/order', { apiKey: key });
+    expect(live.body.workflow.rules[0]).toMatchObject({ decision: 'DECLINE', condition: 'abuseScore >= 60' });
+    // The default rule back for the rest of the suite.
+    await saveWorkflow(suite.api, key, 'order', {
+      rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' }],
+      defaultBranch: { name: 'default_approve', decision: 'APPROVE' },
+    });
   });
 
   it('signs out: the session ends and the API refuses the old cookie', async () => {
