@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { admin } from './support/admin.ts';
 import { type ApiResponse, withTestApi } from './support/api.ts';
 import { disputeEntry, placeOrder, returnBody } from './support/commerce.ts';
 import { consoleKey } from './support/console.ts';
@@ -7,6 +8,7 @@ import { orderBody, uid } from './support/fixtures.ts';
 const { handler: trainModels } = await import('../functions/train-models.ts');
 const { keys, reviewCounterKeys } = await import('../shared/store/keys.ts');
 const { utcDay } = await import('../shared/store/decision-settings.ts');
+const { getModelVersion } = await import('../shared/store/model-versions.ts');
 
 /**
  * Decisions that follow the merchant's economics, through the local server: the good-customer
@@ -30,6 +32,8 @@ function cvvFailed(options: Parameters<typeof orderBody>[0] = {}, avs = false) {
 describe('decisions from the merchant economics', () => {
   const suite = withTestApi();
   let key: string;
+  /** The version the nightly job trained (not promoted: the merchant has auto-promotion off). */
+  let trained: string | undefined;
   /** The scores answered to the labeled orders: good ones, and a ring's that were charged back. */
   const scores = { good: [] as number[], ring: [] as number[] };
   const order = async (body: object) => {
@@ -83,6 +87,7 @@ describe('decisions from the merchant economics', () => {
 
   it('the nightly job measures the guard on the labeled orders; the merchant sees where it came from', async () => {
     const run = await trainModels({ merchantId: suite.merchantId, eventType: 'order' });
+    trained = run.results[0]?.version;
     expect(run.results[0]?.guard).toEqual({
       declineAt: measuredDeclineFloor(),
       reviewAt: expect.any(Number),
@@ -164,6 +169,46 @@ describe('decisions from the merchant economics', () => {
     expect(approved.abuseScore).toBe(declined.abuseScore);
     expect(approved).toMatchObject({ decision: 'APPROVE', subDecision: 'default_approve' });
     expect(await thresholdsOf(fat.providerOrderId)).toMatchObject({ modelDeclineAt: 32, modelReviewAt: 32 });
+  });
+
+  it('a promoted version: its holdout in the report, its own thresholds as the floors, again under a new budget', async () => {
+    const version = await getModelVersion(suite.merchantId, 'order', trained!);
+    const promoted = await admin(
+      'models',
+      'promote',
+      '--merchant',
+      suite.merchantId,
+      '--type',
+      'order',
+      '--version',
+      trained!,
+    );
+    expect(promoted.code, promoted.stderr).toBe(0);
+    const { holdout } = version!.evaluation;
+    const report = (await management('GET', '/v1/tradeoffs/order')).body;
+    expect(report).toMatchObject({
+      modelVersion: trained,
+      guard: { ...version!.thresholds, source: { declineAt: 'holdout', reviewAt: 'holdout' } },
+      holdout: { events: holdout.events, abusive: holdout.positives, from: holdout.from },
+    });
+    expect(report.holdout.decline).toHaveLength(101);
+    expect(report.guard.explanation).toContain(`chosen on the holdout of ${trained}`);
+
+    // A budget of 5 % declined: the version's holdout is read again for it.
+    const wider = await management('PUT', '/v1/settings/order', { maxGoodDeclinedShare: 0.05 });
+    expect(wider.body.guard).toMatchObject({
+      modelVersion: trained,
+      budget: { maxGoodDeclinedShare: 0.05 },
+      source: { declineAt: 'holdout' },
+    });
+    expect(wider.body.guard.declineAt).toBeLessThanOrEqual(version!.thresholds.declineAt);
+    // Back to the default budget and margin: the version's own threshold over the economics' 19.
+    await management('PUT', '/v1/settings/order', {});
+    const order = orderBody();
+    expect((await suite.api.post('/v1/order', order, { apiKey: suite.apiKey })).status).toBe(200);
+    const seen = (await management('GET', `/v1/decisions/order/${order.providerOrderId}`)).body.decisions[0];
+    expect(seen.modelVersion).toBe(trained);
+    expect(seen.variables.modelDeclineAt).toBe(Math.max(19, version!.thresholds.declineAt));
   });
 });
 

@@ -55,11 +55,9 @@ export function decisionTypeOf(workflow: Workflow): string {
 const APPROVE_BY_DEFAULT: WorkflowBranch = { name: 'default_approve', decision: 'APPROVE' };
 
 /**
- * The workflows of a merchant that has set none: the live model's own thresholds (variables.ts). The
- * default model's are the numbers these workflows used before (DECLINE at 85 for orders, returns and
- * account updates, 70 for signups and logins; REVIEW at 55 for returns, 50 for account updates); a
- * trained version brings the ones chosen from its holdout, since a calibrated score means something
- * else than the hand-set one.
+ * The workflows of a merchant that has set none: DECLINE from `modelDeclineAt`, REVIEW (returns and
+ * account updates) from `modelReviewAt`, each event's own thresholds from the merchant's economics
+ * and the good-customer guard (decision-thresholds.ts, variables.ts).
  */
 export const DEFAULT_WORKFLOWS: Record<EventType, Workflow> = {
   order: {
