@@ -6,7 +6,7 @@ import { consoleKey } from './support/console.ts';
 import { orderBody, uid } from './support/fixtures.ts';
 
 const { handler: trainModels } = await import('../functions/train-models.ts');
-const { keys, reviewCounterKeys } = await import('../shared/store/keys.ts');
+const { keys, reviewCounterKey } = await import('../shared/store/keys.ts');
 const { utcDay } = await import('../shared/store/decision-settings.ts');
 const { getModelVersion } = await import('../shared/store/model-versions.ts');
 
@@ -226,12 +226,8 @@ describe('review capacity', () => {
   /** Return ids whose review-counter shard today is the first one's. */
   function idsOnOneShard(count: number): string[] {
     const shardOf = (id: string) =>
-      reviewCounterKeys.forEvent(
-        suite.merchantId,
-        'return',
-        utcDay(Date.now()),
-        keys.return(suite.merchantId, id).PK,
-      ).PK;
+      reviewCounterKey(suite.merchantId, 'return', utcDay(Date.now()), keys.return(suite.merchantId, id).PK)
+        .PK;
     const first = uid('return');
     const ids = [first];
     while (ids.length < count) {

@@ -8,7 +8,7 @@ import {
 import { type ModelThresholds, type ScoringModel, scoreWithModel } from './model.ts';
 import { thresholdsOf } from './models.ts';
 import type { Signals } from './signals/signal.ts';
-import { thresholdRuleOf } from './threshold-rules.ts';
+import { THRESHOLD_RULE } from './threshold-rules.ts';
 import { type FieldValue, normalizeFields } from './variables.ts';
 import { decisionTypeOf } from './workflow.ts';
 import { matchWorkflow, type RuleError, type RunnableWorkflow } from './workflow-engine.ts';
@@ -95,7 +95,7 @@ export function decide(
     policy.thresholds &&
     'cuts' in event &&
     branch.decision !== 'APPROVE' &&
-    thresholdRuleOf(rule?.condition ?? '') !== undefined
+    THRESHOLD_RULE.test(rule?.condition ?? '')
       ? thresholdReason(
           workflow.eventType,
           policy.thresholds.settings,

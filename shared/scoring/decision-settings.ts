@@ -92,7 +92,8 @@ export const DEFAULT_SETTINGS: Readonly<Record<EventType, DecisionSettings>> = {
  */
 export function settingsFor(eventType: EventType, stored: Readonly<Record<string, unknown>> = {}) {
   const settings: DecisionSettings = { ...DEFAULT_SETTINGS[eventType] };
-  for (const name of settingNamesOf(eventType)) {
+  // The type's defaults name exactly its own settings.
+  for (const name of Object.keys(settings) as SettingName[]) {
     const value = stored[name];
     if (typeof value === 'number' && Number.isFinite(value)) settings[name] = value;
   }

@@ -37,28 +37,17 @@ export function decisionCosts(
   settings: DecisionSettings,
   value: number,
 ): DecisionCosts {
-  const review = settings.reviewCost;
-  switch (eventType) {
-    // A chargeback loses the goods and the fee; a declined good order loses the sale's margin.
-    case 'order':
-      return {
-        approvedAbuse: value + (settings.chargebackFee ?? 0),
-        declinedGood: (settings.grossMargin ?? 0) * value,
-        review,
-      };
-    case 'return':
-      return {
-        approvedAbuse: (settings.abusiveReturnLossShare ?? 0) * value,
-        declinedGood: settings.goodCustomerDeclineCost ?? 0,
-        review,
-      };
-    default:
-      return {
-        approvedAbuse: settings.abusiveAccountCost ?? 0,
-        declinedGood: settings.goodCustomerDeclineCost ?? 0,
-        review,
-      };
-  }
+  // A chargeback loses the goods and the fee; a declined good order loses the sale's margin.
+  const order = eventType === 'order';
+  return {
+    approvedAbuse: order
+      ? value + (settings.chargebackFee ?? 0)
+      : eventType === 'return'
+        ? (settings.abusiveReturnLossShare ?? 0) * value
+        : (settings.abusiveAccountCost ?? 0),
+    declinedGood: order ? (settings.grossMargin ?? 0) * value : (settings.goodCustomerDeclineCost ?? 0),
+    review: settings.reviewCost,
+  };
 }
 
 /** Probabilities (0-1) where the cheapest decision changes. */
@@ -96,34 +85,27 @@ export interface GuardFloors extends ModelThresholds {
 }
 
 /**
- * The floors in force for a model: those computed for it under the merchant's current budget; else
- * a trained version's own thresholds (chosen on its holdout by the budget); else the default floors.
+ * The floors in force for a model: those computed for it under the merchant's current budget (the
+ * stored guard itself is returned); else a trained version's own thresholds (chosen on its holdout by
+ * the budget); else the default floors.
  */
 export function floorsFor(
   model: ScoringModel,
   settings: DecisionSettings,
   guard: GuardFloors | undefined,
 ): ModelThresholds {
-  if (guardApplies(model, settings, guard)) return { declineAt: guard.declineAt, reviewAt: guard.reviewAt };
-  return model.thresholds ?? DEFAULT_GUARD_FLOORS;
+  return guard?.modelVersion === model.version &&
+    guard.budget.maxGoodDeclinedShare === settings.maxGoodDeclinedShare &&
+    guard.budget.maxGoodReviewedShare === settings.maxGoodReviewedShare
+    ? guard
+    : (model.thresholds ?? DEFAULT_GUARD_FLOORS);
 }
-
-/** Whether stored floors were computed for this model and the budget now set. */
-export const guardApplies = <G extends GuardFloors>(
-  model: ScoringModel,
-  settings: DecisionSettings,
-  guard: G | undefined,
-): guard is G =>
-  guard?.modelVersion === model.version &&
-  guard.budget.maxGoodDeclinedShare === settings.maxGoodDeclinedShare &&
-  guard.budget.maxGoodReviewedShare === settings.maxGoodReviewedShare;
 
 /** The thresholds of one event, and what they came from (the reason words them). */
 export interface EventThresholds extends ModelThresholds {
   value: number;
   costs: DecisionCosts;
   cuts: EconomicCuts;
-  floors: ModelThresholds;
 }
 
 export function decisionThresholds(
@@ -137,7 +119,7 @@ export function decisionThresholds(
   const reviewAt = cuts.review
     ? Math.min(declineAt, Math.max(scoreAtOrAbove(cuts.review.from), floors.reviewAt))
     : declineAt;
-  return { declineAt, reviewAt, value, costs, cuts, floors };
+  return { declineAt, reviewAt, value, costs, cuts };
 }
 
 /** What decide() needs to set one event's thresholds: the merchant's settings, capacity and guard. */
@@ -165,10 +147,7 @@ export function thresholdsForEvent(
   );
 }
 
-const percent = (p: number) => {
-  const x = p * 100;
-  return x > 0 && x < 1 ? x.toFixed(1) : String(Math.round(x));
-};
+const percent = (p: number) => String(Math.round(p * 100));
 const amount = (x: number) => String(Number(x.toFixed(2)));
 
 /** Orders name their margin, returns the share lost of the line, accounts the cost of one. */

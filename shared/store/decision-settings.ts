@@ -4,7 +4,7 @@ import type { GuardFloors } from '../scoring/decision-thresholds.ts';
 import type { EventType } from '../scoring/workflow.ts';
 import { batchGetItems } from './batch-get.ts';
 import { documentClient, tableName } from './client.ts';
-import { keys, reviewCounterKeys, type TableKey } from './keys.ts';
+import { keys, reviewCounterShards, type TableKey } from './keys.ts';
 import { TTL_ATTRIBUTE } from './table-definition.ts';
 import { type TransactItem, type TransactItems, transactWrite } from './transact.ts';
 
@@ -36,16 +36,22 @@ export interface DecisionSettingsRecord {
 
 const settingsKey = (merchantId: string, eventType: EventType) => keys.workflow(merchantId, eventType);
 
+/** What a decision needs of the item: the settings in force and the stored guard. */
+export function decisionPolicyFromItem(item: Record<string, unknown> | undefined, eventType: EventType) {
+  const guard = item?.guard as StoredGuard | undefined;
+  return {
+    settings: settingsFor(eventType, item?.settings as Partial<DecisionSettings> | undefined),
+    guard: typeof guard?.modelVersion === 'string' ? guard : undefined,
+  };
+}
+
 export function decisionSettingsFromItem(
   item: Record<string, unknown> | undefined,
   eventType: EventType,
 ): DecisionSettingsRecord {
-  const stored = (item?.settings ?? {}) as Partial<DecisionSettings>;
-  const guard = item?.guard as StoredGuard | undefined;
   return {
-    stored,
-    settings: settingsFor(eventType, stored),
-    guard: typeof guard?.modelVersion === 'string' ? guard : undefined,
+    stored: (item?.settings ?? {}) as Partial<DecisionSettings>,
+    ...decisionPolicyFromItem(item, eventType),
     ...(typeof item?.settingsUpdatedAt === 'string' ? { updatedAt: item.settingsUpdatedAt } : {}),
     ...(typeof item?.settingsUpdatedBy === 'string' ? { updatedBy: item.settingsUpdatedBy } : {}),
   };
@@ -128,7 +134,7 @@ export const reviewCounterCount = (item: Record<string, unknown> | undefined): n
 
 /** Reviews opened today for the event type, every shard added up (the console's figure, exact). */
 export async function reviewsOpenedToday(merchantId: string, eventType: EventType, now: number) {
-  const items = await batchGetItems(reviewCounterKeys.all(merchantId, eventType, utcDay(now)));
+  const items = await batchGetItems(reviewCounterShards(merchantId, eventType, utcDay(now)));
   return [...items.values()].reduce((total, item) => total + reviewCounterCount(item), 0);
 }
 

@@ -180,14 +180,13 @@ export const REVIEW_COUNTER_SHARDS = 8;
 const reviewCounterShard = (merchantId: string, eventType: string, day: string, shard: number) =>
   key(`${merchantScope(merchantId)}#REVIEWCOUNT#${eventType}#${day}#${shard}`, 'COUNT');
 
-export const reviewCounterKeys = {
-  /** The shard an event reads and counts in. */
-  forEvent: (merchantId: string, eventType: string, day: string, eventId: string) =>
-    reviewCounterShard(merchantId, eventType, day, shardOf(eventId, REVIEW_COUNTER_SHARDS)),
-  /** Every shard of the day: the console adds them up. */
-  all: (merchantId: string, eventType: string, day: string) =>
-    allShards(REVIEW_COUNTER_SHARDS).map((shard) => reviewCounterShard(merchantId, eventType, day, shard)),
-};
+/** The shard an event reads and counts in. */
+export const reviewCounterKey = (merchantId: string, eventType: string, day: string, eventId: string) =>
+  reviewCounterShard(merchantId, eventType, day, shardOf(eventId, REVIEW_COUNTER_SHARDS));
+
+/** Every shard of the day: the console adds them up. */
+export const reviewCounterShards = (merchantId: string, eventType: string, day: string) =>
+  allShards(REVIEW_COUNTER_SHARDS).map((shard) => reviewCounterShard(merchantId, eventType, day, shard));
 
 /** GSI1 keys: secondary access paths. */
 export const gsi1 = {

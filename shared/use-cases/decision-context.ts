@@ -4,7 +4,7 @@ import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
 import type { EventType } from '../scoring/workflow.ts';
 import { loadWorkflow, type RunnableWorkflow } from '../scoring/workflow-engine.ts';
 import { batchGetItems, keyString } from '../store/batch-get.ts';
-import { decisionSettingsFromItem, reviewCounterCount } from '../store/decision-settings.ts';
+import { decisionPolicyFromItem, reviewCounterCount } from '../store/decision-settings.ts';
 import { identityKey, snapshotsFrom } from '../store/identity-history.ts';
 import { REVIEW_COUNTER_SHARDS, type TableKey, webhookKeys } from '../store/keys.ts';
 import { liveModelsFromItem, modelPointersKey } from '../store/model-versions.ts';
@@ -74,7 +74,7 @@ export async function loadDecisionContext(reads: DecisionReads): Promise<Decisio
   const unread = identities.map((ref) => identityKey(merchantId, ref)).filter((k) => !read.has(keyString(k)));
   if (unread.length > 0) for (const [k, v] of await batchGetItems(unread)) items.set(k, v);
   const snapshots = snapshotsFrom(merchantId, identities, items, at);
-  const { settings, guard } = decisionSettingsFromItem(item(wfKey), eventType);
+  const { settings, guard } = decisionPolicyFromItem(item(wfKey), eventType);
   // One shard scaled by the shard count: approximate by design (store/keys.ts says how far).
   const reviewsToday = reads.reviewCounter
     ? reviewCounterCount(item(reads.reviewCounter)) * REVIEW_COUNTER_SHARDS

@@ -8,7 +8,7 @@ import { classifyEvents } from '../learning/labels.ts';
 import type { TradeoffRow } from '../learning/tradeoffs.ts';
 import { type KeptHoldout, probabilityOf } from '../learning/train.ts';
 import { DEFAULT_BUDGET, type DecisionSettings } from '../scoring/decision-settings.ts';
-import { DEFAULT_GUARD_FLOORS, guardApplies } from '../scoring/decision-thresholds.ts';
+import { DEFAULT_GUARD_FLOORS, floorsFor } from '../scoring/decision-thresholds.ts';
 import type { ScoringModel } from '../scoring/model.ts';
 import { DEFAULT_MODEL_THRESHOLDS, modelFor } from '../scoring/models.ts';
 import type { EventType } from '../scoring/workflow.ts';
@@ -185,7 +185,7 @@ export function guardInForce(
   model: ScoringModel,
   stored: StoredGuard | undefined,
 ): GuardInForce {
-  if (guardApplies(model, settings, stored)) return stored;
+  if (stored && floorsFor(model, settings, stored) === stored) return stored;
   const source = model.thresholds ? 'holdout' : 'default';
   return {
     modelVersion: model.version,

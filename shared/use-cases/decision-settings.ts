@@ -7,7 +7,7 @@ import {
   settingNamesOf,
   settingsFor,
 } from '../scoring/decision-settings.ts';
-import { guardApplies } from '../scoring/decision-thresholds.ts';
+import { floorsFor } from '../scoring/decision-thresholds.ts';
 import { ALLOWED_OUTCOMES, type EventType } from '../scoring/workflow.ts';
 import { auditPut } from '../store/audit.ts';
 import {
@@ -109,16 +109,17 @@ export async function changeDecisionSettings(input: {
     getDecisionSettings(merchantId, eventType),
     liveModelOf(merchantId, eventType),
   ]);
-  const guard = guardApplies(model, settings, current.guard)
-    ? current.guard
-    : await computeGuard(
-        merchantId,
-        eventType,
-        settings,
-        model,
-        () => loadLabeledDecisions(merchantId, eventType, model, now),
-        now,
-      );
+  const guard =
+    current.guard && floorsFor(model, settings, current.guard) === current.guard
+      ? current.guard
+      : await computeGuard(
+          merchantId,
+          eventType,
+          settings,
+          model,
+          () => loadLabeledDecisions(merchantId, eventType, model, now),
+          now,
+        );
   const at = new Date(now).toISOString();
   await saveDecisionSettings(merchantId, eventType, { stored, guard, updatedBy: by.keyName, now }, [
     auditPut(merchantId, {

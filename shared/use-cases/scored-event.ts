@@ -14,7 +14,7 @@ import type { Decision } from '../scoring/decide.ts';
 import { ALLOWED_OUTCOMES } from '../scoring/workflow.ts';
 import { type DecidedEventWrite, recordDecidedEvent } from '../store/decided-events.ts';
 import { utcDay } from '../store/decision-settings.ts';
-import { reviewCounterKeys, type TableKey } from '../store/keys.ts';
+import { reviewCounterKey, type TableKey } from '../store/keys.ts';
 import { ConditionFailedError, type TransactItems } from '../store/transact.ts';
 import { type DecisionContext, loadDecisionContext } from './decision-context.ts';
 import { decidedEventOutbox } from './decision-notices.ts';
@@ -134,7 +134,7 @@ async function scoreEvent<N extends ScoredEndpoint, TPlan extends EventReads>(
   // The review-counter shard follows the event's id: its natural key, or (logins and account
   // updates, named by a generated id) a random one. Orders never review, so never read it.
   const reviewCounter = ALLOWED_OUTCOMES[eventType].includes('REVIEW')
-    ? reviewCounterKeys.forEvent(merchantId, eventType, utcDay(now), recordKey?.PK ?? randomUUID())
+    ? reviewCounterKey(merchantId, eventType, utcDay(now), recordKey?.PK ?? randomUUID())
     : undefined;
   const context = await loadDecisionContext({
     merchantId,
