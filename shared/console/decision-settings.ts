@@ -3,7 +3,7 @@ import { changeDecisionSettings, decisionSettingsState } from '../use-cases/deci
 import { tradeoffReport } from '../use-cases/tradeoff-report.ts';
 import { eventTypeOf } from './path-types.ts';
 
-/** The console's decision settings and trade-off endpoints: the same use cases as `settings` in the admin CLI. */
+/** The console's decision settings and trade-off endpoints: the use cases the admin CLI's `settings` runs. */
 export const showSettings: ManagementUseCase<'settingsShow'> = async ({ caller, pathParameters }) => ({
   body: await decisionSettingsState(caller.merchantId, eventTypeOf(pathParameters), Date.now()),
 });

@@ -52,7 +52,7 @@ export interface TradeoffCurves {
    * `abuseScore >= N` for REVIEW); absent when the workflow cannot review.
    */
   review?: TradeoffPoint[];
-  /** Each event's live thresholds under the current settings (they vary with its value), and their figures. */
+  /** Each event's live thresholds under the current settings (they vary with value), and their figures. */
   live: { declineAt: Spread; reviewAt: Spread } & TradeoffFigures;
 }
 

@@ -110,8 +110,9 @@ export interface DecidedEventWrite {
 /**
  * Writes a decided event in one transaction: its record first (conditional on its key being new),
  * one update per identity it moves (stale buckets pruned with the items the request read), its
- * review item and the review counter's count when a decision is REVIEW, and the further items. If the key was taken meanwhile (a
- * concurrent duplicate), nothing is written and the stored item comes back.
+ * review item and its count in the day's review counter when a decision is REVIEW, and the further
+ * items. If the key was taken meanwhile (a concurrent duplicate), nothing is written and the stored
+ * item comes back.
  */
 export function recordDecidedEvent(
   event: DecidedEventWrite,

@@ -18,7 +18,7 @@ export type FloorSource = 'measured' | 'holdout' | 'default';
 
 export interface StoredGuard extends GuardFloors {
   source: { declineAt: FloorSource; reviewAt: FloorSource };
-  /** Labeled events (and good ones among them) the floors were measured on: the 90 days', or the holdout's. */
+  /** Labeled events (and good ones) the floors were measured on: the 90 days', or the holdout's. */
   events: number;
   goodEvents: number;
   computedAt: string;

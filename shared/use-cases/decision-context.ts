@@ -16,9 +16,10 @@ import type { WebhookSubscription } from '../webhooks/events.ts';
  * Everything a scored event reads, in one BatchGetItem: the merchant's workflow (with its decision
  * settings and guard) and model pointers for the event type, one shard of today's review counter
  * (event types that can review), its webhook subscriptions, the history of every identity the event
- * names and the event's own records (the record under its key, the referenced order, the Idempotency-Key
- * record). Identities known only from those records (a return's original order) are read in a
- * second BatchGetItem, never more. The workflow is compiled here, once per process and condition.
+ * names and the event's own records (the record under its key, the referenced order, the
+ * Idempotency-Key record). Identities known only from those records (a return's original order) are
+ * read in a second BatchGetItem, never more. The workflow is compiled here, once per process and
+ * condition.
  */
 export interface DecisionContext {
   workflow: RunnableWorkflow;
