@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import type { SettingName } from '../scoring/decision-settings.ts';
 import { CONSOLE_EVENT_TYPES } from './console.ts';
 import { perDayCount, settingAmount, share } from './fields.ts';
 
@@ -11,7 +10,10 @@ const eventType = z.enum(CONSOLE_EVENT_TYPES);
 
 const described = <T extends z.ZodType>(schema: T, description: string) => schema.meta({ description });
 
-/** Every setting, as the request names it; which ones an event type takes is checked per type. */
+/**
+ * Every setting, as the request names it; which ones an event type takes is checked per type. The
+ * names are scoring/decision-settings.ts's (use-cases/decision-settings.ts checks both list the same).
+ */
 const SETTING_FIELDS = {
   reviewCost: described(settingAmount(), 'What one manual review costs (default 5).'),
   reviewCapacityPerDay: described(
@@ -40,7 +42,7 @@ const SETTING_FIELDS = {
     settingAmount(),
     'Signups, logins, account changes: what an abusive account costs (default 200).',
   ),
-} satisfies Record<SettingName, z.ZodType>;
+};
 
 /**
  * PUT replaces what the merchant set for the event type: a setting left out takes its default. A
@@ -61,7 +63,7 @@ const settingValues = z
     abusiveReturnLossShare: value.optional(),
     goodCustomerDeclineCost: value.optional(),
     abusiveAccountCost: value.optional(),
-  } satisfies Record<SettingName, z.ZodType>)
+  })
   .meta({ id: 'DecisionSettingValues' });
 
 const floorSource = z.enum(['measured', 'holdout', 'default']).meta({
@@ -142,3 +144,4 @@ export const tradeoffReportSchema = z
   .meta({ id: 'TradeoffReport' });
 
 export type DecisionSettingsRequest = z.infer<typeof decisionSettingsRequestSchema>;
+export type DecisionSettingValues = z.infer<typeof settingValues>;

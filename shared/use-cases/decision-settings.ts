@@ -1,5 +1,6 @@
+import type { Holds, SameKeys } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
-import type { DecisionSettingsRequest } from '../schemas/decision-settings.ts';
+import type { DecisionSettingsRequest, DecisionSettingValues } from '../schemas/decision-settings.ts';
 import {
   DEFAULT_SETTINGS,
   type DecisionSettings,
@@ -24,6 +25,10 @@ import {
   liveModelOf,
   loadLabeledDecisions,
 } from './decision-economics.ts';
+
+/** The API's schemas name exactly the settings scoring knows (tsc fails otherwise). */
+export type RequestNamesEverySetting = Holds<SameKeys<DecisionSettingsRequest, DecisionSettings>>;
+export type AnswerNamesEverySetting = Holds<SameKeys<DecisionSettingValues, DecisionSettings>>;
 
 /**
  * A merchant's decision settings per event type, as the console and the admin CLI show and change
