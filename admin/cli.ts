@@ -3,6 +3,7 @@ import { importCommands } from './commands/import.ts';
 import { merchantCommands } from './commands/merchants.ts';
 import { modelCommands } from './commands/models.ts';
 import { reviewCommands } from './commands/reviews.ts';
+import { settingsCommands } from './commands/settings.ts';
 import { webhookCommands } from './commands/webhooks.ts';
 import { workflowCommands } from './commands/workflows.ts';
 
@@ -14,6 +15,7 @@ export const COMMANDS: readonly AdminCommand[] = [
   ...modelCommands,
   ...importCommands,
   ...webhookCommands,
+  ...settingsCommands,
 ];
 
 export function usageText(): string {

@@ -1,4 +1,5 @@
 import { listAuditLog } from '../shared/console/audit-log.ts';
+import { saveSettings, showSettings, showTradeoffs } from '../shared/console/decision-settings.ts';
 import { showDecision } from '../shared/console/decisions.ts';
 import { showUpload, uploadDispositions } from '../shared/console/dispositions-upload.ts';
 import { overview } from '../shared/console/overview.ts';
@@ -41,6 +42,9 @@ export const handler = routedFunction({
   dispositionsUploadShow: managementHandler('dispositionsUploadShow', showUpload),
   overview: managementHandler('overview', overview),
   auditList: managementHandler('auditList', listAuditLog),
+  settingsShow: managementHandler('settingsShow', showSettings),
+  settingsSave: managementHandler('settingsSave', saveSettings),
+  tradeoffsShow: managementHandler('tradeoffsShow', showTradeoffs),
   webhookList: managementHandler('webhookList', listWebhooks),
   webhookCreate: managementHandler('webhookCreate', addWebhook),
   webhookShow: managementHandler('webhookShow', showWebhook),

@@ -83,9 +83,15 @@ export const TABLE_ACCESS: Readonly<Record<EndpointName | AuxiliaryFunction, Tab
   // functions/train-models.ts (lib/training-job.ts): lists merchants and reads a merchant's decided
   // events, disputes and resolved reviews from GSI1 (Query), dispositions (BatchGetItem), the profile,
   // workflow and model pointers (GetItem), its model versions on the table (Query); writes the new version
-  // and the pointers (PutItem).
+  // and the pointers (PutItem) and the good-customer guard measured after training (UpdateItem).
   training: {
-    actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'],
+    actions: [
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ],
     queriedIndexes: [GSI1.name],
   },
 };

@@ -5,7 +5,7 @@ import {
   withRolledBack,
   withShadow,
 } from '../../shared/learning/model-pointers.ts';
-import { TrainingError } from '../../shared/learning/train.ts';
+import { type ModelVersion, TrainingError } from '../../shared/learning/train.ts';
 import type { ScoringModel } from '../../shared/scoring/model.ts';
 import { modelFor } from '../../shared/scoring/models.ts';
 import { EVENT_TYPES, type EventType, isEventType } from '../../shared/scoring/workflow.ts';
@@ -54,7 +54,7 @@ export const modelCommands: AdminCommand[] = [
           version: version.version,
           trainedOn: version.trainedOn,
           thresholds: version.thresholds,
-          evaluation: version.evaluation,
+          evaluation: readable(version).evaluation,
           promoted,
         };
       } catch (error) {
@@ -94,10 +94,14 @@ export const modelCommands: AdminCommand[] = [
     run: async (flags) => {
       const { merchantId, eventType } = await requireTarget(flags);
       const wanted = typeof flags.version === 'string' ? flags.version : undefined;
-      if (wanted) return { source: 'trained', model: await requireVersion(merchantId, eventType, wanted) };
+      if (wanted)
+        return { source: 'trained', model: readable(await requireVersion(merchantId, eventType, wanted)) };
       const { active } = await getModelPointers(merchantId, eventType);
       if (active)
-        return { source: 'trained', model: await requireVersion(merchantId, eventType, active.version) };
+        return {
+          source: 'trained',
+          model: readable(await requireVersion(merchantId, eventType, active.version)),
+        };
       return { source: 'default', model: modelFor(eventType) };
     },
   },
@@ -181,6 +185,12 @@ async function requireTarget(flags: Flags): Promise<{ merchantId: string; eventT
   if (!isEventType(eventType)) throw new CommandError(`unknown event type ${eventType}: one of ${TYPES}`);
   if (!(await getMerchant(merchantId))) throw new CommandError(`no merchant ${merchantId}`);
   return { merchantId, eventType };
+}
+
+/** A version to print: its kept holdout rows (data for the trade-off report) only counted. */
+function readable(version: ModelVersion) {
+  const { holdoutRows, ...evaluation } = version.evaluation;
+  return { ...version, evaluation: { ...evaluation, holdoutRowsKept: holdoutRows?.rows.length ?? 0 } };
 }
 
 async function requireVersion(merchantId: string, eventType: EventType, version: string) {

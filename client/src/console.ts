@@ -26,6 +26,11 @@ export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookSettings = Schemas['WebhookSettings'];
 export type WebhookUpdate = Schemas['WebhookUpdate'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type DecisionSettings = Schemas['DecisionSettings'];
+export type DecisionSettingValues = Schemas['DecisionSettingValues'];
+export type DecisionSettingsChange = Schemas['SettingsSaveRequest'];
+export type GoodCustomerGuard = Schemas['GoodCustomerGuard'];
+export type TradeoffReport = Schemas['TradeoffReport'];
 export type ConsoleEventType = Review['eventType'];
 export type ErrorDetail = NonNullable<Schemas['ErrorEnvelope']['error']['details']>[number];
 
@@ -132,6 +137,12 @@ export function createConsoleClient(options: ConsoleClientOptions) {
     overview: (query: { from?: string; to?: string } = {}) =>
       answer(api.GET('/v1/overview', { params: { query } })),
     audit: (cursor?: string) => answer(api.GET('/v1/audit', { params: { query: cursor ? { cursor } : {} } })),
+    /** An event type's decision settings, the guard in force and today's reviews. */
+    settings: (type: Type) => answer(api.GET('/v1/settings/{type}', { params: { path: { type } } })),
+    /** Replaces the type's settings (one left out takes its default). */
+    saveSettings: (type: Type, body: DecisionSettingsChange) =>
+      answer(api.PUT('/v1/settings/{type}', { params: { path: { type } }, body })),
+    tradeoffs: (type: Type) => answer(api.GET('/v1/tradeoffs/{type}', { params: { path: { type } } })),
     webhooks: () => answer(api.GET('/v1/webhooks')),
     createWebhook: (body: WebhookSettings) => answer(api.POST('/v1/webhooks', { body })),
     updateWebhook: (webhookId: string, body: WebhookUpdate) =>

@@ -426,6 +426,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/settings/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the decision settings of an event type
+         * @description What decisions of this type cost the merchant (amounts in its own currency; nothing is converted), the review capacity per day and the good-customer budget, beside their defaults; the guard’s floors in force and where they come from; reviews opened today. The default workflows decline where approving is expected to cost more than declining and review where a review costs less than both, from these numbers and the live model’s probability.
+         */
+        get: operations["settingsShow"];
+        /**
+         * Change the decision settings of an event type
+         * @description Replaces the settings set for this type: one left out takes its default. Shares are 0-1, amounts 0-1,000,000, the capacity a whole number. A setting of another event type is 422 `unknown_field`. The guard is measured again for a changed budget; decisions follow within 30 s. Audited.
+         */
+        put: operations["settingsSave"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tradeoffs/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The trade-off of every threshold
+         * @description For every threshold 0-100, over the last 90 days of labeled decisions of the type (the newest 20,000; unlabeled and censored ones excluded and counted) scored by the live model, and over a trained live model’s holdout: the share of abuse caught, of good events declined and reviewed, and the expected cost at the merchant’s settings. The live per-event thresholds (min, median, max) and the guard are given; computing the report measures the guard again.
+         */
+        get: operations["tradeoffsShow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -949,6 +993,26 @@ export interface components {
             /** Format: int32 */
             days?: number;
         };
+        SettingsSaveRequest: {
+            /** @description What one manual review costs (default 5). */
+            reviewCost?: number;
+            /** @description Reviews a UTC day the team can work; once used up, the default rules stop reviewing (default 100). */
+            reviewCapacityPerDay?: number;
+            /** @description Good-customer budget: share of good events declined (default 0.005). */
+            maxGoodDeclinedShare?: number;
+            /** @description Good-customer budget: share of good events reviewed (default 0.02). */
+            maxGoodReviewedShare?: number;
+            /** @description Orders: gross margin lost with a declined good sale (default 0.3). */
+            grossMargin?: number;
+            /** @description Orders: fee of a chargeback, on top of the goods (default 15). */
+            chargebackFee?: number;
+            /** @description Returns: share of an abusive return's value lost (default 0.6). */
+            abusiveReturnLossShare?: number;
+            /** @description Returns, signups, logins, account changes: what refusing a good customer costs (default 40). */
+            goodCustomerDeclineCost?: number;
+            /** @description Signups, logins, account changes: what an abusive account costs (default 200). */
+            abusiveAccountCost?: number;
+        };
         WebhookCreateRequest: components["schemas"]["WebhookSettings"];
         WebhookSettings: {
             /**
@@ -1362,12 +1426,148 @@ export interface components {
             /** Format: date-time */
             at: string;
             /** @enum {string} */
-            action: "review.resolved" | "workflow.saved" | "dispositions.uploaded";
+            action: "review.resolved" | "workflow.saved" | "dispositions.uploaded" | "settings.saved";
             /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             keyId: string;
             keyName: string;
             subject: string;
             detail: string;
+        };
+        DecisionSettings: {
+            /** @enum {string} */
+            eventType: "order" | "return" | "signup" | "login" | "account";
+            settings: components["schemas"]["DecisionSettingValues"];
+            defaults: components["schemas"]["DecisionSettingValues"];
+            customized: string[];
+            guard: components["schemas"]["GoodCustomerGuard"];
+            reviews?: {
+                today: number;
+                capacityPerDay: number;
+                capacityLeft: boolean;
+            };
+            updatedAt?: string;
+            updatedBy?: string;
+        };
+        DecisionSettingValues: {
+            reviewCost: number;
+            reviewCapacityPerDay: number;
+            maxGoodDeclinedShare: number;
+            maxGoodReviewedShare: number;
+            grossMargin?: number;
+            chargebackFee?: number;
+            abusiveReturnLossShare?: number;
+            goodCustomerDeclineCost?: number;
+            abusiveAccountCost?: number;
+        };
+        GoodCustomerGuard: {
+            budget: {
+                maxGoodDeclinedShare: number;
+                maxGoodReviewedShare: number;
+            };
+            modelVersion: string;
+            declineAt: number;
+            reviewAt: number;
+            source: {
+                /**
+                 * @description measured on the merchant's labeled events, the trained model's holdout, or the default
+                 * @enum {string}
+                 */
+                declineAt: "measured" | "holdout" | "default";
+                /**
+                 * @description measured on the merchant's labeled events, the trained model's holdout, or the default
+                 * @enum {string}
+                 */
+                reviewAt: "measured" | "holdout" | "default";
+            };
+            events: number;
+            goodEvents: number;
+            computedAt?: string;
+            explanation: string;
+        };
+        TradeoffReport: {
+            /** @enum {string} */
+            eventType: "order" | "return" | "signup" | "login" | "account";
+            since: string;
+            modelVersion: string;
+            settings: components["schemas"]["DecisionSettingValues"];
+            guard: components["schemas"]["GoodCustomerGuard"];
+            canReview: boolean;
+            labeled: {
+                events: number;
+                abusive: number;
+                good: number;
+                decline: {
+                    threshold: number;
+                    caught: number;
+                    goodDeclined: number;
+                    goodReviewed: number;
+                    cost: number;
+                }[];
+                review?: {
+                    threshold: number;
+                    caught: number;
+                    goodDeclined: number;
+                    goodReviewed: number;
+                    cost: number;
+                }[];
+                live: {
+                    declineAt: {
+                        min: number;
+                        median: number;
+                        max: number;
+                    };
+                    reviewAt: {
+                        min: number;
+                        median: number;
+                        max: number;
+                    };
+                    caught: number;
+                    goodDeclined: number;
+                    goodReviewed: number;
+                    cost: number;
+                };
+                excluded: {
+                    unlabeled: number;
+                    censored: number;
+                };
+                truncated: boolean;
+            };
+            holdout?: {
+                events: number;
+                abusive: number;
+                good: number;
+                decline: {
+                    threshold: number;
+                    caught: number;
+                    goodDeclined: number;
+                    goodReviewed: number;
+                    cost: number;
+                }[];
+                review?: {
+                    threshold: number;
+                    caught: number;
+                    goodDeclined: number;
+                    goodReviewed: number;
+                    cost: number;
+                }[];
+                live: {
+                    declineAt: {
+                        min: number;
+                        median: number;
+                        max: number;
+                    };
+                    reviewAt: {
+                        min: number;
+                        median: number;
+                        max: number;
+                    };
+                    caught: number;
+                    goodDeclined: number;
+                    goodReviewed: number;
+                    cost: number;
+                };
+                from: string | null;
+            };
         };
         WebhookList: {
             items: components["schemas"]["WebhookEndpoint"][];
@@ -6597,6 +6797,724 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    settingsShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecisionSettings"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    settingsSave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsSaveRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecisionSettings"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    tradeoffsShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeoffReport"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                         } & {
                             [key: string]: unknown;
                         };

@@ -11,6 +11,7 @@ import { DispositionsPage } from './pages/DispositionsPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
 import { ReviewsPage } from './pages/ReviewsPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
+import { TradeoffsPage } from './pages/TradeoffsPage.tsx';
 import { WebhooksPage } from './pages/WebhooksPage.tsx';
 import { WorkflowsPage } from './pages/WorkflowsPage.tsx';
 import { navigate, useRoute } from './router.ts';
@@ -24,6 +25,7 @@ export const PAGES = [
   { path: '/reviews', title: 'Review queue', Page: ReviewsPage },
   { path: '/decisions', title: 'Decision search', Page: DecisionsPage },
   { path: '/workflows', title: 'Workflows', Page: WorkflowsPage },
+  { path: '/tradeoffs', title: 'Trade-off', Page: TradeoffsPage },
   { path: '/dispositions', title: 'Dispositions upload', Page: DispositionsPage },
   { path: '/webhooks', title: 'Webhooks', Page: WebhooksPage },
   { path: '/audit', title: 'Audit log', Page: AuditPage },

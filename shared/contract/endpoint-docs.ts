@@ -176,6 +176,25 @@ export const ENDPOINT_DOCS: Readonly<Record<ApiEndpointName, EndpointDocs>> = {
       'Every change made through the console (review resolved, workflow saved, upload), newest first.',
     errors: [],
   },
+  settingsShow: {
+    summary: 'Get the decision settings of an event type',
+    description:
+      'What decisions of this type cost the merchant (amounts in its own currency; nothing is converted), the review capacity per day and the good-customer budget, beside their defaults; the guard’s floors in force and where they come from; reviews opened today. The default workflows decline where approving is expected to cost more than declining and review where a review costs less than both, from these numbers and the live model’s probability.',
+    errors: ['not_found'],
+  },
+  settingsSave: {
+    summary: 'Change the decision settings of an event type',
+    description:
+      'Replaces the settings set for this type: one left out takes its default. Shares are 0-1, amounts 0-1,000,000, the capacity a whole number. A setting of another event type is 422 `unknown_field`. The guard is measured again for a changed budget; decisions follow within 30 s. Audited.',
+    errors: ['not_found'],
+    exampleFile: 'settings-order.json',
+  },
+  tradeoffsShow: {
+    summary: 'The trade-off of every threshold',
+    description:
+      'For every threshold 0-100, over the last 90 days of labeled decisions of the type (the newest 20,000; unlabeled and censored ones excluded and counted) scored by the live model, and over a trained live model’s holdout: the share of abuse caught, of good events declined and reviewed, and the expected cost at the merchant’s settings. The live per-event thresholds (min, median, max) and the guard are given; computing the report measures the guard again.',
+    errors: ['not_found'],
+  },
   webhookList: {
     summary: 'List webhook endpoints',
     description:

@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import { accountRequestSchema } from '../schemas/account.ts';
 import * as consoleSchemas from '../schemas/console.ts';
+import * as settingsSchemas from '../schemas/decision-settings.ts';
 import { dispositionRequestSchema } from '../schemas/disposition.ts';
 import { disputeRequestSchema } from '../schemas/dispute.ts';
 import { loginRequestSchema } from '../schemas/login.ts';
@@ -79,6 +80,12 @@ export const MANAGEMENT_ENDPOINT_SCHEMAS = {
   dispositionsUploadShow: schemas({ response: consoleSchemas.uploadStatusSchema }),
   overview: schemas({ query: consoleSchemas.overviewQuerySchema, response: consoleSchemas.overviewSchema }),
   auditList: schemas({ query: consoleSchemas.auditQuerySchema, response: consoleSchemas.auditPageSchema }),
+  settingsShow: schemas({ response: settingsSchemas.decisionSettingsStateSchema }),
+  settingsSave: schemas({
+    request: settingsSchemas.decisionSettingsRequestSchema,
+    response: settingsSchemas.decisionSettingsStateSchema,
+  }),
+  tradeoffsShow: schemas({ response: settingsSchemas.tradeoffReportSchema }),
   webhookList: schemas({ response: webhookSchemas.webhookListSchema }),
   webhookCreate: schemas({
     request: webhookSchemas.webhookSettingsSchema,

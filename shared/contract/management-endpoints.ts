@@ -85,6 +85,18 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     method: 'GET',
     path: '/v1/audit',
   }),
+  settingsShow: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/settings/{type}',
+  }),
+  settingsSave: consoleEndpoint({
+    method: 'PUT',
+    path: '/v1/settings/{type}',
+  }),
+  tradeoffsShow: consoleEndpoint({
+    method: 'GET',
+    path: '/v1/tradeoffs/{type}',
+  }),
   webhookList: consoleEndpoint({
     method: 'GET',
     path: '/v1/webhooks',

@@ -1,3 +1,5 @@
+import { DEFAULT_BUDGET, type DecisionSettings } from '../scoring/decision-settings.ts';
+import { DEFAULT_GUARD_FLOORS } from '../scoring/decision-thresholds.ts';
 import type { ModelThresholds } from '../scoring/model.ts';
 
 /**
@@ -63,16 +65,21 @@ export function evaluateScores(
   };
 }
 
-/** The merchant's objective: good events declined at most this often, and reviewed at most this often. */
-export const MAX_GOOD_DECLINED = 0.005;
-export const MAX_GOOD_REVIEWED = 0.02;
 /**
- * Lowest thresholds a version may choose: a calibrated score of 50 says abuse is as likely as not,
- * so declining below it would decline mostly good events; reviewing below 30 would fill the queue
- * with them. A small holdout's few good events cannot show otherwise.
+ * The merchant's objective (the default good-customer budget, scoring/decision-settings.ts): good
+ * events declined at most this often, and reviewed at most this often.
  */
-export const MIN_DECLINE_AT = 50;
-export const MIN_REVIEW_AT = 30;
+export const MAX_GOOD_DECLINED = DEFAULT_BUDGET.maxGoodDeclinedShare;
+export const MAX_GOOD_REVIEWED = DEFAULT_BUDGET.maxGoodReviewedShare;
+/**
+ * Lowest thresholds a version may choose, the guard's default floors: a calibrated score of 50 says
+ * abuse is as likely as not, so declining below it would decline mostly good events; reviewing below
+ * 30 would fill the queue with them. A small holdout's few good events cannot show otherwise.
+ */
+export const MIN_DECLINE_AT = DEFAULT_GUARD_FLOORS.declineAt;
+export const MIN_REVIEW_AT = DEFAULT_GUARD_FLOORS.reviewAt;
+
+export type GoodCustomerBudget = Pick<DecisionSettings, 'maxGoodDeclinedShare' | 'maxGoodReviewedShare'>;
 
 /**
  * A version's own thresholds, read off its scores of good events: DECLINE from the lowest score at
@@ -84,10 +91,15 @@ export const MIN_REVIEW_AT = 30;
  * (whose scores follow the merchant's abuse rate), and a good event of the holdout flagged at it is
  * already more than the share allows.
  */
-export function chooseThresholds(scored: readonly Scored[], fallback: ModelThresholds): ModelThresholds {
+export function chooseThresholds(
+  scored: readonly Scored[],
+  fallback: ModelThresholds,
+  budget: GoodCustomerBudget = DEFAULT_BUDGET,
+): ModelThresholds {
+  const maxDeclined = budget.maxGoodDeclinedShare;
+  const maxReviewed = budget.maxGoodReviewedShare;
   const goodScores = scored.filter((s) => s.label === 0).map((s) => toScore(s.probability));
   const atOrAbove = (t: number) => goodScores.filter((score) => score >= t).length;
-  const measurable = (share: number) => goodScores.length >= Math.round(1 / share);
   // Above every good score at or over `from` (none allowed: too few events to allow a share).
   const aboveGoodFrom = (from: number, below = 101) =>
     Math.min(
@@ -97,21 +109,60 @@ export function chooseThresholds(scored: readonly Scored[], fallback: ModelThres
         ...goodScores.filter((score) => score >= from && score < below).map((score) => score + 1),
       ),
     );
-  let declineAt = aboveGoodFrom(fallback.declineAt);
-  if (measurable(MAX_GOOD_DECLINED)) {
-    declineAt = 101;
-    while (declineAt > MIN_DECLINE_AT && atOrAbove(declineAt - 1) <= MAX_GOOD_DECLINED * goodScores.length)
-      declineAt--;
-  }
-  if (!measurable(MAX_GOOD_REVIEWED))
+  const declineAt = measurable(goodScores.length, maxDeclined)
+    ? lowestWithin(atOrAbove, maxDeclined * goodScores.length, MIN_DECLINE_AT)
+    : aboveGoodFrom(fallback.declineAt);
+  if (!measurable(goodScores.length, maxReviewed))
     return { declineAt, reviewAt: aboveGoodFrom(Math.min(fallback.reviewAt, declineAt), declineAt) };
   let reviewAt = declineAt;
   while (
     reviewAt > MIN_REVIEW_AT &&
-    atOrAbove(reviewAt - 1) - atOrAbove(declineAt) <= MAX_GOOD_REVIEWED * goodScores.length
+    atOrAbove(reviewAt - 1) - atOrAbove(declineAt) <= maxReviewed * goodScores.length
   )
     reviewAt--;
   return { declineAt, reviewAt };
+}
+
+/** A share needs enough good events to be measured: 200 for 0.5 % (one of them), 50 for 2 %. */
+const measurable = (goodEvents: number, share: number) => share > 0 && goodEvents >= Math.round(1 / share);
+
+/** The lowest threshold from `minimum` up at which at most `allowed` good events score at or above it. */
+function lowestWithin(atOrAbove: (t: number) => number, allowed: number, minimum: number): number {
+  let threshold = 101;
+  while (threshold > minimum && atOrAbove(threshold - 1) <= allowed) threshold--;
+  return threshold;
+}
+
+/** The good-customer guard's floors as measured, and whether each one could be. */
+export interface MeasuredFloors extends ModelThresholds {
+  measured: { declineAt: boolean; reviewAt: boolean };
+}
+
+/**
+ * The guard's floors for the default model, measured on the merchant's labeled events as the
+ * default model scores them: DECLINE from the lowest score at which at most the budget's share of
+ * good events score at or above it; REVIEW from the lowest at which at most its review share do.
+ * The review floor counts every good event at or above it, declined ones too, so the reviewed share
+ * holds whatever DECLINE threshold the economics set above the floors (they move DECLINE per event).
+ * Measured floors are not held to 50 and 30: the budget is the guard, and the economics may decline
+ * lower when the merchant's own good customers show it is safe. A share that cannot be measured yet
+ * (fewer than 1/share good events) keeps the default floor.
+ */
+export function measuredFloors(scored: readonly Scored[], budget: GoodCustomerBudget): MeasuredFloors {
+  const goodScores = scored.filter((s) => s.label === 0).map((s) => toScore(s.probability));
+  const atOrAbove = (t: number) => goodScores.filter((score) => score >= t).length;
+  const measure = (share: number, fallback: number) =>
+    measurable(goodScores.length, share) ? lowestWithin(atOrAbove, share * goodScores.length, 0) : fallback;
+  const declineAt = measure(budget.maxGoodDeclinedShare, DEFAULT_GUARD_FLOORS.declineAt);
+  const reviewAt = Math.min(declineAt, measure(budget.maxGoodReviewedShare, DEFAULT_GUARD_FLOORS.reviewAt));
+  return {
+    declineAt,
+    reviewAt,
+    measured: {
+      declineAt: measurable(goodScores.length, budget.maxGoodDeclinedShare),
+      reviewAt: measurable(goodScores.length, budget.maxGoodReviewedShare),
+    },
+  };
 }
 
 /** The score an event gets: the same rounding as the live model. */

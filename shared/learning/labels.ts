@@ -28,6 +28,8 @@ export interface DecisionPart {
   modelVersion: string;
   /** The outcome it got (APPROVE, DECLINE, REVIEW); a declined event's silence says nothing. */
   decision?: string;
+  /** The value the economics weigh (an order's, a returned line's), when the type has one. */
+  value?: number;
 }
 
 /** Feedback in its current state (a dispute that went LOST then WON is WON). */
@@ -43,6 +45,8 @@ export interface LabeledRow {
   signals: Readonly<Record<string, number>>;
   abuseScore: number;
   modelVersion: string;
+  /** The value the economics weigh (DecisionPart.value), for the trade-off report's costs. */
+  value?: number;
   label: 0 | 1;
   /** How much the row counts in training: 1, or less for a pending (unresolved) chargeback. */
   weight: number;
@@ -146,6 +150,7 @@ export function classifyEvents(
         signals: part.signals,
         abuseScore: part.abuseScore,
         modelVersion: part.modelVersion,
+        ...(part.value !== undefined ? { value: part.value } : {}),
         ...found,
       });
     });

@@ -38,6 +38,8 @@ export interface ModelVersion extends ScoringModel {
 
 export interface Evaluation {
   holdout: { from: string | null; events: number; positives: number };
+  /** The holdout as the candidate scored it, bounded (the trade-off report and the guard read it). */
+  holdoutRows?: KeptHoldout;
   candidate: ModelFigures;
   active: ModelFigures & { version: string };
   /**
@@ -47,6 +49,18 @@ export interface Evaluation {
   censoredDeclines: CensoredDeclines;
   promotion: PromotionVerdict;
 }
+
+/** One holdout event: its out-of-sample score, label and the value the economics weigh. */
+export type HoldoutRow = [score: number, label: 0 | 1, value: number];
+
+export interface KeptHoldout {
+  rows: HoldoutRow[];
+  /** How many good events of the holdout each kept good row stands for (1 unless sampled). */
+  goodWeight: number;
+}
+
+/** Rows kept on a version: enough for shares of 0.5 % and a cost curve, about 40 KB at most. */
+export const MAX_KEPT_HOLDOUT_ROWS = 2_000;
 
 export interface CensoredDeclines {
   events: number;
@@ -195,12 +209,30 @@ export function trainModelVersion(rows: readonly LabeledRow[], options: Training
         events: holdout.length,
         positives: candidate.positives,
       },
+      holdoutRows: keptHoldout(holdout, candidateScores),
       candidate,
       active: { version: options.activeModel.version, ...active },
       censoredDeclines,
       promotion: promotionVerdict(candidate, active, censoredDeclines),
     },
   };
+}
+
+/**
+ * The holdout's rows as the candidate scored them, at most MAX_KEPT_HOLDOUT_ROWS: every abusive one
+ * (they are few), and the good ones evenly spaced by score when there are more than the rest of the
+ * room, so shares of them keep their shape; `goodWeight` says how many each kept one stands for.
+ */
+export function keptHoldout(holdout: readonly LabeledRow[], scores: readonly Scored[]): KeptHoldout {
+  const rows = holdout.map(
+    (row, i): HoldoutRow => [toScore(scores[i]!.probability), row.label, row.value ?? 0],
+  );
+  const abusive = rows.filter((r) => r[1] === 1).slice(0, MAX_KEPT_HOLDOUT_ROWS);
+  const good = rows.filter((r) => r[1] === 0).sort((a, b) => a[0] - b[0] || a[2] - b[2]);
+  const room = Math.max(1, MAX_KEPT_HOLDOUT_ROWS - abusive.length);
+  if (good.length <= room) return { rows: [...abusive, ...good], goodWeight: 1 };
+  const kept = Array.from({ length: room }, (_, k) => good[Math.floor((k * good.length) / room)]!);
+  return { rows: [...abusive, ...kept], goodWeight: good.length / room };
 }
 
 /**

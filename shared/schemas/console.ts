@@ -318,7 +318,7 @@ const AUDIT_DETAIL_MAX_LENGTH =
 export const auditEntrySchema = z
   .object({
     at: isoTime(),
-    action: z.enum(['review.resolved', 'workflow.saved', 'dispositions.uploaded']),
+    action: z.enum(['review.resolved', 'workflow.saved', 'dispositions.uploaded', 'settings.saved']),
     keyId: serviceId(),
     keyName: label(),
     subject: label(),

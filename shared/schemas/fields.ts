@@ -61,6 +61,18 @@ function shared<T>(build: () => T): () => T {
 }
 
 export const text = shared(() => z.string().max(MAX_STRING_LENGTH));
+
+// The settings' fields are marked pure so that the bundles of the event functions, which never use
+// them, drop them (esbuild keeps a top-level call it cannot prove free of side effects).
+/** A share of something, 0 to 1 (a margin, a budget of good customers). */
+export const share = /* @__PURE__ */ shared(() => z.number().min(0).max(1));
+/** The largest amount a setting takes, in the merchant's own currency (nothing is converted). */
+export const MAX_SETTING_AMOUNT = 1_000_000;
+export const settingAmount = /* @__PURE__ */ shared(() => z.number().min(0).max(MAX_SETTING_AMOUNT));
+/** A whole number of things a day (reviews), up to a million. */
+export const perDayCount = /* @__PURE__ */ shared(() =>
+  z.number().multipleOf(1, 'must be a whole number').min(0).max(1_000_000),
+);
 /** An identifier the merchant owns (order id, return id, ...): non-empty, bounded. */
 export const idText = shared(() => z.string().min(1).max(MAX_ID_LENGTH));
 /**

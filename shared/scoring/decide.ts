@@ -1,7 +1,14 @@
 import type { DecisionOutcome, WireDecision } from '../schemas/decision.ts';
+import {
+  type EventThresholds,
+  type ThresholdPolicy,
+  thresholdReason,
+  thresholdsForEvent,
+} from './decision-thresholds.ts';
 import { type ModelThresholds, type ScoringModel, scoreWithModel } from './model.ts';
 import { thresholdsOf } from './models.ts';
 import type { Signals } from './signals/signal.ts';
+import { THRESHOLD_RULE } from './threshold-rules.ts';
 import { type FieldValue, normalizeFields } from './variables.ts';
 import { decisionTypeOf } from './workflow.ts';
 import { matchWorkflow, type RuleError, type RunnableWorkflow } from './workflow-engine.ts';
@@ -40,6 +47,15 @@ export interface LiveModels {
   shadow?: ScoringModel;
 }
 
+/** What the merchant decided beside its workflow. */
+export interface DecisionPolicy {
+  /**
+   * Its economics, review capacity and good-customer guard: each event's own thresholds
+   * (decision-thresholds.ts). Absent: the model's thresholds as they are (replays, benchmarks).
+   */
+  thresholds?: ThresholdPolicy | undefined;
+}
+
 /** Contributions below this many log-odds are too small to name as a reason. */
 const REASON_THRESHOLD = 0.25;
 const MAX_REASONS = 3;
@@ -53,12 +69,15 @@ export function decide(
   workflow: RunnableWorkflow,
   signals: Signals,
   fields: Readonly<Record<string, FieldValue>> = {},
+  policy: DecisionPolicy = {},
 ): Decision {
   const { active: model, shadow } = 'active' in models ? models : { active: models, shadow: undefined };
   const values = Object.fromEntries(Object.entries(signals).map(([name, s]) => [name, s.value]));
   const scored = scoreWithModel(model, values);
   const normalized = normalizeFields(workflow.eventType, fields);
-  const thresholds = thresholdsOf(model, workflow.eventType);
+  const decisionType = decisionTypeOf(workflow);
+  const event = eventThresholds(model, workflow, decisionType, normalized, policy);
+  const thresholds = { declineAt: event.declineAt, reviewAt: event.reviewAt };
   const branch = matchWorkflow(workflow, {
     abuseScore: scored.abuseScore,
     thresholds,
@@ -71,11 +90,25 @@ export function decide(
     .map((c) => signals[c.signal]?.evidence)
     .filter((text): text is string => Boolean(text));
   const signalReason = reasons.length > 0 ? reasons.join('; ') : 'no abuse signals in the linked history';
+  const rule = workflow.rules.find((r) => r.name === branch.name);
+  const economics =
+    policy.thresholds &&
+    'cuts' in event &&
+    branch.decision !== 'APPROVE' &&
+    THRESHOLD_RULE.test(rule?.condition ?? '')
+      ? thresholdReason(
+          workflow.eventType,
+          policy.thresholds.settings,
+          event,
+          branch.decision,
+          scored.abuseScore,
+        )
+      : undefined;
   return {
     decision: branch.decision,
     subDecision: branch.name,
-    decisionType: decisionTypeOf(workflow),
-    reason: branch.reason ? `${branch.reason}; ${signalReason}` : signalReason,
+    decisionType,
+    reason: [economics, branch.reason, signalReason].filter(Boolean).join('; '),
     abuseScore: scored.abuseScore,
     modelVersion: scored.modelVersion,
     workflowVersion: workflow.version,
@@ -83,19 +116,40 @@ export function decide(
     signals: values,
     fields: normalized,
     ...(branch.errors.length > 0 ? { ruleErrors: branch.errors } : {}),
-    ...(shadow ? { shadow: shadowDecision(shadow, workflow, values, normalized) } : {}),
+    ...(shadow ? { shadow: shadowDecision(shadow, workflow, decisionType, values, normalized, policy) } : {}),
   };
 }
 
+/** This event's thresholds under the policy, or the model's own without one. */
+function eventThresholds(
+  model: ScoringModel,
+  workflow: RunnableWorkflow,
+  decisionType: string,
+  fields: Record<string, FieldValue>,
+  policy: DecisionPolicy,
+): EventThresholds | ModelThresholds {
+  if (!policy.thresholds) return thresholdsOf(model, workflow.eventType);
+  const canReview = decisionType.includes('REVIEW');
+  return thresholdsForEvent(workflow.eventType, model, canReview, fields, policy.thresholds);
+}
+
+/** What the shadow model would have decided, at its own thresholds under the same policy. */
 function shadowDecision(
   model: ScoringModel,
   workflow: RunnableWorkflow,
+  decisionType: string,
   signals: Record<string, number>,
   fields: Record<string, FieldValue>,
+  policy: DecisionPolicy,
 ): ShadowDecision {
   const { abuseScore } = scoreWithModel(model, signals);
-  const thresholds = thresholdsOf(model, workflow.eventType);
-  const branch = matchWorkflow(workflow, { abuseScore, thresholds, signals, fields });
+  const { declineAt, reviewAt } = eventThresholds(model, workflow, decisionType, fields, policy);
+  const branch = matchWorkflow(workflow, {
+    abuseScore,
+    thresholds: { declineAt, reviewAt },
+    signals,
+    fields,
+  });
   return { modelVersion: model.version, abuseScore, decision: branch.decision, subDecision: branch.name };
 }
 

@@ -9,9 +9,9 @@ export interface ScoringModel {
   bias: number;
   weights: Readonly<Record<string, number>>;
   /**
-   * The score thresholds that belong to this model (workflow variables `modelDeclineAt` and
-   * `modelReviewAt`): a trained version's are chosen from its holdout; absent on the default models,
-   * whose thresholds are `DEFAULT_MODEL_THRESHOLDS` (models.ts).
+   * The score thresholds that belong to this model: a trained version's are chosen on its holdout
+   * by the good-customer budget and are its guard's floors (decision-thresholds.ts); absent on the
+   * default models.
    */
   thresholds?: ModelThresholds;
 }

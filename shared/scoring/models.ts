@@ -17,7 +17,21 @@ type DefaultModel<T extends EventType, M extends { weights: object }> = ScoringM
   weights: Record<SignalName<T>, number> & Record<Exclude<keyof M['weights'], SignalName<T>>, never>;
 };
 
-/** The current model per event type; weights live in reviewed, versioned JSON files beside this. */
+/**
+ * The current model per event type; weights live in reviewed, versioned JSON files beside this.
+ *
+ * How the default (untrained) models' probabilities are calibrated: they are not fitted to anyone's
+ * data. Each is an additive log-odds model set by hand and reviewed: the bias is the log-odds of
+ * abuse of an event on which no signal fires (order -3.2: 3.9 %; return -2.6: 6.9 %; signup -3.5:
+ * 2.9 %; login and account -4.0: 1.8 %), and each weight is how much one unit of its signal
+ * multiplies those odds (e^w: a lost chargeback on the customer's own card or e-mail, 2.8, about
+ * 16 times). So a score is a probability only as far as those judgments hold and the signals add up
+ * independently; `npm run eval` checks it on labeled synthetic traffic by decile. Decisions lean on
+ * it through the merchant's economics, which is why the good-customer guard stands under them: its
+ * floors are the default 50/30 until the merchant's own labeled events measure where its budget
+ * holds. A trained version is calibrated on the merchant's own labels (train.ts, the bias corrected
+ * for sampling), and brings the thresholds it chose on its holdout as its floors.
+ */
 export const MODELS: Partial<Record<EventType, ScoringModel>> = {
   order: orderModel satisfies DefaultModel<'order', typeof orderModel>,
   return: returnModel satisfies DefaultModel<'return', typeof returnModel>,
@@ -33,9 +47,10 @@ export function modelFor(eventType: EventType): ScoringModel {
 }
 
 /**
- * The default models' thresholds: the scores the default workflows declined and reviewed at before
- * thresholds belonged to the model. Types whose default workflow has no REVIEW branch review from the
- * DECLINE threshold, i.e. never, unless a merchant's workflow adds a band below it.
+ * The default models' fixed thresholds, from before thresholds followed the merchant's economics
+ * (decision-thresholds.ts): what a decision stored without its thresholds was decided at (backtests
+ * replay it so), and what training reads the default model at and falls back to on a holdout too
+ * small to choose its own. Live decisions no longer use them.
  */
 export const DEFAULT_MODEL_THRESHOLDS: Record<EventType, ModelThresholds> = {
   order: { declineAt: 85, reviewAt: 85 },
@@ -45,7 +60,7 @@ export const DEFAULT_MODEL_THRESHOLDS: Record<EventType, ModelThresholds> = {
   account: { declineAt: 85, reviewAt: 50 },
 };
 
-/** The thresholds a model decides with: its own when trained with them, else the default's. */
+/** A model's own thresholds: a trained version's, else the default's fixed ones (above). */
 export function thresholdsOf(model: ScoringModel, eventType: EventType): ModelThresholds {
   return model.thresholds ?? DEFAULT_MODEL_THRESHOLDS[eventType];
 }

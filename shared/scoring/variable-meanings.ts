@@ -25,9 +25,9 @@ export interface DocumentedVariable extends WorkflowVariable {
 const SCORE_MEANINGS: Readonly<Record<ScoreVariableName, string>> = {
   abuseScore: "The model's abuse score, an integer 0-100.",
   modelDeclineAt:
-    "The live model's DECLINE threshold: for a trained version the lowest score at which at most 0.5 % of its holdout's good events score (never below 50; the default model's when the holdout holds fewer than 200 good events); for the default model the number the default workflow used (85 orders, returns, account updates; 70 signups, logins).",
+    "This event's DECLINE threshold, from the merchant's decision settings for its type (GET /v1/settings/{type}): the smallest score at or above the probability where approving is expected to cost more than declining, D / (A + D) (orders: A = value + chargeback fee, D = gross margin x value; returns: A = lost share x the line's value, D = the cost of refusing a good customer; accounts: A = the cost of an abusive account), or, when a review is available and cheaper, where declining gets cheaper than a review, 1 - R/D; never below the good-customer guard's floor (50 until the merchant's good shares can be measured; a trained version's own holdout threshold). Varies with the event's value.",
   modelReviewAt:
-    "The live model's REVIEW threshold (<= modelDeclineAt): for a trained version the lowest score keeping at most 2 % of its holdout's good events between it and modelDeclineAt (never below 30; the default model's with fewer than 50 good events); for the default model 55 (returns), 50 (account updates), else equal to modelDeclineAt.",
+    "This event's REVIEW threshold (<= modelDeclineAt): where a review (R) costs less than approving or declining, R/A, when the workflow can review and review capacity is left today; never below the guard's review floor (30 until measured). Equal to modelDeclineAt when no review is available.",
 };
 
 const OWN_FIELD_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnFieldName<T>, string>> } = {

@@ -20,9 +20,10 @@ export interface WorkflowVariable {
 }
 
 /**
- * The live model's own thresholds: a trained version is calibrated, so the score at which it should
- * decline depends on the version (chosen on its holdout when it was trained); the default workflows
- * compare `abuseScore` with these rather than with fixed numbers.
+ * The event's own thresholds: where declining (reviewing) becomes cheaper at the merchant's
+ * economics for its value, never below the good-customer guard's floors, which for a trained version
+ * are the ones it chose on its holdout (decision-thresholds.ts); the default workflows compare
+ * `abuseScore` with these rather than with fixed numbers.
  */
 const MODEL_THRESHOLDS = [
   { name: 'modelDeclineAt', type: 'int', source: 'model' },

@@ -1,5 +1,6 @@
 import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
 import { DECISION_OUTCOMES, type DecisionOutcome } from '../schemas/decision.ts';
+import { THRESHOLD_CONDITIONS } from './threshold-rules.ts';
 
 /** The scored event types come from the endpoint registry. */
 export { EVENT_TYPES, type EventType };
@@ -54,46 +55,44 @@ export function decisionTypeOf(workflow: Workflow): string {
 const APPROVE_BY_DEFAULT: WorkflowBranch = { name: 'default_approve', decision: 'APPROVE' };
 
 /**
- * The workflows of a merchant that has set none: the live model's own thresholds (variables.ts). The
- * default model's are the numbers these workflows used before (DECLINE at 85 for orders, returns and
- * account updates, 70 for signups and logins; REVIEW at 55 for returns, 50 for account updates); a
- * trained version brings the ones chosen from its holdout, since a calibrated score means something
- * else than the hand-set one.
+ * The workflows of a merchant that has set none: DECLINE from `modelDeclineAt`, REVIEW (returns and
+ * account updates) from `modelReviewAt`, each event's own thresholds from the merchant's economics
+ * and the good-customer guard (decision-thresholds.ts, variables.ts).
  */
 export const DEFAULT_WORKFLOWS: Record<EventType, Workflow> = {
   order: {
     eventType: 'order',
     version: 'default-order-2',
-    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' }],
+    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: THRESHOLD_CONDITIONS.DECLINE }],
     defaultBranch: APPROVE_BY_DEFAULT,
   },
   return: {
     eventType: 'return',
     version: 'default-return-2',
     rules: [
-      { name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' },
-      { name: 'elevated_abuse_score', decision: 'REVIEW', condition: 'abuseScore >= modelReviewAt' },
+      { name: 'high_abuse_score', decision: 'DECLINE', condition: THRESHOLD_CONDITIONS.DECLINE },
+      { name: 'elevated_abuse_score', decision: 'REVIEW', condition: THRESHOLD_CONDITIONS.REVIEW },
     ],
     defaultBranch: APPROVE_BY_DEFAULT,
   },
   signup: {
     eventType: 'signup',
     version: 'default-signup-2',
-    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' }],
+    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: THRESHOLD_CONDITIONS.DECLINE }],
     defaultBranch: APPROVE_BY_DEFAULT,
   },
   login: {
     eventType: 'login',
     version: 'default-login-2',
-    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' }],
+    rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: THRESHOLD_CONDITIONS.DECLINE }],
     defaultBranch: APPROVE_BY_DEFAULT,
   },
   account: {
     eventType: 'account',
     version: 'default-account-2',
     rules: [
-      { name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' },
-      { name: 'elevated_abuse_score', decision: 'REVIEW', condition: 'abuseScore >= modelReviewAt' },
+      { name: 'high_abuse_score', decision: 'DECLINE', condition: THRESHOLD_CONDITIONS.DECLINE },
+      { name: 'elevated_abuse_score', decision: 'REVIEW', condition: THRESHOLD_CONDITIONS.REVIEW },
     ],
     defaultBranch: APPROVE_BY_DEFAULT,
   },

@@ -103,13 +103,16 @@ export interface DecidedEventWrite {
   changes: HistoryChanges;
   /** Further items of the same transaction: the webhook outbox, the Idempotency-Key record, ... */
   alsoWrite: TransactItems;
+  /** Today's review-counter shard the event read: a review it opens is counted there. */
+  reviewCounter?: TableKey | undefined;
 }
 
 /**
  * Writes a decided event in one transaction: its record first (conditional on its key being new),
  * one update per identity it moves (stale buckets pruned with the items the request read), its
- * review item when a decision is REVIEW, and the further items. If the key was taken meanwhile (a
- * concurrent duplicate), nothing is written and the stored item comes back.
+ * review item and its count in the day's review counter when a decision is REVIEW, and the further
+ * items. If the key was taken meanwhile (a concurrent duplicate), nothing is written and the stored
+ * item comes back.
  */
 export function recordDecidedEvent(
   event: DecidedEventWrite,
@@ -132,6 +135,7 @@ export function recordDecidedEvent(
         event.decisions,
         record.identities,
         now,
+        event.reviewCounter,
       ),
       ...event.alsoWrite,
     ],

@@ -165,6 +165,29 @@ const eventPartition = (merchantId: string, eventType: string, shard: number) =>
   `${merchantScope(merchantId)}#EVENTS#${eventType}#${shard}`;
 const allShards = (shards: number) => Array.from({ length: shards }, (_, shard) => shard);
 
+/**
+ * Reviews opened per merchant, event type and UTC day, counted without a hot item: the count is
+ * split over REVIEW_COUNTER_SHARDS items, an event counting (and reading) the shard its id hashes
+ * to. An event reads one shard and scales it by the shard count, so the total is approximate, and
+ * each shard stops the default rules from reviewing once its share of the day's capacity is used:
+ * a day opens at most capacity + 7 reviews (each shard at most ceil(capacity / 8)), give or take the
+ * few decided at the same moment. Reviews are a share of decisions and stop at the capacity, so
+ * the writes stay far below a partition's 1,000 a second; the reads (every return, signup, login
+ * and account update reads one) spread over 8 partitions.
+ */
+export const REVIEW_COUNTER_SHARDS = 8;
+
+const reviewCounterShard = (merchantId: string, eventType: string, day: string, shard: number) =>
+  key(`${merchantScope(merchantId)}#REVIEWCOUNT#${eventType}#${day}#${shard}`, 'COUNT');
+
+/** The shard an event reads and counts in. */
+export const reviewCounterKey = (merchantId: string, eventType: string, day: string, eventId: string) =>
+  reviewCounterShard(merchantId, eventType, day, shardOf(eventId, REVIEW_COUNTER_SHARDS));
+
+/** Every shard of the day: the console adds them up. */
+export const reviewCounterShards = (merchantId: string, eventType: string, day: string) =>
+  allShards(REVIEW_COUNTER_SHARDS).map((shard) => reviewCounterShard(merchantId, eventType, day, shard));
+
 /** GSI1 keys: secondary access paths. */
 export const gsi1 = {
   apiKeyById: (keyId: string) => ({ [GSI1.partitionKey]: `KEYID#${keyId}`, [GSI1.sortKey]: 'APIKEY' }),

@@ -7,6 +7,7 @@ import type { Decision } from '../scoring/decide.ts';
 import type { EventType } from '../scoring/workflow.ts';
 import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
+import { reviewCounted } from './decision-settings.ts';
 import { queryGsi1 } from './index-query.ts';
 import { gsi1, keys, recordIdOf, type TableKey } from './keys.ts';
 import { decodeSortKeyCursor, encodeSortKeyCursor, type Page } from './pages.ts';
@@ -88,7 +89,8 @@ export function reviewOf(
 
 /**
  * The TransactWriteItems entries to append to the event's own transaction: a Put of the review item
- * when at least one decision is REVIEW, else nothing. Pure.
+ * when at least one decision is REVIEW (and its count in the day's review counter), else nothing.
+ * Pure.
  */
 export function reviewItemsFor(
   merchantId: string,
@@ -97,6 +99,7 @@ export function reviewItemsFor(
   decisions: DecisionsUnderReview,
   identities: readonly (IdentityRef | string)[],
   now: number,
+  counter?: TableKey,
 ): TransactItems {
   const review = reviewOf(merchantId, eventType, eventKey, decisions, identities, now);
   if (!review) return [];
@@ -113,6 +116,7 @@ export function reviewItemsFor(
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
+    ...(counter ? [reviewCounted(counter, now)] : []),
   ];
 }
 

@@ -1,4 +1,5 @@
 import type { DecidedEventRow, FeedbackRow } from '../learning/labels.ts';
+import { VALUE_FIELDS } from '../scoring/decision-thresholds.ts';
 import { EVENT_TYPES, type EventType } from '../scoring/workflow.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { decisionsOfItem } from './decided-events.ts';
@@ -86,18 +87,23 @@ function toEventRow(item: Record<string, unknown>, eventType: EventType): Decide
   // The event's own time as scored (`eventAt`, never moved by status updates); records written before
   // it existed fall back to their arrival time, the listing time.
   const at = typeof item.eventAt === 'number' ? item.eventAt : Date.parse(sortKey.slice(0, separator));
+  const valueField = VALUE_FIELDS[eventType];
   return {
     eventType,
     eventKey: String(item[PARTITION_KEY]),
     eventId: sortKey.slice(separator + 1),
     at,
     identities: Array.isArray(item.identities) ? item.identities.map(String) : [],
-    parts: decisions.map((d) => ({
-      signals: d.signals ?? {},
-      abuseScore: d.abuseScore,
-      modelVersion: d.modelVersion,
-      decision: d.decision,
-    })),
+    parts: decisions.map((d) => {
+      const value = valueField ? Number(d.fields?.[valueField]) : Number.NaN;
+      return {
+        signals: d.signals ?? {},
+        abuseScore: d.abuseScore,
+        modelVersion: d.modelVersion,
+        decision: d.decision,
+        ...(Number.isFinite(value) ? { value } : {}),
+      };
+    }),
   };
 }
 

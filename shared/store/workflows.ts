@@ -7,7 +7,8 @@ import { PARTITION_KEY, SORT_KEY } from './table-definition.ts';
 import { type TransactItems, transactWrite } from './transact.ts';
 
 /**
- * A merchant's workflow per event type is one item, read in the request's single BatchGetItem.
+ * A merchant's workflow per event type is one item, read in the request's single BatchGetItem (the
+ * type's decision settings share it: store/decision-settings.ts).
  * No stored item means the default workflow. Workflows are validated before they are saved
  * (scoring/workflow-validation.ts), so reading trusts their shape.
  */
@@ -66,15 +67,25 @@ export async function saveWorkflow(
   const savedAt = new Date(now).toISOString();
   await transactWrite([
     {
-      Put: {
+      // An update of the workflow's own attributes: the decision settings on the same item stay.
+      Update: {
         TableName: tableName,
-        Item: {
-          ...workflowKey(merchantId, workflow.eventType),
-          entity: 'workflow',
-          merchantId,
-          eventType: workflow.eventType,
-          workflow,
-          updatedAt: savedAt,
+        Key: workflowKey(merchantId, workflow.eventType),
+        UpdateExpression:
+          'SET #entity = :entity, #merchant = :merchant, #type = :type, #workflow = :workflow, #at = :at',
+        ExpressionAttributeNames: {
+          '#entity': 'entity',
+          '#merchant': 'merchantId',
+          '#type': 'eventType',
+          '#workflow': 'workflow',
+          '#at': 'updatedAt',
+        },
+        ExpressionAttributeValues: {
+          ':entity': 'workflow',
+          ':merchant': merchantId,
+          ':type': workflow.eventType,
+          ':workflow': workflow,
+          ':at': savedAt,
         },
       },
     },

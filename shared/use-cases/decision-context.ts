@@ -1,27 +1,34 @@
 import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
-import type { LiveModels } from '../scoring/decide.ts';
+import type { DecisionPolicy, LiveModels } from '../scoring/decide.ts';
 import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
 import type { EventType } from '../scoring/workflow.ts';
 import { loadWorkflow, type RunnableWorkflow } from '../scoring/workflow-engine.ts';
 import { batchGetItems, keyString } from '../store/batch-get.ts';
+import { decisionPolicyFromItem, reviewCounterCount } from '../store/decision-settings.ts';
 import { identityKey, snapshotsFrom } from '../store/identity-history.ts';
-import { type TableKey, webhookKeys } from '../store/keys.ts';
+import { REVIEW_COUNTER_SHARDS, type TableKey, webhookKeys } from '../store/keys.ts';
 import { liveModelsFromItem, modelPointersKey } from '../store/model-versions.ts';
 import { subscriptionsFromItem } from '../store/webhooks.ts';
 import { workflowFromItem, workflowKey } from '../store/workflows.ts';
 import type { WebhookSubscription } from '../webhooks/events.ts';
 
 /**
- * Everything a scored event reads, in one BatchGetItem: the merchant's workflow and model pointers
- * for the event type, its webhook subscriptions, the history of every identity the event names and
- * the event's own records (the record under its key, the referenced order, the Idempotency-Key
- * record). Identities known only from those records (a return's original order) are read in a
- * second BatchGetItem, never more. The workflow is compiled here, once per process and condition.
+ * Everything a scored event reads, in one BatchGetItem: the merchant's workflow (with its decision
+ * settings and guard) and model pointers for the event type, one shard of today's review counter
+ * (event types that can review), its webhook subscriptions, the history of every identity the event
+ * names and the event's own records (the record under its key, the referenced order, the
+ * Idempotency-Key record). Identities known only from those records (a return's original order) are
+ * read in a second BatchGetItem, never more. The workflow is compiled here, once per process and
+ * condition.
  */
 export interface DecisionContext {
   workflow: RunnableWorkflow;
   /** The merchant's active model for the event type (or the default) and any version in shadow. */
   models: LiveModels;
+  /** The merchant's economics, review capacity left today and guard: each decision's thresholds. */
+  policy: DecisionPolicy;
+  /** The review-counter shard read: a REVIEW decision counts in it (store/decided-events.ts). */
+  reviewCounter: TableKey | undefined;
   /** What the merchant's webhooks want (empty when the call is not to notify). */
   subscriptions: WebhookSubscription[];
   snapshots: IdentitySnapshot[];
@@ -41,6 +48,8 @@ export interface DecisionReads {
   at: number;
   /** false for events that send no webhook (imported history): the subscriptions are not read. */
   notify?: boolean | undefined;
+  /** Today's review-counter shard for the event; absent for event types that never review (orders). */
+  reviewCounter?: TableKey | undefined;
   /** Identities named by the records just read; an empty answer saves the second read. */
   identitiesFromRecords?: ((item: <T>(key: TableKey) => T | undefined) => readonly IdentityRef[]) | undefined;
 }
@@ -55,6 +64,7 @@ export async function loadDecisionContext(reads: DecisionReads): Promise<Decisio
     pointersKey,
     // What the merchant's webhooks subscribe to: in this same read, never a round trip of its own.
     ...(reads.notify === false ? [] : [subscriptionsKey]),
+    ...(reads.reviewCounter ? [reads.reviewCounter] : []),
     ...records,
     ...reads.identities.map((ref) => identityKey(merchantId, ref)),
   ]);
@@ -65,9 +75,18 @@ export async function loadDecisionContext(reads: DecisionReads): Promise<Decisio
   const unread = identities.map((ref) => identityKey(merchantId, ref)).filter((k) => !read.has(keyString(k)));
   if (unread.length > 0) for (const [k, v] of await batchGetItems(unread)) items.set(k, v);
   const snapshots = snapshotsFrom(merchantId, identities, items, at);
+  const { settings, guard } = decisionPolicyFromItem(item(wfKey), eventType);
+  // One shard scaled by the shard count: approximate by design (store/keys.ts says how far).
+  const reviewsToday = reads.reviewCounter
+    ? reviewCounterCount(item(reads.reviewCounter)) * REVIEW_COUNTER_SHARDS
+    : Number.POSITIVE_INFINITY;
   return {
     workflow: await loadWorkflow(workflowFromItem(item(wfKey), eventType)),
     models: liveModelsFromItem(item(pointersKey), eventType),
+    policy: {
+      thresholds: { settings, guard, reviewCapacityLeft: reviewsToday < settings.reviewCapacityPerDay },
+    },
+    reviewCounter: reads.reviewCounter,
     subscriptions: subscriptionsFromItem(item(subscriptionsKey)),
     snapshots,
     items,

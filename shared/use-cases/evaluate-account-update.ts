@@ -52,6 +52,7 @@ function evaluateChange({
       time,
     }),
     { changeType: body.changeType, siteDomain: body.siteDomain, ...identityTimeFields(time) },
+    context.policy,
   );
 
   const serviceAccountEventId = newServiceId('acct');

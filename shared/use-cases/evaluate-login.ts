@@ -50,6 +50,7 @@ function evaluateAttempt({
       mfaMethod: body.authMethod.mfaMethod ?? '',
       ...identityTimeFields(time),
     },
+    context.policy,
   );
 
   const serviceLoginId = newServiceId('lgn');

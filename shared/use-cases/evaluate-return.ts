@@ -125,6 +125,7 @@ function evaluateNewReturn({ call, plan, context, at, now, fingerprint }: Evalua
         itemValue: line.scoring.value,
         ...time,
       },
+      context.policy,
     ),
   );
 

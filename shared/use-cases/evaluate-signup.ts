@@ -77,6 +77,7 @@ function evaluateNewSignup({
       hasAddress: roles.addresses.length > 0,
       ...identityTimeFields(time),
     },
+    context.policy,
   );
 
   const response: SignupResponse = {

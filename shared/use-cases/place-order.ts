@@ -65,6 +65,7 @@ function evaluateOrder({
       time,
     }),
     { ...orderFields(body), ...identityTimeFields(time) },
+    context.policy,
   );
 
   const key = keys.order(merchantId, body.providerOrderId);

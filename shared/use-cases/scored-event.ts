@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   ENDPOINT_DEFINITIONS,
   type EndpointName,
@@ -10,8 +11,10 @@ import type { IdentityRef } from '../identity/identities.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
 import { receivedAt } from '../request-scope.ts';
 import type { Decision } from '../scoring/decide.ts';
+import { ALLOWED_OUTCOMES } from '../scoring/workflow.ts';
 import { type DecidedEventWrite, recordDecidedEvent } from '../store/decided-events.ts';
-import type { TableKey } from '../store/keys.ts';
+import { utcDay } from '../store/decision-settings.ts';
+import { reviewCounterKey, type TableKey } from '../store/keys.ts';
 import { ConditionFailedError, type TransactItems } from '../store/transact.ts';
 import { type DecisionContext, loadDecisionContext } from './decision-context.ts';
 import { decidedEventOutbox } from './decision-notices.ts';
@@ -128,6 +131,11 @@ async function scoreEvent<N extends ScoredEndpoint, TPlan extends EventReads>(
   const at = eventTime((body as { timestamp?: string }).timestamp, now);
   const plan = type.plan(call);
   const recordKey = naturalKey?.recorded.key(merchantId, body);
+  // The review-counter shard follows the event's id: its natural key, or (logins and account
+  // updates, named by a generated id) a random one. Orders never review, so never read it.
+  const reviewCounter = ALLOWED_OUTCOMES[eventType].includes('REVIEW')
+    ? reviewCounterKey(merchantId, eventType, utcDay(now), recordKey?.PK ?? randomUUID())
+    : undefined;
   const context = await loadDecisionContext({
     merchantId,
     eventType,
@@ -136,6 +144,7 @@ async function scoreEvent<N extends ScoredEndpoint, TPlan extends EventReads>(
     at,
     notify: call.notify,
     identitiesFromRecords: plan.identitiesFromRecords,
+    reviewCounter,
   });
   type.check?.({ call, plan, context, at, now });
 
@@ -158,7 +167,11 @@ async function scoreEvent<N extends ScoredEndpoint, TPlan extends EventReads>(
     ),
     ...(claim ? [claim.recordPut(response, now)] : []),
   ];
-  const outcome = await recordDecidedEvent({ ...write, alsoWrite }, context.items, now);
+  const outcome = await recordDecidedEvent(
+    { ...write, alsoWrite, reviewCounter: context.reviewCounter },
+    context.items,
+    now,
+  );
   if (!outcome.recorded) {
     // A concurrent call with the same natural key recorded first: answered as that one was.
     if (naturalKey && fingerprint)

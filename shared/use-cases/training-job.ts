@@ -1,14 +1,17 @@
 import { TrainingError } from '../learning/train.ts';
 import { EVENT_TYPES, type EventType } from '../scoring/workflow.ts';
+import type { StoredGuard } from '../store/decision-settings.ts';
 import { getMerchant, listMerchantIds } from '../store/merchants.ts';
+import { refreshGuard } from './decision-economics.ts';
 import { trainMerchantModel } from './train-merchant-model.ts';
 
 /**
  * The training job (functions/train-models.ts): nightly for every merchant, or on demand for one
  * merchant and optionally one event type. Each training goes through trainMerchantModel, the use
  * case `models train` runs; a new version is promoted when asked (`promote`) or when the merchant
- * has auto-promotion on, and only if the promotion rule holds. One merchant's failure (no labels
- * yet, a store error) is reported and does not stop the others.
+ * has auto-promotion on, and only if the promotion rule holds. Then the good-customer guard of
+ * each type is measured again for the model now live (decision-economics.ts). One merchant's
+ * failure (no labels yet, a store error) is reported and does not stop the others.
  */
 export interface TrainingJobRequest {
   /** One merchant (on demand); absent: every merchant (nightly). */
@@ -27,6 +30,8 @@ export interface TrainingJobResult {
   promoted?: boolean;
   /** Why it was not trained or not promoted. */
   reasons?: string[];
+  /** The guard's floors now in force, or why they could not be measured again. */
+  guard?: Pick<StoredGuard, 'declineAt' | 'reviewAt' | 'source'> | { error: string };
 }
 
 export class UnknownMerchantError extends Error {
@@ -48,7 +53,8 @@ export async function runTrainingJob(request: TrainingJobRequest, now: number): 
     }
     const promote = request.promote === true || merchant.autoPromoteModels;
     for (const eventType of eventTypes) {
-      results.push(await trainOne(merchantId, eventType, promote, now));
+      const trained = await trainOne(merchantId, eventType, promote, now);
+      results.push({ ...trained, guard: await guardFor(merchantId, eventType, now) });
     }
   }
   return results;
@@ -74,5 +80,15 @@ async function trainOne(
     if (error instanceof TrainingError)
       return { merchantId, eventType, outcome: 'not_trained', reasons: [error.message] };
     return { merchantId, eventType, outcome: 'failed', reasons: [(error as Error).message] };
+  }
+}
+
+/** The guard after training: a failure to measure it keeps the floors there were and is reported. */
+async function guardFor(merchantId: string, eventType: EventType, now: number) {
+  try {
+    const { declineAt, reviewAt, source } = await refreshGuard(merchantId, eventType, now);
+    return { declineAt, reviewAt, source };
+  } catch (error) {
+    return { error: (error as Error).message };
   }
 }

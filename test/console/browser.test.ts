@@ -5,7 +5,7 @@ import { type Browser, type BrowserContextOptions, chromium, type Locator, type 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFormat, type Format, resolveLocale } from '../../dashboard/src/format.ts';
 import { newMerchant, withTestApi } from '../support/api.ts';
-import { countersOf, emailOf, placeOrder } from '../support/commerce.ts';
+import { countersOf, disputeEntry, emailOf, placeOrder } from '../support/commerce.ts';
 import {
   consoleKey,
   HOSTILE_TEXT,
@@ -32,6 +32,7 @@ const { runUploadWorker } = await import('../../shared/use-cases/record-upload.t
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const VIEWPORT = { width: 1280, height: 800 };
+const DAY = 86_400_000;
 const LOCALES: { name: string; context: BrowserContextOptions; direction?: 'ltr' | 'rtl' }[] = [
   { name: 'default', context: {} },
   { name: 'de-DE', context: { locale: 'de-DE', timezoneId: 'Europe/Berlin' }, direction: 'ltr' },
@@ -108,6 +109,9 @@ const hasText = (locator: Locator, text: string | RegExp) =>
   eventually(async () => (await locator.first().textContent()) ?? '').toMatch(
     typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : text,
   );
+/** Like hasText, reading the locale's digits as ASCII ones (a figure in any locale). */
+const hasFigures = (locator: Locator, text: RegExp) =>
+  eventually(async () => asciiDigits((await locator.first().textContent()) ?? '')).toMatch(text);
 const navTo = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name }).click();
 
@@ -317,7 +321,65 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
     });
     // Put the default back for the rest of the suite's orders.
     await saveWorkflow(suite.api, key, 'order', {
-      rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= 85' }],
+      rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' }],
+      defaultBranch: { name: 'default_approve', decision: 'APPROVE' },
+    });
+  });
+
+  it('shows the trade-off of every threshold, saves the economics, then backtests and saves a threshold', async () => {
+    // Labeled orders: 61-80 days old (their label window closed), 4 of them a ring's on one card,
+    // charged back as fraud.
+    const start = Date.now() - 80 * DAY;
+    const card = { BIN: '455600', last4: '0077', expiry: '03/30' };
+    for (let i = 0; i < 40; i++) {
+      const timestamp = start + i * 12 * 3_600_000;
+      const ring = i % 10 === 3;
+      const order = await placeOrder(suite.api, merchant.apiKey, ring ? { timestamp, card } : { timestamp });
+      if (!ring) continue;
+      const dispute = { dispute: [disputeEntry({ disputeStatus: 'LOST', timestamp: start + 30 * DAY })] };
+      await suite.api.post(`/v1/order/dispute/${order.providerOrderId}`, dispute, {
+        apiKey: merchant.apiKey,
+      });
+    }
+    await placeOrder(suite.api, merchant.apiKey);
+    await nav('Trade-off');
+    const tradeoff = page.getByRole('region', { name: 'Trade-off' });
+    await hasFigures(tradeoff, /4\d labeled events \(4 abusive/);
+    await visible(tradeoff.locator('.chart canvas'));
+    // Too few good orders to measure the budget yet: the guard's default 50 is the live threshold.
+    await hasFigures(
+      page.getByRole('table', { name: 'Live and chosen thresholds' }),
+      /Live: DECLINE from 50/,
+    );
+    await hasText(tradeoff, 'DECLINE from 50, the default until 200 good labeled events');
+    await shoot('tradeoffs');
+
+    const margin = page.getByLabel('Gross margin (0-1)');
+    await margin.fill('1.5');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await hasText(page.getByRole('alert'), 'grossMargin');
+    await margin.fill('0.25');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await visible(page.getByText('Saved: new decisions use these numbers.'));
+    const settings = await suite.api.request('GET', '/v1/settings/order', { apiKey: key });
+    expect(settings.body).toMatchObject({ settings: { grossMargin: 0.25 }, updatedBy: 'ana@acme.example' });
+
+    await page.getByLabel('DECLINE from').fill('60');
+    await page.getByRole('button', { name: 'Use these thresholds' }).click();
+    await visible(page.getByText('Thresholds from the Trade-off page'));
+    expect(new URL(page.url()).pathname).toBe('/workflows');
+    await eventually(() => page.getByLabel('Condition').first().inputValue()).toBe('abuseScore >= 60');
+    await visible(page.getByText('No problems found.'));
+    await page.getByRole('button', { name: 'Backtest' }).click();
+    await hasText(page.getByRole('region', { name: 'Backtest' }), 'would change outcome');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await visible(page.getByText(/Saved as version wf_/));
+    await shoot('tradeoffs-workflow');
+    const live = await suite.api.request('GET', '/v1/workflows/order', { apiKey: key });
+    expect(live.body.workflow.rules[0]).toMatchObject({ decision: 'DECLINE', condition: 'abuseScore >= 60' });
+    // The default rule back for the rest of the suite.
+    await saveWorkflow(suite.api, key, 'order', {
+      rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= modelDeclineAt' }],
       defaultBranch: { name: 'default_approve', decision: 'APPROVE' },
     });
   });

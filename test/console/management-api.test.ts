@@ -30,7 +30,7 @@ describe('management API', () => {
   });
 
   it('refuses an events key on every management endpoint, and a missing credential, before anything else', async () => {
-    expect(MANAGEMENT_ROUTES.length).toBe(24); // 15 console routes and the 9 of webhooks
+    expect(MANAGEMENT_ROUTES.length).toBe(27); // 15 console routes, 9 of webhooks, 3 of decision settings
     for (const { method, path } of MANAGEMENT_ROUTES) {
       expectError(await suite.api.request(method, path, { apiKey: suite.apiKey }), 403, 'forbidden');
       expectError(await suite.api.request(method, path), 401, 'unauthenticated');

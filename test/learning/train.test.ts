@@ -138,6 +138,13 @@ describe('training', () => {
     expect(decline!.falsePositiveRate).toBeLessThanOrEqual(0.005);
     // The active (default) model is read at its own threshold, the default workflow's 85.
     expect(version.evaluation.active.thresholds[0]!.threshold).toBe(85);
+    // The holdout it kept (for the trade-off report) holds those scores: under 2,000, all of them,
+    // and choosing again from it gives the same thresholds.
+    const kept = version.evaluation.holdoutRows!;
+    expect(kept).toMatchObject({ goodWeight: 1 });
+    expect(kept.rows).toHaveLength(outOfSample.length);
+    const keptScores = kept.rows.map(([score, label]) => ({ probability: score / 100, label }));
+    expect(chooseThresholds(keptScores, { declineAt: 85, reviewAt: 85 })).toEqual(version.thresholds);
   });
 
   it('holds out the newest settled rows: provisional positives are never judged on', () => {

@@ -52,6 +52,8 @@ describe('training rows read from DynamoDB Local', () => {
     expect(first.identities.some((id) => id.startsWith('email#'))).toBe(true);
     expect(first.parts).toHaveLength(1);
     expect(first.parts[0]!.signals).toHaveProperty('newCustomer');
+    // The value the economics weigh: the order's total.
+    expect(first.parts[0]!.value).toBe(Number(orders[0]!.totalPrice.amount));
     expect(
       data.feedback
         .filter((f) => f.kind === 'dispute')
@@ -77,6 +79,8 @@ describe('training rows read from DynamoDB Local', () => {
     expect(data.events.map((e) => e.eventId)).toEqual([returned.providerReturnId]);
     const labels = labelEvents('return', data.events, data.feedback, data.latestEventTime!);
     expect(labels.map((l) => [l.part, l.label, l.rule])).toEqual([[0, 1, 'abusive_disposition']]);
+    // A returned line's value: one unit at its price on the order.
+    expect(labels[0]!.value).toBe(49.99);
   });
 
   it('dates signups and logins by their timestamp, and an order by its first event time', async () => {

@@ -7,6 +7,7 @@ import { useLoad } from '../components/useLoad.ts';
 const ACTIONS: Record<Page['items'][number]['action'], string> = {
   'review.resolved': 'Review resolved',
   'workflow.saved': 'Workflow saved',
+  'settings.saved': 'Decision settings saved',
   'dispositions.uploaded': 'Dispositions uploaded',
 };
 

@@ -6,6 +6,7 @@ import { Time } from '../components/Time.tsx';
 import { useLoad } from '../components/useLoad.ts';
 import { format } from '../format.ts';
 import { navigate, type Route, withQuery } from '../router.ts';
+import { draftFromUrl } from '../threshold-workflow.ts';
 
 type Rule = Workflow['rules'][number];
 type Draft = { rules: Rule[]; defaultBranch: Workflow['defaultBranch'] };
@@ -25,12 +26,19 @@ export function WorkflowsPage({ route }: { route: Route }) {
   const [failure, setFailure] = useState<{ error: unknown; action: string }>();
   const [saved, setSaved] = useState<string>();
 
+  // A candidate in the URL (the Trade-off page's thresholds) is the draft, else the live workflow.
+  const candidate = draftFromUrl(route.query.get('candidate'));
   useEffect(() => {
     if (live.data)
-      setDraft({ rules: [...live.data.workflow.rules], defaultBranch: live.data.workflow.defaultBranch });
+      setDraft(
+        candidate ?? {
+          rules: [...live.data.workflow.rules],
+          defaultBranch: live.data.workflow.defaultBranch,
+        },
+      );
     setBacktest(undefined);
     setSaved(undefined);
-  }, [live.data]);
+  }, [live.data, route.query.get('candidate')]);
 
   const text = JSON.stringify(draft);
   // Inline validation: the API's own messages, a moment after typing stops.
@@ -82,6 +90,9 @@ export function WorkflowsPage({ route }: { route: Route }) {
           <EventTypeSelect value={type} onChange={(value) => navigate(withQuery(route, { type: value }))} />
           <span class="muted">Live: {saved ?? `${live.data?.workflow.version} (${live.data?.source})`}</span>
         </form>
+        {candidate ? (
+          <p class="notice">Thresholds from the Trade-off page: backtest this version, then save it.</p>
+        ) : null}
         <ol class="rules">
           {draft.rules.map((rule, index) => {
             const ruleErrors = errors.filter((e) => ruleOf(e) === index);

@@ -1,0 +1,18 @@
+import { EVENT_TYPES, type EventType, isEventType } from '../shared/scoring/workflow.ts';
+import { getMerchant } from '../shared/store/merchants.ts';
+import { CommandError, requireFlag, UsageError } from './command.ts';
+
+/** What most commands act on: `--type` (a usage error when unknown) and `--merchant` (must exist). */
+type Flags = Record<string, string | boolean | undefined>;
+
+export function requireType(flags: Flags): EventType {
+  const value = requireFlag(flags, 'type');
+  if (!isEventType(value)) throw new UsageError(`--type must be one of ${EVENT_TYPES.join(', ')}`);
+  return value;
+}
+
+export async function requireMerchant(flags: Flags): Promise<string> {
+  const merchantId = requireFlag(flags, 'merchant');
+  if (!(await getMerchant(merchantId))) throw new CommandError(`no merchant ${merchantId}`);
+  return merchantId;
+}
