@@ -242,7 +242,8 @@ function TradeoffChart(props: { points: Point[]; live: Curves['live']; chosen: n
           },
           {
             scale: 'cost',
-            side: 1,
+            // Opposite the share axis, which the chart puts on the right when the page runs right to left.
+            side: format.direction === 'rtl' ? 3 : 1,
             label: 'cost',
             values: (_u: unknown, ticks: number[]) => ticks.map((t) => format.number(t)),
           },
