@@ -631,11 +631,18 @@ export function linkedLookAlikes(
     const cohort = 'household with long shared history';
     const disputed = orderBody(rng, first, lines(rng, 1, 40, 250), start);
     const filed = start + rng.int(60, 90) * DAY;
-    const history = family.flatMap((member) =>
-      Array.from({ length: rng.int(3, 5) }, () =>
-        orderBody(rng, member, lines(rng, rng.int(1, 3), 15, 250), start + rng.int(1, 120) * DAY),
-      ),
-    );
+    // Members join the family's device over months, each ordering now and then since.
+    const history = family.flatMap((member, m) => {
+      const joined = start + m * rng.int(30, 60) * DAY;
+      return Array.from({ length: rng.int(3, 5) }, () =>
+        orderBody(
+          rng,
+          member,
+          lines(rng, rng.int(1, 3), 15, 250),
+          joined + rng.int(0, 150 - 50 * m) * DAY + rng.int(0, DAY),
+        ),
+      );
+    });
     const byDisputer = (order: OrderBody) =>
       order.customer.contactInformation.some((c) => c.contactType === 'EMail' && c.address === first.email);
     reissueCard(history.filter(byDisputer), filed, disputed.providerOrderId);
@@ -652,7 +659,7 @@ export function linkedLookAlikes(
     );
     for (const member of family.slice(1)) {
       for (let o = rng.int(2, 3); o > 0; o--) {
-        const at = Math.min(now - HOUR, filed + rng.int(1, 40) * DAY);
+        const at = Math.min(now - HOUR, filed + rng.int(1, 40) * DAY + rng.int(0, DAY));
         const order = orderBody(rng, member, lines(rng, rng.int(1, 3), 15, 250), at);
         sendOrder(ctx, order, good('order', cohort));
       }
