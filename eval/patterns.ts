@@ -28,6 +28,8 @@ export interface Label {
   pattern: string;
   label: 0 | 1;
   eventType: EventType;
+  /** For good traffic: the honest look-alike it belongs to, reported on its own. */
+  cohort?: string;
 }
 
 export interface EvalContext {
@@ -60,7 +62,12 @@ function lines(
   }));
 }
 
-const good = (eventType: EventType): Label => ({ pattern: LEGITIMATE, label: 0, eventType });
+const good = (eventType: EventType, cohort?: string): Label => ({
+  pattern: LEGITIMATE,
+  label: 0,
+  eventType,
+  ...(cohort ? { cohort } : {}),
+});
 const abuse = (pattern: string, eventType: EventType): Label => ({ pattern, label: 1, eventType });
 
 function sendOrder(ctx: EvalContext, order: OrderBody, label?: Label) {
@@ -115,11 +122,16 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
       const order = rng.pick(orders);
       const filed = Number(order.timestamp) + rng.int(30, 60) * DAY;
       if (filed < now) {
+        // Honest customers lose disputes over goods (not received, not as described); a third are
+        // coded fraud (a family member's purchase the cardholder did not know of), after which the
+        // issuer reissues the card, so the customer's later orders carry a new one.
+        const reason = honestDisputeReason(order.providerOrderId);
         ctx.send(
           filed,
           `/v1/order/dispute/${order.providerOrderId}`,
-          disputeBody(rng, Number(order.totalPrice.amount), 'LOST', filed),
+          disputeBody(rng, Number(order.totalPrice.amount), 'LOST', filed, reason),
         );
+        if (reason === 'FRAUD') reissueCard(orders, filed, order.providerOrderId);
       }
     }
     const returns = rng.chance(0.3) ? (rng.chance(0.3) ? Math.min(2, orders.length) : 1) : 0;
@@ -210,6 +222,21 @@ export function householdLookAlikes(
       orderBody(rng, { ...member, card }, lines(rng, rng.int(1, 3), 15, 250), borrowed),
       good('order'),
     );
+  }
+}
+
+/** An honest customer's lost dispute: mostly about the goods, a third coded fraud. No random draw. */
+function honestDisputeReason(orderId: string): string {
+  const draw = stableChance(`reason:${orderId}`);
+  return draw < 1 / 3 ? 'FRAUD' : draw < 2 / 3 ? 'INR' : 'IND';
+}
+
+/** After a fraud claim the issuer reissues the card: orders placed after `at` pay with the new one. */
+function reissueCard(orders: readonly OrderBody[], at: number, seed: string) {
+  const last4 = String(1000 + Math.floor(stableChance(`reissue:${seed}`) * 9000));
+  for (const order of orders) {
+    if (Number(order.timestamp) <= at) continue;
+    for (const payment of order.paymentInfo) Object.assign(payment, { last4, expiry: '12/32' });
   }
 }
 
@@ -455,5 +482,216 @@ export function accountTakeover(ctx: EvalContext, victims: readonly Shopper[]) {
       accountBody(victim, change, device, at),
       abuse('account takeover', 'account'),
     );
+  }
+}
+
+/**
+ * Abuse that comes back through a linked identity after it was confirmed: a fraudster's order on a
+ * stolen card is charged back (LOST, fraud), and days after the chargeback, before a retraining can
+ * learn anything from it, the ring comes back with new e-mails on the same card (`linked card`) or
+ * with new cards on the same device (`linked device`).
+ */
+export function linkedAfterChargeback(ctx: EvalContext, rings: number) {
+  const { rng, now } = ctx;
+  for (let r = 0; r < rings; r++) {
+    const fraudster = newShopper(rng);
+    const ordered = now - rng.int(40, 330) * DAY;
+    const first = orderBody(rng, fraudster, lines(rng, 1, 150, 600, 'Electronics'), ordered);
+    sendOrder(ctx, first);
+    const filed = ordered + rng.int(10, 25) * DAY;
+    chargeBack(ctx, first, filed);
+    for (let k = rng.int(2, 3); k > 0; k--) {
+      const member = newShopper(rng, { card: fraudster.card });
+      const at = Math.min(now - HOUR, filed + rng.int(2, 10) * DAY + rng.int(0, DAY));
+      const order = orderBody(rng, member, lines(rng, 1, 100, 500, 'Electronics'), at);
+      sendOrder(ctx, order, abuse('linked card after chargeback', 'order'));
+    }
+    for (let k = rng.int(2, 3); k > 0; k--) {
+      const member = newShopper(rng, { device: fraudster.device });
+      const at = Math.min(now - HOUR, filed + rng.int(2, 10) * DAY + rng.int(0, DAY));
+      const order = orderBody(rng, member, lines(rng, 1, 100, 500, 'Electronics'), at);
+      sendOrder(ctx, order, abuse('linked device after chargeback', 'order'));
+    }
+  }
+}
+
+/**
+ * Returns from new e-mails on the card, device or address of an empty-box return, ordered days after
+ * the warehouse reported the empty box (and before a retraining could learn from it).
+ */
+export function linkedAfterEmptyBox(ctx: EvalContext, count: number) {
+  const { rng, now } = ctx;
+  const links = ['card', 'device', 'address'] as const;
+  for (let i = 0; i < count; i++) {
+    const abuser = newShopper(rng);
+    const ordered = now - rng.int(40, 330) * DAY;
+    const order = orderBody(rng, abuser, lines(rng, 1, 200, 900, 'Electronics'), ordered);
+    sendOrder(ctx, order);
+    const returnedAt = ordered + rng.int(3, 8) * DAY;
+    const returned = returnBody(rng, order, returnedAt, abuser.device);
+    ctx.send(returnedAt, '/v1/return', returned);
+    const inspected = returnedAt + rng.int(2, 7) * DAY;
+    ctx.send(
+      inspected,
+      `/v1/return/disposition/${returned.providerReturnId}`,
+      dispositionBody(returned, 'EMPTY_BOX', 'REMOVE_SUSPECT_ABUSE'),
+    );
+    const link = links[i % links.length]!;
+    const accomplice = newShopper(rng, { [link]: abuser[link] });
+    const at = Math.min(now - 10 * DAY, inspected + rng.int(1, 5) * DAY);
+    const next = orderBody(rng, accomplice, lines(rng, 1, 200, 900, 'Electronics'), at);
+    sendOrder(ctx, next);
+    const back = Math.min(now - HOUR, at + rng.int(3, 6) * DAY);
+    ctx.send(
+      back,
+      '/v1/return',
+      returnBody(rng, next, back, accomplice.device),
+      abuse('linked identity after empty box', 'return'),
+    );
+  }
+}
+
+/**
+ * Repeat wardrobing, cycle after cycle: an item bought, worn and returned used days later, every few
+ * weeks, between orders the customer keeps; the warehouse flags repeated use most of the time, not
+ * always. From the third cycle on the returns are abuse.
+ */
+export function repeatWardrobing(ctx: EvalContext, count: number) {
+  const { rng, now } = ctx;
+  for (let i = 0; i < count; i++) {
+    const shopper = newShopper(rng);
+    let at = now - rng.int(150, 250) * DAY;
+    for (let cycle = 0; cycle < 6; cycle++) {
+      const kept = orderBody(rng, shopper, lines(rng, 1, 20, 80), at - rng.int(1, 6) * DAY);
+      sendOrder(ctx, kept);
+      const order = orderBody(rng, shopper, lines(rng, 1, 80, 400, rng.pick(['Apparel', 'Electronics'])), at);
+      sendOrder(ctx, order);
+      const back = Math.min(now - HOUR, at + rng.int(3, 7) * DAY);
+      const returned = returnBody(rng, order, back, shopper.device);
+      ctx.send(back, '/v1/return', returned, cycle >= 2 ? abuse('repeat wardrobing', 'return') : undefined);
+      const condition = rng.chance(0.7) ? 'LIGHTLY_USED' : 'HEAVILY_USED';
+      inspect(ctx, returned, condition, warehouseOutcome(returned, condition, cycle >= 1, 'REFURBISH'));
+      at += rng.int(14, 30) * DAY;
+    }
+  }
+}
+
+/**
+ * Account changes right after a takeover: the attacker gets in from a new device (after failed
+ * attempts, or at once with a phished password) and within minutes changes what lets him keep the
+ * account or its money: e-mail, phone, MFA, payout.
+ */
+export function takeoverAccountChanges(ctx: EvalContext, victims: readonly Shopper[]) {
+  const { rng, now } = ctx;
+  const pattern = 'account changes after takeover';
+  for (const victim of victims) {
+    const device = rng.id('ato-device');
+    let at = now - rng.int(1, 200) * DAY;
+    for (let n = rng.chance(0.5) ? rng.int(2, 6) : 0; n > 0; n--) {
+      ctx.send(at, '/v1/evaluate/login', loginBody(victim, device, false, at));
+      at += rng.int(10, 60) * SECOND;
+    }
+    ctx.send(at, '/v1/evaluate/login', loginBody(victim, device, true, at));
+    for (let c = rng.int(1, 3); c > 0; c--) {
+      at += rng.int(30, 900) * SECOND;
+      const change = rng.pick(['EMAIL_CHANGE', 'PHONE_CHANGE', 'MFA_DISABLE', 'PAYOUT_CHANGE', 'PAYOUT_ADD']);
+      ctx.send(
+        at,
+        '/v1/evaluate/account',
+        accountBody(victim, change, device, at),
+        abuse(pattern, 'account'),
+      );
+    }
+  }
+}
+
+/**
+ * Honest look-alikes of the linked-identity patterns and of wardrobing:
+ * - households with long shared history: one member's chargeback coded fraud (a purchase the
+ *   cardholder did not know of) watch-lists the family's device and address, and the other members,
+ *   who have ordered on them for months, keep ordering;
+ * - gift shippers: orders shipped to other people's addresses (billing and shipping differ), some of
+ *   them shared with other customers;
+ * - customers who return a lot but keep most: several items an order, one or two sent back unused.
+ */
+export function linkedLookAlikes(
+  ctx: EvalContext,
+  counts: { households: number; giftShippers: number; keepMost: number },
+) {
+  const { rng, now } = ctx;
+  for (let h = 0; h < counts.households; h++) {
+    const first = newShopper(rng);
+    const family = [
+      first,
+      ...Array.from({ length: rng.int(1, 2) }, () =>
+        newShopper(rng, { device: first.device, address: first.address }),
+      ),
+    ];
+    const start = now - rng.int(200, 330) * DAY;
+    const cohort = 'household with long shared history';
+    const disputed = orderBody(rng, first, lines(rng, 1, 40, 250), start);
+    const filed = start + rng.int(60, 90) * DAY;
+    // Members join the family's device over months, each ordering now and then since.
+    const history = family.flatMap((member, m) => {
+      const joined = start + m * rng.int(30, 60) * DAY;
+      return Array.from({ length: rng.int(3, 5) }, () =>
+        orderBody(
+          rng,
+          member,
+          lines(rng, rng.int(1, 3), 15, 250),
+          joined + rng.int(0, 150 - 50 * m) * DAY + rng.int(0, DAY),
+        ),
+      );
+    });
+    const byDisputer = (order: OrderBody) =>
+      order.customer.contactInformation.some((c) => c.contactType === 'EMail' && c.address === first.email);
+    reissueCard(history.filter(byDisputer), filed, disputed.providerOrderId);
+    sendOrder(ctx, disputed);
+    // The member who disputed is left out after the dispute: friendly fraud or not, that is his call.
+    for (const order of history) {
+      const unjudged = byDisputer(order) && Number(order.timestamp) > filed;
+      sendOrder(ctx, order, unjudged ? undefined : good('order', cohort));
+    }
+    ctx.send(
+      filed,
+      `/v1/order/dispute/${disputed.providerOrderId}`,
+      disputeBody(rng, Number(disputed.totalPrice.amount), 'LOST', filed),
+    );
+    for (const member of family.slice(1)) {
+      for (let o = rng.int(2, 3); o > 0; o--) {
+        const at = Math.min(now - HOUR, filed + rng.int(1, 40) * DAY + rng.int(0, DAY));
+        const order = orderBody(rng, member, lines(rng, rng.int(1, 3), 15, 250), at);
+        sendOrder(ctx, order, good('order', cohort));
+      }
+    }
+  }
+  const recipients = Array.from({ length: 8 }, () => newShopper(rng).address);
+  for (let g = 0; g < counts.giftShippers; g++) {
+    const shopper = newShopper(rng);
+    const joined = now - rng.int(60, 330) * DAY;
+    for (let o = rng.int(3, 6); o > 0; o--) {
+      const at = joined + rng.int(0, 50) * DAY;
+      const order = orderBody(rng, shopper, lines(rng, rng.int(1, 2), 20, 150), at);
+      const shipping = order.customer.contactInformation.find(
+        (c) => c.contactType === 'ContactAddress' && c.addressType === 'Shipping',
+      );
+      if (shipping && 'address' in shipping && typeof shipping.address === 'object')
+        shipping.address = rng.pick(recipients);
+      sendOrder(ctx, order, good('order', 'gift shipper'));
+    }
+  }
+  for (let k = 0; k < counts.keepMost; k++) {
+    const shopper = newShopper(rng);
+    let at = now - rng.int(150, 330) * DAY;
+    for (let o = rng.int(4, 6); o > 0; o--) {
+      const order = orderBody(rng, shopper, lines(rng, rng.int(3, 5), 20, 150, 'Apparel'), at);
+      sendOrder(ctx, order, good('order', 'returns a lot, keeps most'));
+      const back = Math.min(now - HOUR, at + rng.int(5, 15) * DAY);
+      const returned = returnBody(rng, order, back, shopper.device);
+      returned.returnedLineItems = returned.returnedLineItems.slice(0, rng.int(1, 2));
+      ctx.send(back, '/v1/return', returned, good('return', 'returns a lot, keeps most'));
+      inspect(ctx, returned, rng.pick(['NEW', 'OPEN_BOX']), 'RESTOCK');
+      at += rng.int(15, 40) * DAY;
+    }
   }
 }

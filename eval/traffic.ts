@@ -113,13 +113,13 @@ export function dispositionBody(returned: ReturnBody, condition: string, outcome
   };
 }
 
-export function disputeBody(rng: SeededRandom, amount: number, status: string, at: number) {
+export function disputeBody(rng: SeededRandom, amount: number, status: string, at: number, reason = 'FRAUD') {
   return {
     dispute: [
       {
         disputeId: rng.id('dispute'),
         disputeType: 'CHARGEBACK',
-        disputeReason: 'FRAUD',
+        disputeReason: reason,
         disputeStatus: status,
         disputeAmount: amount,
         timestamp: at,
