@@ -11,6 +11,11 @@
  * its own label. It also prints each retraining's outcome and, per event type, the lowest threshold
  * keeping good customers declined at most 0.5 % of the time (how the default thresholds are judged).
  * It lists every good customer the after run flagged, with the reason text: what a guardrail fix reads.
+ * Both runs keep the merchant's default economics (decision settings); the service's nightly job
+ * measures the good-customer guard on the merchant's labeled events in both (here once a simulated
+ * week), and retrains only in the after run. It also reports the honest look-alikes on their own, the
+ * cost of each pattern's decisions at the default economics, the calibration of the scores by decile,
+ * and checks that no pattern the scores rank well (ROC AUC >= 0.95) is caught less than 90 % (exit 1).
  * Events are played in time order with the server's clock at each event's time (eval/patterns.ts).
  * The merchant sends the feedback it would: the traffic's chargebacks and warehouse dispositions, a
  * chargeback for a fraudulent order that was approved (never for a declined one), and an analyst's
@@ -30,6 +35,8 @@ import { startInMemoryApi } from '../local/in-memory-api.ts';
 
 const seed = Number(process.env.EVAL_SEED ?? 20261121);
 const RETRAIN_EVERY_DAYS = 30;
+/** The nightly job also measures the good-customer guard; here once a simulated week, in both runs. */
+const GUARD_EVERY_DAYS = 7;
 const DAY = 86_400_000;
 const { baseUrl, stop } = await startInMemoryApi();
 const { createApiKey, createMerchant } = await import('../shared/store/merchants.ts');
@@ -37,6 +44,9 @@ const { trainMerchantModel } = await import('../shared/use-cases/train-merchant-
 const { TrainingError } = await import('../shared/learning/train.ts');
 const { EVENT_TYPES } = await import('../shared/scoring/workflow.ts');
 const { evaluateScores } = await import('../shared/learning/evaluation.ts');
+const { refreshGuard } = await import('../shared/use-cases/decision-economics.ts');
+const { decisionCosts } = await import('../shared/scoring/decision-thresholds.ts');
+const { DEFAULT_SETTINGS } = await import('../shared/scoring/decision-settings.ts');
 
 /**
  * The server's clock during a run: each event is delivered at its own time, as live traffic would
@@ -58,6 +68,7 @@ interface Step {
 }
 
 interface PlayedEvent extends ScoredEvent {
+  eventType: patterns.EventType;
   /** The step's index: the same event in both runs. */
   step: number;
   at: number;
@@ -67,6 +78,8 @@ interface PlayedEvent extends ScoredEvent {
   reason: string;
   /** Good traffic: the honest look-alike it belongs to. */
   cohort?: string;
+  /** What the economics weigh: an order's value, a return's returned value; 0 for account events. */
+  value: number;
 }
 
 interface TrainingLogLine {
@@ -190,7 +203,10 @@ async function playTimeline(retrain: boolean) {
   const trainedSince = new Map<string, number>();
   const start = steps[0]!.at;
   let nextTraining = start + RETRAIN_EVERY_DAYS * DAY;
+  let nextGuard = start + GUARD_EVERY_DAYS * DAY;
   let nextShift = start + DAY;
+  /** Each order's line prices by id, for the value a return puts at stake. */
+  const orderLines = new Map<string, Map<string, number>>();
   let causedChargebacks = 0;
 
   const retrainAll = async (at: number) => {
@@ -227,11 +243,16 @@ async function playTimeline(retrain: boolean) {
       caused[0] && (next >= steps.length || caused[0].at < steps[next]!.at)
         ? caused.shift()!
         : steps[next++]!;
-    // The analyst's daily shift and the retraining, in time order, before the step's event arrives.
-    while (step.at >= nextShift || (retrain && step.at >= nextTraining)) {
-      if (retrain && nextTraining <= nextShift) {
+    // The analyst's daily shift, the guard's measurement and the retraining, in time order, before
+    // the step's event arrives.
+    while (step.at >= nextShift || step.at >= nextGuard || (retrain && step.at >= nextTraining)) {
+      if (retrain && nextTraining <= nextShift && nextTraining <= nextGuard) {
         await retrainAll(nextTraining);
         nextTraining += RETRAIN_EVERY_DAYS * DAY;
+      } else if (nextGuard <= nextShift) {
+        simulatedNow = nextGuard;
+        for (const eventType of EVENT_TYPES) await refreshGuard(merchant.merchantId, eventType, nextGuard);
+        nextGuard += GUARD_EVERY_DAYS * DAY;
       } else {
         await workReviewQueue(analystKey.apiKey, nextShift, verdicts, analyst);
         nextShift += DAY;
@@ -239,6 +260,7 @@ async function playTimeline(retrain: boolean) {
     }
     simulatedNow = step.at;
     const response = await post(merchant.apiKey, step.path, step.body);
+    if (step.path === '/v1/order') rememberLines(orderLines, step.body);
     if (!step.label) continue;
     const { pattern, label, eventType } = step.label;
     const decision = mostSevereDecision(eventType, response as DecisionBearing);
@@ -264,10 +286,57 @@ async function playTimeline(retrain: boolean) {
       trainedModelLive: since !== undefined && step.at >= since,
       reason: decision.decisionReason ?? decision.reason ?? '',
       ...(step.label.cohort ? { cohort: step.label.cohort } : {}),
+      value: valueAtStake(eventType, step.body, orderLines),
     });
   }
   simulatedNow = undefined;
   return { events, trainingLog, analyst, causedChargebacks, trainedFrom: start + RETRAIN_EVERY_DAYS * DAY };
+}
+
+interface SentOrder {
+  providerOrderId: string;
+  totalPrice: { amount: string };
+  lineItems: { identifiers: { identifier: string }[]; unitPrice: { amount: string } }[];
+}
+
+function rememberLines(orderLines: Map<string, Map<string, number>>, body: unknown) {
+  const order = body as SentOrder;
+  orderLines.set(
+    order.providerOrderId,
+    new Map(order.lineItems.map((line) => [line.identifiers[0]!.identifier, Number(line.unitPrice.amount)])),
+  );
+}
+
+/** The value the economics weigh for an event: an order's total, the returned items' value, else 0. */
+function valueAtStake(
+  eventType: patterns.EventType,
+  body: unknown,
+  orderLines: ReadonlyMap<string, ReadonlyMap<string, number>>,
+): number {
+  if (eventType === 'order') return Number((body as SentOrder).totalPrice.amount);
+  if (eventType !== 'return') return 0;
+  const returned = body as {
+    providerOrderId: string;
+    returnedLineItems: { lineItem: { identifiers: { identifier: string }[] }; quantity: string }[];
+  };
+  const prices = orderLines.get(returned.providerOrderId);
+  return returned.returnedLineItems.reduce(
+    (sum, item) => sum + (prices?.get(item.lineItem.identifiers[0]!.identifier) ?? 0) * Number(item.quantity),
+    0,
+  );
+}
+
+/**
+ * What a decision cost the merchant at the default economics: an abusive event approved costs what
+ * approving abuse costs, a good one declined what refusing a good customer costs, a review what a
+ * review costs; the right call on its own costs nothing more.
+ */
+function costOf(event: PlayedEvent): number {
+  const costs = decisionCosts(event.eventType, DEFAULT_SETTINGS[event.eventType], event.value);
+  if (event.decision === 'REVIEW') return costs.review;
+  if (event.label === 1 && event.decision === 'APPROVE') return costs.approvedAbuse;
+  if (event.label === 0 && event.decision === 'DECLINE') return costs.declinedGood;
+  return 0;
 }
 
 /** Share of fraudulent orders that shipped whose cardholder disputes the charge. */
@@ -420,6 +489,17 @@ const missing = [...allPositives.keys()].filter(
   (p) => !beforeSet.some((e) => e.pattern === p && e.label === 1),
 );
 if (missing.length > 0) console.log(`(no abusive events after the first retraining: ${missing.join(', ')})`);
+console.log(
+  '\nCost at the default economics (abuse approved, good customers declined, reviews), before -> after:',
+);
+const costs = (events: readonly PlayedEvent[]) => Math.round(events.reduce((sum, e) => sum + costOf(e), 0));
+for (const pattern of [...new Set(beforeSet.map((e) => e.pattern))]) {
+  const of = (events: readonly PlayedEvent[]) => events.filter((e) => e.pattern === pattern);
+  console.log(
+    `  ${pattern.padEnd(31)} ${String(costs(of(beforeSet))).padStart(9)} -> ${costs(of(afterSet))}`,
+  );
+}
+console.log(`  ${'all'.padEnd(31)} ${String(costs(beforeSet)).padStart(9)} -> ${costs(afterSet)}`);
 console.log('\nGood customers on those events, before:');
 printGoodCustomers(beforeSet);
 console.log('after:');
