@@ -114,10 +114,10 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
         checkoutSignup && orders.length === 0
           ? joined + rng.int(2 * MINUTE, 15 * MINUTE)
           : joined + rng.int(HOUR, span);
-      const order = orderBody(rng, shopper, lines(rng, rng.int(1, 3), 15, 250), at);
-      sendOrder(ctx, order, good('order'));
-      orders.push(order);
+      orders.push(orderBody(rng, shopper, lines(rng, rng.int(1, 3), 15, 250), at));
     }
+    /** Orders after a fraud claim of the cardholder's own: friendly fraud or not, left unjudged. */
+    let unjudgedAfter = Number.POSITIVE_INFINITY;
     if (rng.chance(0.03)) {
       const order = rng.pick(orders);
       const filed = Number(order.timestamp) + rng.int(30, 60) * DAY;
@@ -131,9 +131,14 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
           `/v1/order/dispute/${order.providerOrderId}`,
           disputeBody(rng, Number(order.totalPrice.amount), 'LOST', filed, reason),
         );
-        if (reason === 'FRAUD') reissueCard(orders, filed, order.providerOrderId);
+        if (reason === 'FRAUD') {
+          reissueCard(orders, filed, order.providerOrderId);
+          unjudgedAfter = filed;
+        }
       }
     }
+    for (const order of orders)
+      sendOrder(ctx, order, Number(order.timestamp) > unjudgedAfter ? undefined : good('order'));
     const returns = rng.chance(0.3) ? (rng.chance(0.3) ? Math.min(2, orders.length) : 1) : 0;
     let usedBefore = false;
     for (const order of orders.slice(0, returns)) {
@@ -670,7 +675,7 @@ export function linkedLookAlikes(
     const shopper = newShopper(rng);
     const joined = now - rng.int(60, 330) * DAY;
     for (let o = rng.int(3, 6); o > 0; o--) {
-      const at = joined + rng.int(0, 50) * DAY;
+      const at = joined + rng.int(0, 50) * DAY + rng.int(0, DAY);
       const order = orderBody(rng, shopper, lines(rng, rng.int(1, 2), 20, 150), at);
       const shipping = order.customer.contactInformation.find(
         (c) => c.contactType === 'ContactAddress' && c.addressType === 'Shipping',
