@@ -1438,13 +1438,15 @@ export interface components {
             eventType: "order" | "return" | "signup" | "login" | "account";
             settings: components["schemas"]["DecisionSettingValues"];
             defaults: components["schemas"]["DecisionSettingValues"];
-            customized: string[];
+            customized: ("reviewCost" | "reviewCapacityPerDay" | "maxGoodDeclinedShare" | "maxGoodReviewedShare" | "grossMargin" | "chargebackFee" | "abusiveReturnLossShare" | "goodCustomerDeclineCost" | "abusiveAccountCost")[];
             guard: components["schemas"]["GoodCustomerGuard"];
             reviews?: {
+                /** Format: int32 */
                 today: number;
                 capacityPerDay: number;
                 capacityLeft: boolean;
             };
+            /** Format: date-time */
             updatedAt?: string;
             updatedBy?: string;
         };
@@ -1465,7 +1467,9 @@ export interface components {
                 maxGoodReviewedShare: number;
             };
             modelVersion: string;
+            /** Format: int32 */
             declineAt: number;
+            /** Format: int32 */
             reviewAt: number;
             source: {
                 /**
@@ -1479,24 +1483,32 @@ export interface components {
                  */
                 reviewAt: "measured" | "holdout" | "default";
             };
+            /** Format: int32 */
             events: number;
+            /** Format: int32 */
             goodEvents: number;
+            /** Format: date-time */
             computedAt?: string;
             explanation: string;
         };
         TradeoffReport: {
             /** @enum {string} */
             eventType: "order" | "return" | "signup" | "login" | "account";
+            /** Format: date-time */
             since: string;
             modelVersion: string;
             settings: components["schemas"]["DecisionSettingValues"];
             guard: components["schemas"]["GoodCustomerGuard"];
             canReview: boolean;
             labeled: {
+                /** Format: int32 */
                 events: number;
+                /** Format: int32 */
                 abusive: number;
+                /** Format: int32 */
                 good: number;
                 decline: {
+                    /** Format: int32 */
                     threshold: number;
                     caught: number;
                     goodDeclined: number;
@@ -1504,6 +1516,7 @@ export interface components {
                     cost: number;
                 }[];
                 review?: {
+                    /** Format: int32 */
                     threshold: number;
                     caught: number;
                     goodDeclined: number;
@@ -1527,16 +1540,22 @@ export interface components {
                     cost: number;
                 };
                 excluded: {
+                    /** Format: int32 */
                     unlabeled: number;
+                    /** Format: int32 */
                     censored: number;
                 };
                 truncated: boolean;
             };
             holdout?: {
+                /** Format: int32 */
                 events: number;
+                /** Format: int32 */
                 abusive: number;
+                /** Format: int32 */
                 good: number;
                 decline: {
+                    /** Format: int32 */
                     threshold: number;
                     caught: number;
                     goodDeclined: number;
@@ -1544,6 +1563,7 @@ export interface components {
                     cost: number;
                 }[];
                 review?: {
+                    /** Format: int32 */
                     threshold: number;
                     caught: number;
                     goodDeclined: number;
