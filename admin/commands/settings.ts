@@ -55,7 +55,7 @@ export const settingsCommands: AdminCommand[] = [
         merchantId,
         eventType,
         requested: result.data,
-        by: { keyId: 'admin', keyName: 'admin CLI' },
+        by: { keyId: 'admin_cli', keyName: 'admin CLI' },
         now: Date.now(),
       });
       return { merchantId, saved: true, ...state };
