@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { getMerchant } from '../shared/store/merchants.ts';
 
 /**
  * One admin command: its words (e.g. ["key", "create"]), its flags, and what it does. Each command
@@ -48,6 +49,13 @@ export function requireFlag(flags: Record<string, string | boolean | undefined>,
   const value = flags[name];
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value;
+}
+
+/** `--merchant`, which must name a merchant (else a failed command, exit 1, like a missing record). */
+export async function requireMerchant(flags: Record<string, string | boolean | undefined>): Promise<string> {
+  const merchantId = requireFlag(flags, 'merchant');
+  if (!(await getMerchant(merchantId))) throw new CommandError(`no merchant ${merchantId}`);
+  return merchantId;
 }
 
 export function positiveInteger(

@@ -2,14 +2,20 @@ import { readFile } from 'node:fs/promises';
 import { documentedVariables } from '../../shared/scoring/variable-meanings.ts';
 import { decisionTypeOf, EVENT_TYPES, type EventType, isEventType } from '../../shared/scoring/workflow.ts';
 import { validateWorkflow } from '../../shared/scoring/workflow-validation.ts';
-import { getMerchant } from '../../shared/store/merchants.ts';
 import { getWorkflow, saveWorkflow } from '../../shared/store/workflows.ts';
 import {
   backtestRecent,
   DEFAULT_BACKTEST_LIMIT,
   newWorkflowVersionId,
 } from '../../shared/use-cases/workflow-changes.ts';
-import { type AdminCommand, CommandError, positiveInteger, requireFlag, UsageError } from '../command.ts';
+import {
+  type AdminCommand,
+  CommandError,
+  positiveInteger,
+  requireFlag,
+  requireMerchant,
+  UsageError,
+} from '../command.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -115,12 +121,6 @@ function requireType(flags: Flags): EventType {
   const value = requireFlag(flags, 'type');
   if (!isEventType(value)) throw new UsageError(`--type must be one of ${EVENT_TYPES.join(', ')}`);
   return value;
-}
-
-async function requireMerchant(flags: Flags): Promise<string> {
-  const merchantId = requireFlag(flags, 'merchant');
-  if (!(await getMerchant(merchantId))) throw new CommandError(`no merchant ${merchantId}`);
-  return merchantId;
 }
 
 async function readDocument(flags: Flags): Promise<unknown> {

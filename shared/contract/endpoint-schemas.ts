@@ -3,6 +3,7 @@ import { accountRequestSchema } from '../schemas/account.ts';
 import * as consoleSchemas from '../schemas/console.ts';
 import { dispositionRequestSchema } from '../schemas/disposition.ts';
 import { disputeRequestSchema } from '../schemas/dispute.ts';
+import * as listSchemas from '../schemas/lists.ts';
 import { loginRequestSchema } from '../schemas/login.ts';
 import { orderRequestSchema } from '../schemas/order.ts';
 import {
@@ -97,6 +98,21 @@ export const MANAGEMENT_ENDPOINT_SCHEMAS = {
     response: webhookSchemas.webhookDeliveryListSchema,
   }),
   webhookRedeliver: schemas({ response: webhookSchemas.webhookQueuedSchema }),
+  listEntryList: schemas({
+    query: listSchemas.listEntryQuerySchema,
+    response: listSchemas.listEntryPageSchema,
+  }),
+  listEntryAdd: schemas({
+    request: listSchemas.listEntryRequestSchema,
+    response: listSchemas.listEntrySchema,
+  }),
+  listEntryShow: schemas({ response: listSchemas.listEntrySchema }),
+  listEntryRemove: schemas({ response: listSchemas.listEntryRemovedSchema }),
+  listRulesShow: schemas({ response: listSchemas.listRulesSchema }),
+  listRulesSave: schemas({
+    request: listSchemas.listRulesRequestSchema,
+    response: listSchemas.listRulesSchema,
+  }),
 };
 
 /** Every endpoint's schemas: the event endpoints and the management API. */

@@ -9,11 +9,15 @@ import { idText, text } from './fields.ts';
 export const CONSOLE_EVENT_TYPES = ['order', 'return', 'signup', 'login', 'account'] as const;
 const eventType = z.enum(CONSOLE_EVENT_TYPES);
 const outcome = z.enum(DECISION_OUTCOMES);
-const cursor = z.string().min(1).max(2048).meta({ description: 'The `nextCursor` of the previous page' });
-const pageLimit = z.coerce.number().int().min(1).max(100).optional();
+export const cursor = z
+  .string()
+  .min(1)
+  .max(2048)
+  .meta({ description: 'The `nextCursor` of the previous page' });
+export const pageLimit = z.coerce.number().int().min(1).max(100).optional();
 
 /** Every list answer: a page of items and, when there are more, the cursor of the next page. */
-const page = <T extends z.ZodType>(item: T, id: string) =>
+export const page = <T extends z.ZodType>(item: T, id: string) =>
   z.object({ items: z.array(item), nextCursor: z.string().optional() }).meta({ id });
 
 export const emptyRequestSchema = z.strictObject({});
@@ -244,7 +248,15 @@ export const auditQuerySchema = z.strictObject({ cursor: cursor.optional(), limi
 export const auditEntrySchema = z
   .object({
     at: z.string(),
-    action: z.enum(['review.resolved', 'workflow.saved', 'dispositions.uploaded']),
+    action: z.enum([
+      'review.resolved',
+      'workflow.saved',
+      'dispositions.uploaded',
+      'listEntry.added',
+      'listEntry.removed',
+      'listEntry.displaced',
+      'listRules.saved',
+    ]),
     keyId: z.string(),
     keyName: z.string(),
     subject: z.string(),

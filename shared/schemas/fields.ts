@@ -115,24 +115,38 @@ export const phoneNumber = shared(() =>
   z.string().regex(/^\+?[0-9 ()\-.]{4,32}$/, 'must be a phone number in international format'),
 );
 
+/** A postal address as contact entries carry it (block and watch list entries name one the same way). */
+export const postalAddress = shared(() =>
+  z.strictObject({
+    line1: text().optional(),
+    line2: text().optional(),
+    city: text().optional(),
+    state: text().optional(),
+    postalCode: text().optional(),
+    country: text().optional(),
+    geoCode: z
+      .strictObject({ longitude: z.number().min(-180).max(180), latitude: z.number().min(-90).max(90) })
+      .optional(),
+  }),
+);
+
+export const emailAddress = shared(() => z.email().max(320));
+
+/** A payment card as payment entries name it (orders; block and watch list entries). */
+export const cardBin = shared(() =>
+  z.string().regex(/^\d{6,8}$/, 'must be a 6 to 8 digit bank identification number'),
+);
+export const cardLast4 = shared(() => z.string().regex(/^\d{4}$/, 'must be the last 4 digits of the card'));
+export const cardExpiry = shared(() => z.string().regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'must be MM/YY'));
+
 export const contactEntry = shared(() =>
   z.discriminatedUnion('contactType', [
     z.strictObject({
       contactType: z.literal('ContactAddress'),
-      address: z.strictObject({
-        line1: text().optional(),
-        line2: text().optional(),
-        city: text().optional(),
-        state: text().optional(),
-        postalCode: text().optional(),
-        country: text().optional(),
-        geoCode: z
-          .strictObject({ longitude: z.number().min(-180).max(180), latitude: z.number().min(-90).max(90) })
-          .optional(),
-      }),
+      address: postalAddress(),
       addressType: apiEnum(['Billing', 'Shipping', 'Business']),
     }),
-    z.strictObject({ contactType: z.literal('EMail'), address: z.email().max(320) }),
+    z.strictObject({ contactType: z.literal('EMail'), address: emailAddress() }),
     z.strictObject({ contactType: z.literal('Phone'), number: phoneNumber() }),
   ]),
 );

@@ -1,4 +1,5 @@
 import type { DecisionOutcome, WireDecision } from '../schemas/decision.ts';
+import { applyLists, type ListVerdict, listFields, listReason, NO_LIST_VERDICT } from './lists.ts';
 import { type ModelThresholds, type ScoringModel, scoreWithModel } from './model.ts';
 import { thresholdsOf } from './models.ts';
 import type { Signals } from './signals/signal.ts';
@@ -40,42 +41,58 @@ export interface LiveModels {
   shadow?: ScoringModel;
 }
 
+/** What decides besides the model and the workflow: the block, watch and allow lists (lists.ts). */
+export interface DecisionPolicy {
+  lists?: ListVerdict;
+}
+
 /** Contributions below this many log-odds are too small to name as a reason. */
 const REASON_THRESHOLD = 0.25;
 const MAX_REASONS = 3;
 
 /**
  * Scores the signals with the model, then runs the workflow over the score, the signal values and
- * the event's fields. Pure.
+ * the event's fields (the lists' among them), then applies the lists: block over allow over the
+ * workflow's branch. Pure.
  */
 export function decide(
   models: ScoringModel | LiveModels,
   workflow: RunnableWorkflow,
   signals: Signals,
   fields: Readonly<Record<string, FieldValue>> = {},
+  policy: DecisionPolicy = {},
 ): Decision {
   const { active: model, shadow } = 'active' in models ? models : { active: models, shadow: undefined };
   const values = Object.fromEntries(Object.entries(signals).map(([name, s]) => [name, s.value]));
   const scored = scoreWithModel(model, values);
-  const normalized = normalizeFields(workflow.eventType, fields);
+  const lists = policy.lists ?? NO_LIST_VERDICT;
+  const onLists = listFields(lists);
+  const normalized = normalizeFields(workflow.eventType, { ...fields, ...onLists });
   const thresholds = thresholdsOf(model, workflow.eventType);
-  const branch = matchWorkflow(workflow, {
-    abuseScore: scored.abuseScore,
-    thresholds,
-    signals: values,
-    fields: normalized,
-  });
+  const decisionType = decisionTypeOf(workflow);
+  const branch = withLists(
+    workflow,
+    decisionType,
+    matchWorkflow(workflow, {
+      abuseScore: scored.abuseScore,
+      thresholds,
+      signals: values,
+      fields: normalized,
+    }),
+    onLists,
+  );
   const reasons = scored.contributions
     .filter((c) => c.contribution >= REASON_THRESHOLD)
     .slice(0, MAX_REASONS)
     .map((c) => signals[c.signal]?.evidence)
     .filter((text): text is string => Boolean(text));
   const signalReason = reasons.length > 0 ? reasons.join('; ') : 'no abuse signals in the linked history';
+  const opening = branch.by ? listReason(lists, branch.by) : branch.reason;
   return {
     decision: branch.decision,
     subDecision: branch.name,
-    decisionType: decisionTypeOf(workflow),
-    reason: branch.reason ? `${branch.reason}; ${signalReason}` : signalReason,
+    decisionType,
+    reason: opening ? `${opening}; ${signalReason}` : signalReason,
     abuseScore: scored.abuseScore,
     modelVersion: scored.modelVersion,
     workflowVersion: workflow.version,
@@ -83,19 +100,39 @@ export function decide(
     signals: values,
     fields: normalized,
     ...(branch.errors.length > 0 ? { ruleErrors: branch.errors } : {}),
-    ...(shadow ? { shadow: shadowDecision(shadow, workflow, values, normalized) } : {}),
+    ...(shadow
+      ? { shadow: shadowDecision(shadow, workflow, decisionType, values, normalized, onLists) }
+      : {}),
   };
+}
+
+/** The workflow's branch with the lists applied; `by` names the list that overrode it. */
+function withLists(
+  workflow: RunnableWorkflow,
+  decisionType: string,
+  branch: ReturnType<typeof matchWorkflow>,
+  onLists: { onBlockList: boolean; onAllowList: boolean },
+) {
+  const outcome = applyLists(branch, workflow.eventType, decisionType.includes('REVIEW'), onLists);
+  return { ...branch, ...outcome };
 }
 
 function shadowDecision(
   model: ScoringModel,
   workflow: RunnableWorkflow,
+  decisionType: string,
   signals: Record<string, number>,
   fields: Record<string, FieldValue>,
+  onLists: { onBlockList: boolean; onAllowList: boolean },
 ): ShadowDecision {
   const { abuseScore } = scoreWithModel(model, signals);
   const thresholds = thresholdsOf(model, workflow.eventType);
-  const branch = matchWorkflow(workflow, { abuseScore, thresholds, signals, fields });
+  const branch = withLists(
+    workflow,
+    decisionType,
+    matchWorkflow(workflow, { abuseScore, thresholds, signals, fields }),
+    onLists,
+  );
   return { modelVersion: model.version, abuseScore, decision: branch.decision, subDecision: branch.name };
 }
 

@@ -6,6 +6,7 @@ import { newServiceId } from '../ids.ts';
 import { logger } from '../observability.ts';
 import { type AccountRequest, RISKY_CHANGE_TYPES } from '../schemas/account.ts';
 import { decide } from '../scoring/decide.ts';
+import { listVerdict } from '../scoring/lists.ts';
 import { accountSignals } from '../scoring/signals/account-signals.ts';
 import { identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { type AccountUpdateRecord, accountEventRetention } from '../store/account-events.ts';
@@ -52,6 +53,7 @@ function evaluateChange({
       time,
     }),
     { changeType: body.changeType, siteDomain: body.siteDomain, ...identityTimeFields(time) },
+    { lists: listVerdict('account', context.snapshots, [account]) },
   );
 
   const serviceAccountEventId = newServiceId('acct');

@@ -5,6 +5,7 @@ import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
 import type { LoginRequest } from '../schemas/login.ts';
 import { decide } from '../scoring/decide.ts';
+import { listVerdict } from '../scoring/lists.ts';
 import { identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { loginSignals } from '../scoring/signals/login-signals.ts';
 import { accountEventRetention, type LoginRecord } from '../store/account-events.ts';
@@ -50,6 +51,7 @@ function evaluateAttempt({
       mfaMethod: body.authMethod.mfaMethod ?? '',
       ...identityTimeFields(time),
     },
+    { lists: listVerdict('login', context.snapshots, [account]) },
   );
 
   const serviceLoginId = newServiceId('lgn');

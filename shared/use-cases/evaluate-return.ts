@@ -8,6 +8,7 @@ import { newServiceId } from '../ids.ts';
 import { receivedAt } from '../request-scope.ts';
 import type { ReturnedLineItem, ReturnRequest } from '../schemas/return.ts';
 import { type Decision, decide } from '../scoring/decide.ts';
+import { listVerdict } from '../scoring/lists.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { returnSignals } from '../scoring/signals/return-signals.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
@@ -103,6 +104,11 @@ function evaluateNewReturn({ call, plan, context, at, now, fingerprint }: Evalua
       at,
     ),
   );
+  const lists = listVerdict(
+    'return',
+    context.snapshots,
+    history.customer.filter((s) => s.ref.kind === 'email'),
+  );
   const decisions = lines.map((line) =>
     decide(
       context.models,
@@ -125,6 +131,7 @@ function evaluateNewReturn({ call, plan, context, at, now, fingerprint }: Evalua
         itemValue: line.scoring.value,
         ...time,
       },
+      { lists },
     ),
   );
 

@@ -7,6 +7,7 @@ import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
 import type { SignupRequest } from '../schemas/signup.ts';
 import { decide } from '../scoring/decide.ts';
+import { listVerdict } from '../scoring/lists.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { signupSignals } from '../scoring/signals/signup-signals.ts';
@@ -77,6 +78,8 @@ function evaluateNewSignup({
       hasAddress: roles.addresses.length > 0,
       ...identityTimeFields(time),
     },
+    // The account is the customer; an allowed e-mail vouches for the signup that names it.
+    { lists: listVerdict('signup', context.snapshots, [account, ...context.snapshotsOf(roles.emails)]) },
   );
 
   const response: SignupResponse = {

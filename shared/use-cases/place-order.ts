@@ -5,6 +5,7 @@ import { identitiesOfOrder, type OrderIdentities } from '../identity/order-ident
 import { newServiceId } from '../ids.ts';
 import type { OrderRequest } from '../schemas/order.ts';
 import { decide, toWireDecision } from '../scoring/decide.ts';
+import { listVerdict } from '../scoring/lists.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { orderSignals } from '../scoring/signals/order-signals.ts';
 import { orderFields } from '../scoring/variables.ts';
@@ -65,6 +66,7 @@ function evaluateOrder({
       time,
     }),
     { ...orderFields(body), ...identityTimeFields(time) },
+    { lists: listVerdict('order', context.snapshots, context.snapshotsOf(roles.emails)) },
   );
 
   const key = keys.order(merchantId, body.providerOrderId);

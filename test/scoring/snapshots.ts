@@ -1,5 +1,6 @@
 import type { IdentityKind, IdentityRef } from '../../shared/identity/identities.ts';
 import type { DistinctCount } from '../../shared/scoring/identity-snapshot.ts';
+import type { ListMarker } from '../../shared/scoring/list-marker.ts';
 import { identityTimeFacts } from '../../shared/scoring/signals/identity-time.ts';
 import type { WindowedCount, WindowName } from '../../shared/store/history-windows.ts';
 import type { IdentitySnapshot } from '../../shared/store/identity-history.ts';
@@ -13,6 +14,8 @@ export interface FakeHistory {
   distinct?: Record<string, Partial<DistinctCount>>;
   firstSeenAt?: number;
   lastSeenAt?: number;
+  /** List entries on the identity, acting at the time the snapshot is read. */
+  lists?: readonly ListMarker[];
 }
 
 const ZERO: WindowedCount = { m15: 0, h1: 0, h24: 0, d30: 0, d365: 0, lifetime: 0 };
@@ -32,6 +35,7 @@ export function fakeSnapshot(
     count: (metric) => ({ ...ZERO, ...history.counts?.[metric] }),
     linkedCount: (linkKind) => history.links?.[linkKind]?.length ?? 0,
     isLinked: (linkKind, linked) => history.links?.[linkKind]?.includes(linked) ?? false,
+    lists: history.lists ?? [],
   };
 }
 

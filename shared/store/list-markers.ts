@@ -1,0 +1,139 @@
+import type { ListName } from '../schemas/lists.ts';
+import {
+  isActiveAt,
+  LIST_ENTRY_ID_CHARS,
+  type ListMarker,
+  NOTE_CAUSES,
+  type NoteCause,
+} from '../scoring/list-marker.ts';
+import { EVENT_TYPES } from '../scoring/workflow.ts';
+
+/**
+ * How an identity's item carries the block, watch and allow entries on it: one string attribute of
+ * compact markers, `;`-separated, each `<id><list><since>[<expiry>]|<event types>|<cause><ref>`
+ * (times in seconds since 2000 in base 36, six characters until 2069; event types a bit mask over
+ * EVENT_TYPES in base 36, empty for all; the note's cause one letter and its ref at most 16
+ * characters). One attribute with a one-letter name because every byte of an identity item is paid
+ * on every decision's write. It is rewritten whole, conditional on the value read, by the writes
+ * that change entries (never by an event's own write, which does not touch it).
+ */
+export const MARKERS_ATTRIBUTE = 'L';
+
+/**
+ * Bytes the markers may take on one identity item: the largest identity item `npm run bench --
+ * scale` writes (an address shared by 10,000 orders) is 940 B, so 1,024 - 940 - 1 (the name) leaves
+ * room for 80 and every item stays within 1 KB, one write unit. About three markers fit.
+ */
+export const MAX_MARKER_BYTES = 80;
+/** Markers per identity at most, whatever their size. */
+export const MAX_MARKERS = 4;
+const REF_CHARS = 16;
+const EPOCH_SECONDS = 946_684_800;
+const TIME_CHARS = 6;
+
+const LIST_CODES: Record<ListName, string> = { block: 'b', watch: 'w', allow: 'a' };
+const CAUSE_CODES: Record<NoteCause, string> = {
+  chargeback: 'c',
+  emptyBox: 'e',
+  counterfeit: 'f',
+  suspectedAbuse: 's',
+  review: 'r',
+  reason: 'm',
+};
+const LISTS_BY_CODE = new Map(Object.entries(LIST_CODES).map(([list, code]) => [code, list as ListName]));
+const CAUSES_BY_CODE = new Map(NOTE_CAUSES.map((cause) => [CAUSE_CODES[cause], cause]));
+
+const encodeTime = (seconds: number) =>
+  Math.max(0, seconds - EPOCH_SECONDS)
+    .toString(36)
+    .padStart(TIME_CHARS, '0');
+const decodeTime = (text: string) => (Number.parseInt(text, 36) + EPOCH_SECONDS) * 1000;
+
+/** A ref fit for a marker: no separators or control characters, at most REF_CHARS characters. */
+export function markerRef(ref: string): string {
+  const clean = ref.replace(/[;|\p{Cc}]/gu, ' ');
+  const chars = [...clean];
+  return chars.length <= REF_CHARS ? clean : `${chars.slice(0, REF_CHARS - 1).join('')}…`;
+}
+
+export function encodeMarker(marker: ListMarker): string {
+  // Whole seconds: an entry acts from the start of its second (so an event a few ms after a
+  // person's add is covered) and stops at the start of its expiry's (never later than asked).
+  const since = encodeTime(Math.floor(marker.since / 1000));
+  const expiry = marker.expiresAt === undefined ? '' : encodeTime(Math.floor(marker.expiresAt / 1000));
+  let mask = 0;
+  for (const type of marker.eventTypes ?? []) mask |= 1 << EVENT_TYPES.indexOf(type);
+  const types = marker.eventTypes ? mask.toString(36) : '';
+  const { cause, ref } = marker.note;
+  return `${marker.id}${LIST_CODES[marker.list]}${since}${expiry}|${types}|${CAUSE_CODES[cause]}${markerRef(ref)}`;
+}
+
+function decodeMarker(text: string): ListMarker | undefined {
+  const first = text.indexOf('|');
+  const second = text.indexOf('|', first + 1);
+  if (first < 0 || second < 0) return undefined;
+  const head = text.slice(0, first);
+  const timesAt = LIST_ENTRY_ID_CHARS + 1;
+  const list = LISTS_BY_CODE.get(head.charAt(LIST_ENTRY_ID_CHARS));
+  const cause = CAUSES_BY_CODE.get(text.charAt(second + 1));
+  if (!list || !cause || (head.length !== timesAt + TIME_CHARS && head.length !== timesAt + 2 * TIME_CHARS))
+    return undefined;
+  const mask = text.slice(first + 1, second);
+  const bits = mask === '' ? 0 : Number.parseInt(mask, 36);
+  return {
+    id: head.slice(0, LIST_ENTRY_ID_CHARS),
+    list,
+    since: decodeTime(head.slice(timesAt, timesAt + TIME_CHARS)),
+    expiresAt: head.length > timesAt + TIME_CHARS ? decodeTime(head.slice(timesAt + TIME_CHARS)) : undefined,
+    eventTypes: mask === '' ? undefined : EVENT_TYPES.filter((_, i) => (bits & (1 << i)) !== 0),
+    note: { cause, ref: text.slice(second + 2) },
+  };
+}
+
+/** Every marker an identity item holds (an unreadable one is skipped). */
+export function markersOf(item: Record<string, unknown> | undefined): ListMarker[] {
+  const value = item?.[MARKERS_ATTRIBUTE];
+  if (typeof value !== 'string' || value === '') return [];
+  return value.split(';').flatMap((text) => decodeMarker(text) ?? []);
+}
+
+/** The markers acting at `at`: what scoring reads of an identity's lists. */
+export const activeMarkersOf = (item: Record<string, unknown> | undefined, at: number) =>
+  markersOf(item).filter((marker) => isActiveAt(marker, at));
+
+export const encodeMarkers = (markers: readonly ListMarker[]): string | undefined =>
+  markers.length === 0 ? undefined : markers.map(encodeMarker).join(';');
+
+const LIST_RANK: Record<ListName, number> = { block: 0, allow: 1, watch: 2 };
+
+/**
+ * The markers an identity keeps after some are added and some removed: expired ones go, then the
+ * rest are kept block over allow over watch and newest first while they fit MAX_MARKERS and
+ * MAX_MARKER_BYTES. What does not fit is `displaced`: its entry stays listed (status `displaced`)
+ * but no longer acts on decisions. Pure.
+ */
+export function fitMarkers(
+  stored: readonly ListMarker[],
+  adding: readonly ListMarker[],
+  removing: ReadonlySet<string>,
+  now: number,
+): { kept: ListMarker[]; displaced: ListMarker[] } {
+  const added = new Set(adding.map((m) => m.id));
+  const candidates = [
+    ...stored.filter(
+      (m) => !removing.has(m.id) && !added.has(m.id) && (m.expiresAt === undefined || now < m.expiresAt),
+    ),
+    ...adding,
+  ].sort((a, b) => LIST_RANK[a.list] - LIST_RANK[b.list] || b.since - a.since || (a.id < b.id ? -1 : 1));
+  const kept: ListMarker[] = [];
+  const displaced: ListMarker[] = [];
+  let bytes = -1;
+  for (const marker of candidates) {
+    const size = Buffer.byteLength(encodeMarker(marker)) + 1;
+    if (kept.length < MAX_MARKERS && bytes + size <= MAX_MARKER_BYTES) {
+      kept.push(marker);
+      bytes += size;
+    } else displaced.push(marker);
+  }
+  return { kept, displaced };
+}
