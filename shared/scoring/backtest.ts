@@ -81,10 +81,7 @@ export function backtest(
       });
       const match = {
         ...branch,
-        ...applyLists(branch, candidate.eventType, canReview, {
-          onBlockList: fields.onBlockList === true,
-          onAllowList: fields.onAllowList === true,
-        }),
+        ...applyLists(branch, candidate.eventType, canReview, fields),
       };
       for (const error of match.errors) bump(report.ruleErrors, error.rule);
       bump(report.outcomes.current, stored.decision);

@@ -1,5 +1,5 @@
 import type { DecisionOutcome, WireDecision } from '../schemas/decision.ts';
-import { applyLists, type ListVerdict, listFields, listReason, NO_LIST_VERDICT } from './lists.ts';
+import { applyLists, type ListVerdict, listFields, listReason } from './lists.ts';
 import { type ModelThresholds, type ScoringModel, scoreWithModel } from './model.ts';
 import { thresholdsOf } from './models.ts';
 import type { Signals } from './signals/signal.ts';
@@ -65,9 +65,8 @@ export function decide(
   const { active: model, shadow } = 'active' in models ? models : { active: models, shadow: undefined };
   const values = Object.fromEntries(Object.entries(signals).map(([name, s]) => [name, s.value]));
   const scored = scoreWithModel(model, values);
-  const lists = policy.lists ?? NO_LIST_VERDICT;
-  const onLists = listFields(lists);
-  const normalized = normalizeFields(workflow.eventType, { ...fields, ...onLists });
+  const { lists } = policy;
+  const normalized = normalizeFields(workflow.eventType, { ...fields, ...listFields(lists) });
   const thresholds = thresholdsOf(model, workflow.eventType);
   const decisionType = decisionTypeOf(workflow);
   const branch = withLists(
@@ -79,7 +78,7 @@ export function decide(
       signals: values,
       fields: normalized,
     }),
-    onLists,
+    normalized,
   );
   const reasons = scored.contributions
     .filter((c) => c.contribution >= REASON_THRESHOLD)
@@ -87,7 +86,7 @@ export function decide(
     .map((c) => signals[c.signal]?.evidence)
     .filter((text): text is string => Boolean(text));
   const signalReason = reasons.length > 0 ? reasons.join('; ') : 'no abuse signals in the linked history';
-  const opening = branch.by ? listReason(lists, branch.by) : branch.reason;
+  const opening = branch.by && lists ? listReason(lists, branch.by) : branch.reason;
   return {
     decision: branch.decision,
     subDecision: branch.name,
@@ -100,22 +99,17 @@ export function decide(
     signals: values,
     fields: normalized,
     ...(branch.errors.length > 0 ? { ruleErrors: branch.errors } : {}),
-    ...(shadow
-      ? { shadow: shadowDecision(shadow, workflow, decisionType, values, normalized, onLists) }
-      : {}),
+    ...(shadow ? { shadow: shadowDecision(shadow, workflow, decisionType, values, normalized) } : {}),
   };
 }
 
-/** The workflow's branch with the lists applied; `by` names the list that overrode it. */
-function withLists(
+/** The workflow's branch with the lists (read from the fields) applied; `by` names the list that overrode it. */
+const withLists = (
   workflow: RunnableWorkflow,
   decisionType: string,
   branch: ReturnType<typeof matchWorkflow>,
-  onLists: { onBlockList: boolean; onAllowList: boolean },
-) {
-  const outcome = applyLists(branch, workflow.eventType, decisionType.includes('REVIEW'), onLists);
-  return { ...branch, ...outcome };
-}
+  fields: Readonly<Record<string, FieldValue>>,
+) => ({ ...branch, ...applyLists(branch, workflow.eventType, decisionType.includes('REVIEW'), fields) });
 
 function shadowDecision(
   model: ScoringModel,
@@ -123,7 +117,6 @@ function shadowDecision(
   decisionType: string,
   signals: Record<string, number>,
   fields: Record<string, FieldValue>,
-  onLists: { onBlockList: boolean; onAllowList: boolean },
 ): ShadowDecision {
   const { abuseScore } = scoreWithModel(model, signals);
   const thresholds = thresholdsOf(model, workflow.eventType);
@@ -131,7 +124,7 @@ function shadowDecision(
     workflow,
     decisionType,
     matchWorkflow(workflow, { abuseScore, thresholds, signals, fields }),
-    onLists,
+    fields,
   );
   return { modelVersion: model.version, abuseScore, decision: branch.decision, subDecision: branch.name };
 }

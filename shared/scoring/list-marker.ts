@@ -7,17 +7,19 @@ export const LIST_ENTRY_ID_CHARS = 9;
 
 /**
  * What an entry is about, in a few words a decision can quote: the feedback that made it and the
- * event it concerns (shortened), or the first words of the reason a person gave.
+ * event it concerns (shortened), or the first words of the reason a person gave. Markers name a
+ * cause by its position here: add new ones at the end.
  */
-export const NOTE_CAUSES = [
-  'chargeback',
-  'emptyBox',
-  'counterfeit',
-  'suspectedAbuse',
-  'review',
-  'reason',
-] as const;
-export type NoteCause = (typeof NOTE_CAUSES)[number];
+const NOTE_WORDS = {
+  chargeback: 'lost fraud chargeback on order ',
+  emptyBox: 'empty box on return ',
+  counterfeit: 'counterfeit item on return ',
+  suspectedAbuse: 'suspected abuse on return ',
+  review: 'abuse confirmed in review of ',
+  reason: '',
+};
+export type NoteCause = keyof typeof NOTE_WORDS;
+export const NOTE_CAUSES = Object.keys(NOTE_WORDS) as NoteCause[];
 
 export interface ListNote {
   cause: NoteCause;
@@ -49,15 +51,6 @@ export const isActiveAt = (marker: ListMarker, at: number) =>
 
 export const appliesTo = (marker: ListMarker, eventType: EventType) =>
   marker.eventTypes === undefined || marker.eventTypes.includes(eventType);
-
-const NOTE_WORDS: Record<NoteCause, string> = {
-  chargeback: 'lost fraud chargeback on order ',
-  emptyBox: 'empty box on return ',
-  counterfeit: 'counterfeit item on return ',
-  suspectedAbuse: 'suspected abuse on return ',
-  review: 'abuse confirmed in review of ',
-  reason: '',
-};
 
 /** The note in words: `lost fraud chargeback on order o-123`, or the reason's first words. */
 export const noteWords = (note: ListNote) => `${NOTE_WORDS[note.cause]}${note.ref}`;

@@ -288,11 +288,13 @@ export class HistoryChanges {
       }
       const { markers } = change;
       if (markers) {
+        // A rewrite changes them: `next` and `read` are never both undefined.
         names['#L'] = MARKERS_ATTRIBUTE;
-        if (markers.next !== undefined) {
+        if (markers.next === undefined) removeClauses.push('#L');
+        else {
           values[':L'] = markers.next;
           setClauses.push('#L = :L');
-        } else if (markers.read !== undefined) removeClauses.push('#L');
+        }
         if (markers.read !== undefined) values[':Lread'] = markers.read;
       }
       const expression = [

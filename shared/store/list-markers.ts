@@ -1,18 +1,12 @@
 import type { ListName } from '../schemas/lists.ts';
-import {
-  isActiveAt,
-  LIST_ENTRY_ID_CHARS,
-  type ListMarker,
-  NOTE_CAUSES,
-  type NoteCause,
-} from '../scoring/list-marker.ts';
+import { isActiveAt, LIST_ENTRY_ID_CHARS, type ListMarker, NOTE_CAUSES } from '../scoring/list-marker.ts';
 import { EVENT_TYPES } from '../scoring/workflow.ts';
 
 /**
  * How an identity's item carries the block, watch and allow entries on it: one string attribute of
  * compact markers, `;`-separated, each `<id><list><since>[<expiry>]|<event types>|<cause><ref>`
  * (times in seconds since 2000 in base 36, six characters until 2069; event types a bit mask over
- * EVENT_TYPES in base 36, empty for all; the note's cause one letter and its ref at most 16
+ * EVENT_TYPES in base 36, empty for all; the note's cause one digit and its ref at most 16
  * characters). One attribute with a one-letter name because every byte of an identity item is paid
  * on every decision's write. It is rewritten whole, conditional on the value read, by the writes
  * that change entries (never by an event's own write, which does not touch it).
@@ -31,17 +25,8 @@ const REF_CHARS = 16;
 const EPOCH_SECONDS = 946_684_800;
 const TIME_CHARS = 6;
 
-const LIST_CODES: Record<ListName, string> = { block: 'b', watch: 'w', allow: 'a' };
-const CAUSE_CODES: Record<NoteCause, string> = {
-  chargeback: 'c',
-  emptyBox: 'e',
-  counterfeit: 'f',
-  suspectedAbuse: 's',
-  review: 'r',
-  reason: 'm',
-};
-const LISTS_BY_CODE = new Map(Object.entries(LIST_CODES).map(([list, code]) => [code, list as ListName]));
-const CAUSES_BY_CODE = new Map(NOTE_CAUSES.map((cause) => [CAUSE_CODES[cause], cause]));
+/** A list is its first letter; a note's cause its index in NOTE_CAUSES (append new causes only). */
+const LISTS: Readonly<Record<string, ListName>> = { b: 'block', w: 'watch', a: 'allow' };
 
 const encodeTime = (seconds: number) =>
   Math.max(0, seconds - EPOCH_SECONDS)
@@ -65,7 +50,7 @@ export function encodeMarker(marker: ListMarker): string {
   for (const type of marker.eventTypes ?? []) mask |= 1 << EVENT_TYPES.indexOf(type);
   const types = marker.eventTypes ? mask.toString(36) : '';
   const { cause, ref } = marker.note;
-  return `${marker.id}${LIST_CODES[marker.list]}${since}${expiry}|${types}|${CAUSE_CODES[cause]}${markerRef(ref)}`;
+  return `${marker.id}${marker.list[0]}${since}${expiry}|${types}|${NOTE_CAUSES.indexOf(cause)}${markerRef(ref)}`;
 }
 
 function decodeMarker(text: string): ListMarker | undefined {
@@ -74,10 +59,10 @@ function decodeMarker(text: string): ListMarker | undefined {
   if (first < 0 || second < 0) return undefined;
   const head = text.slice(0, first);
   const timesAt = LIST_ENTRY_ID_CHARS + 1;
-  const list = LISTS_BY_CODE.get(head.charAt(LIST_ENTRY_ID_CHARS));
-  const cause = CAUSES_BY_CODE.get(text.charAt(second + 1));
-  if (!list || !cause || (head.length !== timesAt + TIME_CHARS && head.length !== timesAt + 2 * TIME_CHARS))
-    return undefined;
+  const list = LISTS[head.charAt(LIST_ENTRY_ID_CHARS)];
+  const cause = NOTE_CAUSES[Number(text.charAt(second + 1))];
+  // A malformed time reads as NaN, and a marker with a NaN time is never active.
+  if (!list || !cause) return undefined;
   const mask = text.slice(first + 1, second);
   const bits = mask === '' ? 0 : Number.parseInt(mask, 36);
   return {

@@ -46,6 +46,7 @@ function evaluateOrder({
 }: Evaluation<'order', { roles: OrderIdentities }>) {
   const orderValue = Number(body.totalPrice.amount);
   const time = identityTimeFacts(context.snapshots, roles.emails[0], at);
+  const emails = context.snapshotsOf(roles.emails);
   const decision = decide(
     context.models,
     context.workflow,
@@ -57,7 +58,7 @@ function evaluateOrder({
       giftCardUsed: body.paymentInfo.some((p) => p.giftCardUsed === 'True' || p.instrument === 'GiftCard'),
       billingShippingMismatch: billingShippingMismatch(roles),
       history: {
-        emails: context.snapshotsOf(roles.emails),
+        emails,
         cards: context.snapshotsOf(roles.cards),
         devices: context.snapshotsOf(roles.devices),
         places: context.snapshotsOf([...roles.billingAddresses, ...roles.shippingAddresses, ...roles.phones]),
@@ -66,7 +67,7 @@ function evaluateOrder({
       time,
     }),
     { ...orderFields(body), ...identityTimeFields(time) },
-    { lists: listVerdict('order', context.snapshots, context.snapshotsOf(roles.emails)) },
+    { lists: listVerdict('order', context.snapshots, emails) },
   );
 
   const key = keys.order(merchantId, body.providerOrderId);
