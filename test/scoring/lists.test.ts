@@ -15,20 +15,12 @@ import {
   markerRef,
   markersOf,
 } from '../../shared/store/list-markers.ts';
-import { fakeSnapshot } from './snapshots.ts';
+import { fakeSnapshot, listMarker } from './snapshots.ts';
 
 const T = Date.UTC(2026, 10, 12, 9, 30, 15);
 const HOUR_MS = 3_600_000;
 
-const marker = (overrides: Partial<ListMarker> = {}): ListMarker => ({
-  id: 'abcdefghi',
-  list: 'block',
-  since: T,
-  expiresAt: undefined,
-  eventTypes: undefined,
-  note: { cause: 'chargeback', ref: 'o-123' },
-  ...overrides,
-});
+const marker = (overrides: Partial<ListMarker> = {}) => listMarker({ since: T, ...overrides });
 
 describe('list markers on identity items (shared/store/list-markers.ts)', () => {
   it('encode and decode every field, times in whole seconds (acting from the start of the second)', () => {

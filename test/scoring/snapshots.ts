@@ -39,6 +39,17 @@ export function fakeSnapshot(
   };
 }
 
+/** A list entry's marker as an identity's item carries it: a lost fraud chargeback's, by default. */
+export const listMarker = (overrides: Partial<ListMarker> = {}): ListMarker => ({
+  id: 'abcdefghi',
+  list: 'block',
+  since: Date.UTC(2026, 10, 12, 9, 30, 15),
+  expiresAt: undefined,
+  eventTypes: undefined,
+  note: { cause: 'chargeback', ref: 'o-123' },
+  ...overrides,
+});
+
 /** n events inside window `narrowest`: they count there and in every wider window. */
 export function countIn(narrowest: WindowName, n: number): Partial<WindowedCount> {
   const order: WindowName[] = ['m15', 'h1', 'h24', 'd30', 'd365', 'lifetime'];

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, EVENT_TYPES, type ListEntry, type ListEntryRequest, type ListRules } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { useLoad } from '../components/useLoad.ts';
+import { LoadMore, usePagedLoad } from '../components/usePagedLoad.tsx';
 import { navigate, type Route, withQuery } from '../router.ts';
 
 const LISTS = ['block', 'watch', 'allow'] as const;
@@ -41,21 +42,11 @@ export function ListsPage({ route }: { route: Route }) {
   const query = Object.fromEntries(Object.entries(filter).filter(([, v]) => v)) as Parameters<
     typeof api.listEntries
   >[0];
-  const [more, setMore] = useState<{ items: ListEntry[]; cursor?: string }>({ items: [] });
-  const list = useLoad(async () => {
-    const page = await api.listEntries(query);
-    setMore({ items: [], ...(page.nextCursor ? { cursor: page.nextCursor } : {}) });
-    return page;
-  }, [filter.list, filter.kind, filter.source]);
-  const items = [...(list.data?.items ?? []), ...more.items];
-  const loadMore = async () => {
-    if (!more.cursor) return;
-    const page = await api.listEntries({ ...query, cursor: more.cursor });
-    setMore({
-      items: [...more.items, ...page.items],
-      ...(page.nextCursor ? { cursor: page.nextCursor } : {}),
-    });
-  };
+  const list = usePagedLoad(
+    (cursor) => api.listEntries({ ...query, ...(cursor ? { cursor } : {}) }),
+    [filter.list, filter.kind, filter.source],
+  );
+  const { items } = list;
   const choose = (name: string, values: readonly string[]) => (
     <label>
       {name}
@@ -106,11 +97,7 @@ export function ListsPage({ route }: { route: Route }) {
             </tbody>
           </table>
         ) : null}
-        {more.cursor ? (
-          <button type="button" class="secondary" onClick={loadMore}>
-            Load more
-          </button>
-        ) : null}
+        <LoadMore paged={list} />
       </section>
     </div>
   );
