@@ -85,9 +85,6 @@ export interface ListEntryChanges {
   remove: readonly ListEntry[];
 }
 
-export const noListChanges = (changes: ListEntryChanges) =>
-  changes.add.length === 0 && changes.remove.length === 0;
-
 /** The identity items a change rewrites the markers of: read before planning it. */
 export const identityKeysOf = (merchantId: string, changes: ListEntryChanges): TableKey[] =>
   [...changes.add, ...changes.remove].map((entry) => identityKey(merchantId, identityRefOf(entry)));

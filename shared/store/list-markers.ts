@@ -1,31 +1,34 @@
 import type { ListName } from '../schemas/lists.ts';
 import { isActiveAt, LIST_ENTRY_ID_CHARS, type ListMarker, NOTE_CAUSES } from '../scoring/list-marker.ts';
-import { EVENT_TYPES } from '../scoring/workflow.ts';
+import type { EventType } from '../scoring/workflow.ts';
 
 /**
  * How an identity's item carries the block, watch and allow entries on it: one string attribute of
- * compact markers, `;`-separated, each `<id><list><since>[<expiry>]|<event types>|<cause><ref>`
- * (times in seconds since 2000 in base 36, six characters until 2069; event types a bit mask over
- * EVENT_TYPES in base 36, empty for all; the note's cause one digit and its ref at most 16
- * characters). One attribute with a one-letter name because every byte of an identity item is paid
- * on every decision's write. It is rewritten whole, conditional on the value read, by the writes
- * that change entries (never by an event's own write, which does not touch it).
+ * compact markers, `;`-separated, each `<id><list><since>[<expiry>]<event types><cause><ref>`: the
+ * entry id's 9 characters; the list's first letter, upper-case when an expiry follows; times in
+ * seconds since 2000 in base 36 (six characters until 2069); the event types as one base-36 digit,
+ * a bit mask over MASK_TYPES (0: every type); the note's cause as its index in NOTE_CAUSES; its ref
+ * (at most 16 characters). One attribute with a one-letter name, no separators inside a marker:
+ * every byte of an identity item is paid on every decision's write. It is rewritten whole,
+ * conditional on the value read, by the writes that change entries (never by an event's own write).
  */
 export const MARKERS_ATTRIBUTE = 'L';
 
 /**
  * Bytes the markers may take on one identity item: the largest identity item `npm run bench --
- * scale` writes (an address shared by 10,000 orders) is 940 B, so 1,024 - 940 - 1 (the name) leaves
- * room for 80 and every item stays within 1 KB, one write unit. About three markers fit.
+ * scale` writes (an address shared by 10,000 orders) measures 913-940 B without markers, so 64 B
+ * (and the name) keep every item within 1 KB, one write unit, with room for the run-to-run
+ * variation. Two typical markers fit (a lost fraud chargeback's: 25 B).
  */
-export const MAX_MARKER_BYTES = 80;
-/** Markers per identity at most, whatever their size. */
-export const MAX_MARKERS = 4;
+export const MAX_MARKER_BYTES = 64;
+/** Markers per identity at most, whatever their size (three of the smallest, 18 B, fit the bytes). */
+export const MAX_MARKERS = 3;
 const REF_CHARS = 16;
 const EPOCH_SECONDS = 946_684_800;
 const TIME_CHARS = 6;
+/** FROZEN: stored masks name event types by their position here; add new types at the end only. */
+const MASK_TYPES: readonly EventType[] = ['order', 'return', 'signup', 'login', 'account'];
 
-/** A list is its first letter; a note's cause its index in NOTE_CAUSES (append new causes only). */
 const LISTS: Readonly<Record<string, ListName>> = { b: 'block', w: 'watch', a: 'allow' };
 
 const encodeTime = (seconds: number) =>
@@ -34,9 +37,9 @@ const encodeTime = (seconds: number) =>
     .padStart(TIME_CHARS, '0');
 const decodeTime = (text: string) => (Number.parseInt(text, 36) + EPOCH_SECONDS) * 1000;
 
-/** A ref fit for a marker: no separators or control characters, at most REF_CHARS characters. */
+/** A ref fit for a marker: no separator or control characters, at most REF_CHARS characters. */
 export function markerRef(ref: string): string {
-  const clean = ref.replace(/[;|\p{Cc}]/gu, ' ');
+  const clean = ref.replace(/[;\p{Cc}]/gu, ' ');
   const chars = [...clean];
   return chars.length <= REF_CHARS ? clean : `${chars.slice(0, REF_CHARS - 1).join('')}…`;
 }
@@ -46,32 +49,30 @@ export function encodeMarker(marker: ListMarker): string {
   // person's add is covered) and stops at the start of its expiry's (never later than asked).
   const since = encodeTime(Math.floor(marker.since / 1000));
   const expiry = marker.expiresAt === undefined ? '' : encodeTime(Math.floor(marker.expiresAt / 1000));
+  const list = expiry ? marker.list[0]!.toUpperCase() : marker.list[0];
   let mask = 0;
-  for (const type of marker.eventTypes ?? []) mask |= 1 << EVENT_TYPES.indexOf(type);
-  const types = marker.eventTypes ? mask.toString(36) : '';
+  for (const type of marker.eventTypes ?? []) mask |= 1 << MASK_TYPES.indexOf(type);
   const { cause, ref } = marker.note;
-  return `${marker.id}${marker.list[0]}${since}${expiry}|${types}|${NOTE_CAUSES.indexOf(cause)}${markerRef(ref)}`;
+  return `${marker.id}${list}${since}${expiry}${mask.toString(36)}${NOTE_CAUSES.indexOf(cause)}${markerRef(ref)}`;
 }
 
 function decodeMarker(text: string): ListMarker | undefined {
-  const first = text.indexOf('|');
-  const second = text.indexOf('|', first + 1);
-  if (first < 0 || second < 0) return undefined;
-  const head = text.slice(0, first);
-  const timesAt = LIST_ENTRY_ID_CHARS + 1;
-  const list = LISTS[head.charAt(LIST_ENTRY_ID_CHARS)];
-  const cause = NOTE_CAUSES[Number(text.charAt(second + 1))];
+  const code = text.charAt(LIST_ENTRY_ID_CHARS);
+  const list = LISTS[code.toLowerCase()];
+  const times = LIST_ENTRY_ID_CHARS + 1;
+  // Upper case: an expiry follows the start.
+  const rest = times + (code === code.toLowerCase() ? 1 : 2) * TIME_CHARS;
+  const bits = Number.parseInt(text.charAt(rest), 36);
+  const cause = NOTE_CAUSES[Number(text.charAt(rest + 1))];
   // A malformed time reads as NaN, and a marker with a NaN time is never active.
   if (!list || !cause) return undefined;
-  const mask = text.slice(first + 1, second);
-  const bits = mask === '' ? 0 : Number.parseInt(mask, 36);
   return {
-    id: head.slice(0, LIST_ENTRY_ID_CHARS),
+    id: text.slice(0, LIST_ENTRY_ID_CHARS),
     list,
-    since: decodeTime(head.slice(timesAt, timesAt + TIME_CHARS)),
-    expiresAt: head.length > timesAt + TIME_CHARS ? decodeTime(head.slice(timesAt + TIME_CHARS)) : undefined,
-    eventTypes: mask === '' ? undefined : EVENT_TYPES.filter((_, i) => (bits & (1 << i)) !== 0),
-    note: { cause, ref: text.slice(second + 2) },
+    since: decodeTime(text.slice(times, times + TIME_CHARS)),
+    expiresAt: rest > times + TIME_CHARS ? decodeTime(text.slice(times + TIME_CHARS, rest)) : undefined,
+    eventTypes: bits ? MASK_TYPES.filter((_, i) => (bits & (1 << i)) !== 0) : undefined,
+    note: { cause, ref: text.slice(rest + 2) },
   };
 }
 
