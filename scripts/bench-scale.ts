@@ -353,7 +353,8 @@ const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 
 /**
  * Puts an identity on the watch list as fully as its item takes (list-markers.ts): lost fraud
- * chargebacks of earlier orders with long ids, from `since`; answers the markers' bytes. Scoped to
+ * chargebacks of earlier orders, their ids long enough that two markers fill the 64 B, from `since`;
+ * answers the markers' bytes. Scoped to
  * returns, so the orders' decisions (and their records) are what they are without lists: the figures
  * isolate what the markers cost the item every order reads and writes.
  */
@@ -370,7 +371,7 @@ async function watchToTheCap(
   const now = Date.now();
   const add = Array.from({ length: 5 }, (_, i) =>
     chargebackEntries(
-      { providerOrderId: `bench-lost-order-${i}-of-a-long-id`, identities: [ref] },
+      { providerOrderId: `bench-order-${i}`, identities: [ref] },
       { disputeId: `bench-dispute-${i}`, disputeReason: 'FRAUD', lostAt: since + i },
       now,
     ),
