@@ -160,6 +160,33 @@ describe('lostFraudChargeback', () => {
   });
 });
 
+describe('the watch list on decisions (model signals)', () => {
+  it('a watched device declines a new e-mail’s order and approves a household member’s with months of history', async () => {
+    const { api, apiKey } = suite;
+    const device = uid('family-tablet');
+    const household = `${uid('parent')}@example.com`;
+    await placeOrder(api, apiKey, { email: household, device, timestamp: Date.now() - 120 * DAY_MS });
+    await placeOrder(api, apiKey, { email: household, device, timestamp: Date.now() - 60 * DAY_MS });
+    // A fraudster used the tablet's network... and its device: the chargeback is lost today.
+    await orderWithLostFraudChargeback(api, apiKey, { device });
+
+    // The household's next order first (the ring's, an order a second before, would be velocity).
+    const member = orderDecision(
+      await api.post('/v1/order', orderBody({ email: household, device, timestamp: Date.now() }), { apiKey }),
+    );
+    expect(member.decision).toBe('APPROVE');
+    expect(member.abuseScore, member.decisionReason).toBeLessThan(50);
+    const ring = orderDecision(
+      await api.post('/v1/order', orderBody({ device, timestamp: Date.now() }), { apiKey }),
+    );
+    expect(ring).toMatchObject({ decision: 'DECLINE', subDecision: 'high_abuse_score' });
+    expect(ring.decisionReason).toMatch(
+      /device on the watch list since .* \(lost fraud chargeback on order .*\); e-mail first seen after it/,
+    );
+    expect(member.abuseScore).toBeLessThan(ring.abuseScore);
+  });
+});
+
 describe('abusiveDisposition and abuseReview', () => {
   it('an empty box watches the return’s e-mail, card, device and address; a clean disposition takes them off', async () => {
     const { api, apiKey } = suite;

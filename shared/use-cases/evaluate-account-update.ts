@@ -9,6 +9,7 @@ import { decide } from '../scoring/decide.ts';
 import { listVerdict } from '../scoring/lists.ts';
 import { accountSignals } from '../scoring/signals/account-signals.ts';
 import { identityTimeFields } from '../scoring/signals/identity-time.ts';
+import { watchFacts } from '../scoring/signals/watched-identity.ts';
 import { type AccountUpdateRecord, accountEventRetention } from '../store/account-events.ts';
 import { sha256Hex } from '../store/canonical.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
@@ -48,6 +49,7 @@ function evaluateChange({
     accountSignals({
       changeType: body.changeType,
       risky,
+      watch: watchFacts('account', context.snapshots, [account], 'account'),
       customer,
       history: { customer: account, devices },
       time,

@@ -8,6 +8,7 @@ import { decide } from '../scoring/decide.ts';
 import { listVerdict } from '../scoring/lists.ts';
 import { identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { loginSignals } from '../scoring/signals/login-signals.ts';
+import { watchFacts } from '../scoring/signals/watched-identity.ts';
 import { accountEventRetention, type LoginRecord } from '../store/account-events.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
@@ -43,7 +44,14 @@ function evaluateAttempt({
   const decision = decide(
     context.models,
     context.workflow,
-    loginSignals({ success, mfaUsed, customer, history: { customer: account, devices }, time }),
+    loginSignals({
+      success,
+      mfaUsed,
+      customer,
+      history: { customer: account, devices },
+      time,
+      watch: watchFacts('login', context.snapshots, [account], 'account'),
+    }),
     {
       loginStatus: body.loginStatus,
       authMethod: body.authMethod.type,

@@ -11,6 +11,7 @@ import { type Decision, decide } from '../scoring/decide.ts';
 import { listVerdict } from '../scoring/lists.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { returnSignals } from '../scoring/signals/return-signals.ts';
+import { watchFacts } from '../scoring/signals/watched-identity.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys, type TableKey } from '../store/keys.ts';
 import { type OrderItem, orderLines } from '../store/orders.ts';
@@ -104,11 +105,9 @@ function evaluateNewReturn({ call, plan, context, at, now, fingerprint }: Evalua
       at,
     ),
   );
-  const lists = listVerdict(
-    'return',
-    context.snapshots,
-    history.customer.filter((s) => s.ref.kind === 'email'),
-  );
+  const emails = history.customer.filter((s) => s.ref.kind === 'email');
+  const lists = listVerdict('return', context.snapshots, emails);
+  const watch = watchFacts('return', context.snapshots, emails, 'e-mail');
   const decisions = lines.map((line) =>
     decide(
       context.models,
@@ -116,6 +115,7 @@ function evaluateNewReturn({ call, plan, context, at, now, fingerprint }: Evalua
       returnSignals({
         refundMode: body.refundMode.refundMode,
         daysSinceOrder,
+        watch,
         item: line.scoring,
         history,
         ownEmails: customer.filter((ref) => ref.kind === 'email'),

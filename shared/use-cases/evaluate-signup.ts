@@ -11,6 +11,7 @@ import { listVerdict } from '../scoring/lists.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { signupSignals } from '../scoring/signals/signup-signals.ts';
+import { watchFacts } from '../scoring/signals/watched-identity.ts';
 import type { SignupRecord } from '../store/account-events.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
@@ -58,6 +59,7 @@ function evaluateNewSignup({
     signupSignals({
       customer: roles.customer,
       at,
+      watch: watchFacts('signup', context.snapshots, [account], 'account'),
       referrerIsSelf,
       disposableEmail: emails.some((e) => isDisposableDomain(emailDomain(e))),
       machineGeneratedEmail: Math.max(0, ...emails.map((e) => machineGeneratedScore(normalizeEmail(e)))),

@@ -8,6 +8,7 @@ import { decide, toWireDecision } from '../scoring/decide.ts';
 import { listVerdict } from '../scoring/lists.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { orderSignals } from '../scoring/signals/order-signals.ts';
+import { watchFacts } from '../scoring/signals/watched-identity.ts';
 import { orderFields } from '../scoring/variables.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
@@ -53,6 +54,19 @@ function evaluateOrder({
     orderSignals({
       orderValue,
       at,
+      // In card-not-present fraud the billing address is the cardholder's: watched, it says nothing.
+      watch: watchFacts(
+        'order',
+        context.snapshotsOf([
+          ...roles.emails,
+          ...roles.cards,
+          ...roles.devices,
+          ...roles.shippingAddresses,
+          ...roles.phones,
+        ]),
+        emails,
+        'e-mail',
+      ),
       cvvResultCodes: body.paymentInfo.flatMap((p) => (p.cvv_result_code ? [p.cvv_result_code] : [])),
       avsResultCodes: body.paymentInfo.flatMap((p) => (p.avs_result_code ? [p.avs_result_code] : [])),
       giftCardUsed: body.paymentInfo.some((p) => p.giftCardUsed === 'True' || p.instrument === 'GiftCard'),

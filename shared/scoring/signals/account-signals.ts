@@ -4,9 +4,12 @@ import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { accountDeviceFacts, otherAccountsOf } from './account-devices.ts';
 import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
 import { fired, plural, type Signals, saturating } from './signal.ts';
+import { type WatchFacts, watchedIdentitySignals } from './watched-identity.ts';
 
 /** What scoring needs to know about an account update: the change and the account's recent logins. */
 export interface AccountScoringInput {
+  /** The event's identities on the watch list, and when its customer was first seen. */
+  watch?: WatchFacts;
   changeType: string;
   risky: boolean;
   /** Ages, time since the previous event and velocity, at the event's own time. */
@@ -37,6 +40,7 @@ export function accountSignals(input: AccountScoringInput): Signals {
   );
 
   return fired({
+    ...watchedIdentitySignals(input.watch),
     ...identityTimeSignals(input.time, {
       eventWord: 'account update',
       young: 'customer',

@@ -4,9 +4,12 @@ import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { accountDeviceFacts } from './account-devices.ts';
 import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
 import { fired, maxCount, plural, type Signals, saturating } from './signal.ts';
+import { type WatchFacts, watchedIdentitySignals } from './watched-identity.ts';
 
 /** What scoring needs to know about a login attempt: the attempt and the history it touches. */
 export interface LoginScoringInput {
+  /** The event's identities on the watch list, and when its customer was first seen. */
+  watch?: WatchFacts;
   success: boolean;
   mfaUsed: boolean;
   /** Ages, time since the previous event and velocity, at the event's own time. */
@@ -52,6 +55,7 @@ export function loginSignals(input: LoginScoringInput): Signals {
   const mfaShare = successes > 0 ? history.customer.count(METRIC.mfaLogins).lifetime / successes : 0;
 
   return fired({
+    ...watchedIdentitySignals(input.watch),
     ...identityTimeSignals(input.time, {
       eventWord: 'login',
       // Sites log a new account in right after its signup: speed and youth say nothing on a login.

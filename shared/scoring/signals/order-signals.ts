@@ -2,6 +2,7 @@ import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
 import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
+import { type WatchFacts, watchedIdentitySignals } from './watched-identity.ts';
 import {
   freshAccountsSignal,
   ORDER_EMAIL_PACE_SECONDS,
@@ -10,6 +11,8 @@ import {
 
 /** What scoring needs to know about an order: facts from the request and its identities' history. */
 export interface OrderScoringInput {
+  /** The event's identities on the watch list, and when its customer was first seen. */
+  watch?: WatchFacts;
   orderValue: number;
   /** The order's own time (epoch ms): identity ages are read as of it. */
   at: number;
@@ -71,6 +74,7 @@ export function orderSignals(input: OrderScoringInput): Signals {
   const valueRatio = averageValue > 0 ? input.orderValue / averageValue : 0;
 
   return fired({
+    ...watchedIdentitySignals(input.watch),
     ...identityTimeSignals(input.time, {
       eventWord: 'order',
       young: 'email',

@@ -2,9 +2,12 @@ import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
+import { type WatchFacts, watchedIdentitySignals } from './watched-identity.ts';
 
 /** What scoring needs to know about one returned line item: the return, the item, the history. */
 export interface ReturnScoringInput {
+  /** The event's identities on the watch list, and when its customer was first seen. */
+  watch?: WatchFacts;
   refundMode: string;
   daysSinceOrder: number;
   item: {
@@ -70,6 +73,7 @@ export function returnSignals(input: ReturnScoringInput): Signals {
   const on = (kind: string | undefined) => `on this ${KIND_WORDS[kind ?? ''] ?? 'identity'}`;
 
   return fired({
+    ...watchedIdentitySignals(input.watch),
     moreUnitsReturnedThanBought:
       unitsReturned > item.unitsBought
         ? { value: 1, evidence: `${unitsReturned} units returned of ${item.unitsBought} bought` }

@@ -3,6 +3,7 @@ import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { type IdentityTimeFacts, identityTimeSignals } from './identity-time.ts';
 import { fired, KIND_WORDS, maxCount, maxOtherLinks, plural, type Signals, saturating } from './signal.ts';
+import { type WatchFacts, watchedIdentitySignals } from './watched-identity.ts';
 import {
   freshAccountsSignal,
   SIGNUP_ACCOUNT_PACE_SECONDS,
@@ -11,6 +12,8 @@ import {
 
 /** What scoring needs to know about a signup: facts from the request and its identities' history. */
 export interface SignupScoringInput {
+  /** The event's identities on the watch list, and when its customer was first seen. */
+  watch?: WatchFacts;
   customer: IdentityRef;
   /** The signup's own time (epoch ms): identity ages are read as of it. */
   at: number;
@@ -66,6 +69,7 @@ export function signupSignals(input: SignupScoringInput): Signals {
   const referrals = history.referrer?.count(METRIC.referrals).h24 ?? 0;
 
   return fired({
+    ...watchedIdentitySignals(input.watch),
     ...identityTimeSignals(input.time, {
       eventWord: 'signup',
       counted: ['customersPerDevice', 'emailsPerDevice', 'customersPerAddress'],
