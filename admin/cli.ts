@@ -1,5 +1,6 @@
 import { type AdminCommand, CommandError, parseFlags, UsageError } from './command.ts';
 import { importCommands } from './commands/import.ts';
+import { listCommands } from './commands/lists.ts';
 import { merchantCommands } from './commands/merchants.ts';
 import { modelCommands } from './commands/models.ts';
 import { reviewCommands } from './commands/reviews.ts';
@@ -16,6 +17,7 @@ export const COMMANDS: readonly AdminCommand[] = [
   ...importCommands,
   ...webhookCommands,
   ...settingsCommands,
+  ...listCommands,
 ];
 
 export function usageText(): string {

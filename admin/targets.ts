@@ -5,6 +5,9 @@ import { CommandError, requireFlag, UsageError } from './command.ts';
 /** What most commands act on: `--type` (a usage error when unknown) and `--merchant` (must exist). */
 type Flags = Record<string, string | boolean | undefined>;
 
+/** Who the admin CLI is in the audit log. */
+export const ADMIN_CLI = { keyId: 'admin_cli', keyName: 'admin CLI' };
+
 export function requireType(flags: Flags): EventType {
   const value = requireFlag(flags, 'type');
   if (!isEventType(value)) throw new UsageError(`--type must be one of ${EVENT_TYPES.join(', ')}`);

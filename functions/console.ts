@@ -2,6 +2,14 @@ import { listAuditLog } from '../shared/console/audit-log.ts';
 import { saveSettings, showSettings, showTradeoffs } from '../shared/console/decision-settings.ts';
 import { showDecision } from '../shared/console/decisions.ts';
 import { showUpload, uploadDispositions } from '../shared/console/dispositions-upload.ts';
+import {
+  addEntry,
+  listEntries,
+  removeEntry,
+  saveListRules,
+  showEntry,
+  showListRules,
+} from '../shared/console/lists.ts';
 import { overview } from '../shared/console/overview.ts';
 import { listReviews, resolve, showReview } from '../shared/console/reviews.ts';
 import { signIn, signOut } from '../shared/console/session.ts';
@@ -54,4 +62,10 @@ export const handler = routedFunction({
   webhookTest: managementHandler('webhookTest', testWebhook),
   webhookDeliveries: managementHandler('webhookDeliveries', listWebhookDeliveries),
   webhookRedeliver: managementHandler('webhookRedeliver', redeliverWebhook),
+  listEntryList: managementHandler('listEntryList', listEntries),
+  listEntryAdd: managementHandler('listEntryAdd', addEntry),
+  listEntryShow: managementHandler('listEntryShow', showEntry),
+  listEntryRemove: managementHandler('listEntryRemove', removeEntry),
+  listRulesShow: managementHandler('listRulesShow', showListRules),
+  listRulesSave: managementHandler('listRulesSave', saveListRules),
 });

@@ -50,6 +50,12 @@ const RECORD_EVENT: readonly TableAction[] = [
   'dynamodb:UpdateItem',
 ];
 
+/**
+ * Feedback (a dispute, a disposition) takes the list entries its counterpart put on the block and
+ * watch lists off in its own transaction (Delete; shared/use-cases/list-feedback.ts).
+ */
+const FEEDBACK_LISTS: readonly TableAction[] = ['dynamodb:DeleteItem'];
+
 const access = (...groups: (readonly TableAction[])[]): TableAccess => ({
   actions: [...new Set(groups.flat())].sort(),
   queriedIndexes: [],
@@ -60,14 +66,16 @@ const access = (...groups: (readonly TableAction[])[]): TableAccess => ({
  * code and fails on any difference). Every registered endpoint records one event: the use cases
  * (shared/use-cases/) read their context with one BatchGetItem, write with one transaction of Puts
  * and counter Updates, and the status-only re-sends of orders and returns read or update one item.
- * No function queries GSI1 (only the admin CLI does), none deletes, and no transaction uses
- * ConditionCheck today. A new endpoint gets this access without an edit here.
+ * No event function queries GSI1, only the feedback endpoints delete (list entries), and no
+ * transaction uses ConditionCheck today. A new endpoint gets this access without an edit here.
  */
 export const TABLE_ACCESS: Readonly<Record<EndpointName | AuxiliaryFunction, TableAccess>> = {
   ...(Object.fromEntries(ENDPOINTS.map((name) => [name, access(AUTHENTICATE, RECORD_EVENT)])) as Record<
     EndpointName,
     TableAccess
   >),
+  disposition: access(AUTHENTICATE, RECORD_EVENT, FEEDBACK_LISTS),
+  dispute: access(AUTHENTICATE, RECORD_EVENT, FEEDBACK_LISTS),
   // functions/fallback.ts only authenticates, then answers 404/405.
   fallback: access(AUTHENTICATE),
   // functions/openapi.ts answers with the committed document and reads nothing.
@@ -113,7 +121,7 @@ export const WEBHOOK_WORKER_ACCESS: TableAccess = access([
  * (GetItem) and its chunks (Query on the table, not an index), counts its runs and each recorded
  * chunk (UpdateItem), and records each return through the disposition use case (RECORD_EVENT).
  */
-export const UPLOAD_WORKER_ACCESS: TableAccess = access(RECORD_EVENT, [
+export const UPLOAD_WORKER_ACCESS: TableAccess = access(RECORD_EVENT, FEEDBACK_LISTS, [
   'dynamodb:GetItem',
   'dynamodb:Query',
   'dynamodb:UpdateItem',
@@ -124,4 +132,4 @@ export const UPLOAD_WORKER_ACCESS: TableAccess = access(RECORD_EVENT, [
  * profile (GetItem), then records every event through the event use cases (RECORD_EVENT; an
  * order's or return's status-only re-send reads and updates one item).
  */
-export const IMPORT_JOB_ACCESS: TableAccess = access(RECORD_EVENT, ['dynamodb:GetItem']);
+export const IMPORT_JOB_ACCESS: TableAccess = access(RECORD_EVENT, FEEDBACK_LISTS, ['dynamodb:GetItem']);

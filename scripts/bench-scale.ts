@@ -21,6 +21,7 @@ import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { applyLocalEnvironment } from '../local/local-env.ts';
+import { itemBytes } from '../shared/store/item-size.ts';
 import { orderBody } from './bench-orders.ts';
 import { costPerMillionOrders } from './cost-per-order.ts';
 
@@ -137,6 +138,11 @@ async function storeFigures(): Promise<void> {
         );
         const span = 364 * 86_400_000;
         const start = Date.now() - span - 60_000;
+        const markerBytes = await watchToTheCap(
+          merchantId,
+          identity('address', normalizeAddress(shared)!),
+          start,
+        );
         const rows: string[] = [];
         const figures: { wcu: number; rcu: number; bytes: number }[] = [];
         const tokenShares: number[] = [];
@@ -178,6 +184,9 @@ async function storeFigures(): Promise<void> {
           `\ncapacity per order, ${ORDERS} orders on one shipping address (5 identities each: the address, a fresh e-mail, phone, card and device), write units by the AWS rules from item sizes (transactional x2, GSI1 1 per KB), read units from ReturnConsumedCapacity`,
         );
         for (const row of rows) console.log(row);
+        console.log(
+          `  the address is on the watch list (for returns) to the cap from the start: its list markers are ${markerBytes} B of the item`,
+        );
         console.log(
           `goal 1: max ${maxWcu.toFixed(1)} WCU per order, rate-limit leases aside (mean over the checkpoints ${(tokenShares.reduce((a, b) => a + b, 0) / tokenShares.length).toFixed(2)} WCU) (target <= ${TARGET_WCU}): ${verdict(maxWcu <= TARGET_WCU)}; largest identity item ${maxBytes} B (target <= ${TARGET_ITEM_BYTES}): ${verdict(maxBytes <= TARGET_ITEM_BYTES)}`,
         );
@@ -343,33 +352,47 @@ class Meter {
 const stringOf = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : (value as { S?: string } | undefined)?.S;
 
-/** DynamoDB's item size: attribute names plus values (numbers ~1 byte per 2 digits + 1). */
-function itemBytes(item: Record<string, unknown>): number {
-  let total = 0;
-  for (const [name, value] of Object.entries(item)) total += Buffer.byteLength(name) + valueBytes(value);
-  return total;
-}
-
-function valueBytes(value: unknown): number {
-  const v = value as Record<string, unknown>;
-  if ('S' in v) return Buffer.byteLength(String(v.S));
-  if ('N' in v) return numberBytes(String(v.N));
-  if ('B' in v) return (v.B as Uint8Array).length;
-  if ('BOOL' in v || 'NULL' in v) return 1;
-  if ('SS' in v) return (v.SS as string[]).reduce((s, x) => s + Buffer.byteLength(x), 0);
-  if ('NS' in v) return (v.NS as string[]).reduce((s, x) => s + numberBytes(x), 0);
-  if ('BS' in v) return (v.BS as Uint8Array[]).reduce((s, x) => s + x.length, 0);
-  if ('L' in v) return 3 + (v.L as unknown[]).reduce<number>((s, x) => s + 1 + valueBytes(x), 0);
-  if ('M' in v) return 3 + itemBytes(v.M as Record<string, unknown>) + Object.keys(v.M as object).length;
-  return 0;
-}
-
-function numberBytes(text: string): number {
-  const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
-  return Math.ceil(Math.max(1, digits.length) / 2) + 1;
-}
-
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+
+/**
+ * Puts an identity on the watch list as fully as its item takes (list-markers.ts): lost fraud
+ * chargebacks of earlier orders, their ids long enough that two markers fill the 64 B, from `since`;
+ * answers the markers' bytes. Scoped to
+ * returns, so the orders' decisions (and their records) are what they are without lists: the figures
+ * isolate what the markers cost the item every order reads and writes.
+ */
+async function watchToTheCap(
+  merchantId: string,
+  ref: import('../shared/identity/identities.ts').IdentityRef,
+  since: number,
+): Promise<number> {
+  const { chargebackEntries } = await import('../shared/lists/feedback-rules.ts');
+  const { listChangeWrites, saveListChanges } = await import('../shared/store/list-entries.ts');
+  const { batchGetItems } = await import('../shared/store/batch-get.ts');
+  const { identityKey } = await import('../shared/store/identity-history.ts');
+  const { MARKERS_ATTRIBUTE } = await import('../shared/store/list-markers.ts');
+  const now = Date.now();
+  const add = Array.from({ length: 5 }, (_, i) =>
+    chargebackEntries(
+      { providerOrderId: `bench-order-${i}`, identities: [ref] },
+      { disputeId: `bench-dispute-${i}`, disputeReason: 'FRAUD', lostAt: since + i },
+      now,
+    ),
+  )
+    .flat()
+    .map((entry) => ({ ...entry, eventTypes: ['return' as const] }));
+  const key = identityKey(merchantId, ref);
+  const writes = listChangeWrites(
+    merchantId,
+    { add, remove: [] },
+    await batchGetItems([key]),
+    undefined,
+    now,
+  );
+  await saveListChanges(merchantId, writes, now);
+  const [item] = (await batchGetItems([key])).values();
+  return Buffer.byteLength(String(item?.[MARKERS_ATTRIBUTE] ?? ''));
+}
 
 /** The floor of goal 4's ratio: an entry that imports only the DynamoDB document client. */
 const BARE_SOURCE = `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';

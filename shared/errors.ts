@@ -29,6 +29,7 @@ export const ERROR_CATALOG = {
   duplicate_customer: { status: 409 },
   duplicate_dispute_id: { status: 409 },
   review_already_resolved: { status: 409 },
+  duplicate_list_entry: { status: 409 },
   invalid_workflow: { status: 422 },
   invalid_csv_rows: { status: 422 },
   idempotency_key_reused: { status: 409 },

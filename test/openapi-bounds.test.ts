@@ -23,6 +23,7 @@ type Schema = {
   properties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: Schema | boolean;
+  uniqueItems?: boolean;
   propertyNames?: Schema;
   items?: Schema;
   oneOf?: Schema[];
@@ -210,8 +211,9 @@ function sampleString(schema: Schema, length?: number): string {
     'date-time': () => '2024-01-31T12:00:00.000Z',
   };
   const candidates = [
-    ...(schema.format && byFormat[schema.format] ? [byFormat[schema.format]!()] : []),
+    // A field's own examples first: they meet rules the schema cannot say (a time in the future).
     ...((schema.examples ?? []).filter((e) => typeof e === 'string') as string[]),
+    ...(schema.format && byFormat[schema.format] ? [byFormat[schema.format]!()] : []),
     ...['x', 'a', '1', 'A'].map((c) => c.repeat(wanted)),
   ];
   const found = candidates.find(fits);
@@ -263,11 +265,16 @@ function minimal(raw: Schema): Json {
   }
 }
 
-/** Whether `value` is an instance of `schema` as far as a union's tag goes (its `const` properties). */
+/** Whether `value` is an instance of `schema` as far as a union's tag (its `const` properties) or a closed variant's properties go. */
 function fitsVariant(value: Json, schema: Schema): boolean {
   if (schema.type === 'object' || schema.properties) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-    return Object.entries(schema.properties ?? {}).every(([key, property]) => {
+    // An untagged union's variants differ by their properties: a closed one takes no others.
+    const declared = schema.properties ?? {};
+    if (schema.additionalProperties === false && Object.keys(value).some((key) => !(key in declared))) {
+      return false;
+    }
+    return Object.entries(declared).every(([key, property]) => {
       const tag = resolve(property).const;
       return tag === undefined || (value as Record<string, Json>)[key] === tag;
     });
@@ -333,7 +340,12 @@ function trialsOf(bound: Bound, current: Json): { at: Trial[]; past: Trial } {
     case 'minItems': {
       const item = Array.isArray(current) && current.length > 0 ? current[0] : minimal(schema.items!);
       const n = kind === 'maxItems' ? schema.maxItems! : schema.minItems!;
-      const copies = (count: number) => Array.from({ length: count }, () => structuredClone(item));
+      // Items that must differ (`uniqueItems`) take the enum's values in turn, one past it repeats one.
+      const choices = schema.uniqueItems ? resolve(schema.items!).enum : undefined;
+      const copies = (count: number) =>
+        Array.from({ length: count }, (_, i) =>
+          choices ? choices[i % choices.length]! : structuredClone(item),
+        );
       return {
         at: [{ value: copies(n), label: `${n} items` }],
         past: {

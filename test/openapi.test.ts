@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINT_DOCS, errorsOf } from '../shared/contract/endpoint-docs.ts';
-import { ENDPOINT_SCHEMAS } from '../shared/contract/endpoint-schemas.ts';
+import { API_SCHEMAS, ENDPOINT_SCHEMAS } from '../shared/contract/endpoint-schemas.ts';
 import { ENDPOINT_DEFINITIONS, ENDPOINTS } from '../shared/contract/endpoints.ts';
+import { API_DEFINITIONS, API_ENDPOINTS } from '../shared/contract/management-endpoints.ts';
 import { buildOpenApiDocument } from '../shared/contract/openapi.ts';
 import { ERROR_CATALOG } from '../shared/errors.ts';
 import { AddressRateLimit, type AddressVerdict } from '../shared/http/address-rate-limit.ts';
@@ -79,6 +80,23 @@ describe('openapi.json (generated from the endpoint registry)', () => {
       for (const [id, { value }] of Object.entries(examples as Record<string, { value: unknown }>)) {
         const parsed = definition.request.safeParse(value);
         expect(parsed.success, `${name} example ${id}: ${parsed.error?.message ?? ''}`).toBe(true);
+      }
+    }
+  });
+
+  it('shows the management endpoints’ examples, which they accept', () => {
+    const documented = API_ENDPOINTS.filter(
+      (name) => ENDPOINT_DOCS[name].exampleFile && !ENDPOINTS.includes(name as never),
+    );
+    expect(documented).toEqual(expect.arrayContaining(['listEntryAdd', 'listRulesSave']));
+    for (const name of documented) {
+      const { path, method } = API_DEFINITIONS[name];
+      const operation = document.paths[path]![method.toLowerCase()]!;
+      const examples = Object.values(operation.requestBody.content['application/json'].examples ?? {});
+      expect(examples, name).toHaveLength(1);
+      for (const { value } of examples as { value: unknown }[]) {
+        const parsed = API_SCHEMAS[name]!.request!.safeParse(value);
+        expect(parsed.success, `${name} example: ${parsed.error?.message ?? ''}`).toBe(true);
       }
     }
   });

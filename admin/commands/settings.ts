@@ -5,7 +5,7 @@ import { EVENT_TYPES, type EventType } from '../../shared/scoring/workflow.ts';
 import { getDecisionSettings } from '../../shared/store/decision-settings.ts';
 import { changeDecisionSettings, decisionSettingsState } from '../../shared/use-cases/decision-settings.ts';
 import { type AdminCommand, UsageError } from '../command.ts';
-import { requireMerchant, requireType } from '../targets.ts';
+import { ADMIN_CLI, requireMerchant, requireType } from '../targets.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -55,7 +55,7 @@ export const settingsCommands: AdminCommand[] = [
         merchantId,
         eventType,
         requested: result.data,
-        by: { keyId: 'admin_cli', keyName: 'admin CLI' },
+        by: ADMIN_CLI,
         now: Date.now(),
       });
       return { merchantId, saved: true, ...state };

@@ -31,6 +31,10 @@ export type DecisionSettingValues = Schemas['DecisionSettingValues'];
 export type DecisionSettingsChange = Schemas['SettingsSaveRequest'];
 export type GoodCustomerGuard = Schemas['GoodCustomerGuard'];
 export type TradeoffReport = Schemas['TradeoffReport'];
+export type ListEntry = Schemas['ListEntry'];
+export type ListEntryPage = Schemas['ListEntryPage'];
+export type ListEntryRequest = Schemas['ListEntryAddRequest'];
+export type ListRules = Schemas['ListRules'];
 export type ConsoleEventType = Review['eventType'];
 export type ErrorDetail = NonNullable<Schemas['ErrorEnvelope']['error']['details']>[number];
 
@@ -82,6 +86,7 @@ export function createConsoleClient(options: ConsoleClientOptions) {
   }
 
   type ReviewQuery = paths['/v1/reviews']['get']['parameters']['query'];
+  type ListQuery = paths['/v1/lists']['get']['parameters']['query'];
   type Type = ConsoleEventType;
 
   return {
@@ -167,6 +172,15 @@ export function createConsoleClient(options: ConsoleClientOptions) {
           params: { path: { 'webhook-id': webhookId, 'delivery-id': deliveryId } },
         }),
       ),
+    /** Block, watch and allow list entries, newest first. */
+    listEntries: (query: ListQuery = {}) => answer(api.GET('/v1/lists', { params: { query } })),
+    addListEntry: (body: ListEntryRequest) => answer(api.POST('/v1/lists', { body })),
+    listEntry: (entryId: string) =>
+      answer(api.GET('/v1/lists/{entry-id}', { params: { path: { 'entry-id': entryId } } })),
+    removeListEntry: (entryId: string) =>
+      answer(api.DELETE('/v1/lists/{entry-id}', { params: { path: { 'entry-id': entryId } } })),
+    listRules: () => answer(api.GET('/v1/list-rules')),
+    saveListRules: (rules: ListRules) => answer(api.PUT('/v1/list-rules', { body: rules })),
   };
 }
 

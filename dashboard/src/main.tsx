@@ -8,6 +8,7 @@ import { format } from './format.ts';
 import { AuditPage } from './pages/AuditPage.tsx';
 import { DecisionsPage } from './pages/DecisionsPage.tsx';
 import { DispositionsPage } from './pages/DispositionsPage.tsx';
+import { ListsPage } from './pages/ListsPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
 import { ReviewsPage } from './pages/ReviewsPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
@@ -28,6 +29,7 @@ export const PAGES = [
   { path: '/tradeoffs', title: 'Trade-off', Page: TradeoffsPage },
   { path: '/dispositions', title: 'Dispositions upload', Page: DispositionsPage },
   { path: '/webhooks', title: 'Webhooks', Page: WebhooksPage },
+  { path: '/lists', title: 'Lists', Page: ListsPage },
   { path: '/audit', title: 'Audit log', Page: AuditPage },
 ] as const;
 

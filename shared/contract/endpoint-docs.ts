@@ -245,4 +245,42 @@ export const ENDPOINT_DOCS: Readonly<Record<ApiEndpointName, EndpointDocs>> = {
     description: 'Queues the delivery again with the same event id (Webhook-Id) and a fresh 72 h of retries.',
     errors: ['not_found'],
   },
+  listEntryList: {
+    summary: 'List block, watch and allow list entries',
+    description:
+      'The merchant’s entries, newest first, filtered by list, identity kind or source (`feedback`: made by the feedback rules). Each says whether it acts now: `active`, `expired`, or `displaced` (its identity holds the most entries that can act, block over allow over watch, newest first).',
+    errors: [],
+  },
+  listEntryAdd: {
+    summary: 'Add an identity to a list',
+    description:
+      'Puts a card, device, e-mail, phone, address or customer id on the block, watch or allow list, from now on, optionally until `expiresAt` and only for some event types. The value is normalized and hashed as the events’ are; only the digest and a masked hint are kept. A blocked identity’s events are declined (returns reviewed) whatever the score; a watched one raises the score, more when the customer was first seen after the entry; an allowed customer (`customer` or `email`) is not declined by the workflow. One entry per identity and list: the same request again answers the entry made (Idempotent-Replayed), another one is 409 `duplicate_list_entry`.',
+    errors: ['duplicate_list_entry'],
+    exampleFile: 'list-entry.json',
+  },
+  listEntryShow: {
+    summary: 'Show a list entry',
+    description:
+      'One entry: list, masked identity, reason, source, who and when, expiry, scope, cause, and whether it acts now.',
+    errors: ['not_found'],
+  },
+  listEntryRemove: {
+    summary: 'Remove a list entry',
+    description:
+      'The entry stops acting at once; a feedback rule’s entry may be removed too (its dispute or return does not put it back unless its feedback changes again).',
+    errors: ['not_found'],
+  },
+  listRulesShow: {
+    summary: 'Get the feedback rules',
+    description:
+      'Which feedback rules add list entries by themselves (all on by default): `lostFraudChargeback` (a LOST fraud chargeback blocks the card for orders and watches the order’s devices, addresses and phones), `abusiveDisposition` (an empty box, counterfeit or suspected-abuse return watches its e-mail, card, device and address), `abuseReview` (a review resolved as abuse watches the event’s e-mail, card, device and address).',
+    errors: [],
+  },
+  listRulesSave: {
+    summary: 'Switch the feedback rules',
+    description:
+      'Sets every rule on or off. Off stops a rule adding entries; its counterpart (a WON dispute, a clean disposition, a legitimate review) still removes what it added.',
+    errors: [],
+    exampleFile: 'list-rules.json',
+  },
 };

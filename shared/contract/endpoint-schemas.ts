@@ -4,6 +4,7 @@ import * as consoleSchemas from '../schemas/console.ts';
 import * as settingsSchemas from '../schemas/decision-settings.ts';
 import { dispositionRequestSchema } from '../schemas/disposition.ts';
 import { disputeRequestSchema } from '../schemas/dispute.ts';
+import * as listSchemas from '../schemas/lists.ts';
 import { loginRequestSchema } from '../schemas/login.ts';
 import { orderRequestSchema } from '../schemas/order.ts';
 import {
@@ -104,6 +105,21 @@ export const MANAGEMENT_ENDPOINT_SCHEMAS = {
     response: webhookSchemas.webhookDeliveryListSchema,
   }),
   webhookRedeliver: schemas({ response: webhookSchemas.webhookQueuedSchema }),
+  listEntryList: schemas({
+    query: listSchemas.listEntryQuerySchema,
+    response: listSchemas.listEntryPageSchema,
+  }),
+  listEntryAdd: schemas({
+    request: listSchemas.listEntryRequestSchema,
+    response: listSchemas.listEntrySchema,
+  }),
+  listEntryShow: schemas({ response: listSchemas.listEntrySchema }),
+  listEntryRemove: schemas({ response: listSchemas.listEntryRemovedSchema }),
+  listRulesShow: schemas({ response: listSchemas.listRulesSchema }),
+  listRulesSave: schemas({
+    request: listSchemas.listRulesRequestSchema,
+    response: listSchemas.listRulesSchema,
+  }),
 };
 
 /** Every endpoint's schemas: the event endpoints and the management API. */

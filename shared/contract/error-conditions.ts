@@ -27,6 +27,7 @@ export const ERROR_CONDITIONS: Readonly<Record<ErrorCode, string>> = {
   duplicate_customer: 'Signup customerId exists with a different body',
   duplicate_dispute_id: 'disputeId collides with a dispute on a different order',
   review_already_resolved: 'The review was resolved before',
+  duplicate_list_entry: 'The identity is on this list already, with another reason, expiry or scope',
   invalid_workflow: 'The workflow has problems (listed in error.details)',
   invalid_csv_rows: 'Rows of the uploaded CSV are invalid (each in error.details); nothing was recorded',
   idempotency_key_reused: 'Idempotency-Key already used with a different request',

@@ -133,6 +133,12 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     method: 'POST',
     path: '/v1/webhooks/{webhook-id}/deliveries/{delivery-id}/redeliver',
   }),
+  listEntryList: consoleEndpoint({ method: 'GET', path: '/v1/lists' }),
+  listEntryAdd: consoleEndpoint({ method: 'POST', path: '/v1/lists' }),
+  listEntryShow: consoleEndpoint({ method: 'GET', path: '/v1/lists/{entry-id}' }),
+  listEntryRemove: consoleEndpoint({ method: 'DELETE', path: '/v1/lists/{entry-id}' }),
+  listRulesShow: consoleEndpoint({ method: 'GET', path: '/v1/list-rules' }),
+  listRulesSave: consoleEndpoint({ method: 'PUT', path: '/v1/list-rules' }),
 };
 
 /** Every endpoint of the API: the event endpoints and the management API. */

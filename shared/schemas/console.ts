@@ -27,15 +27,15 @@ import {
 export const CONSOLE_EVENT_TYPES = ['order', 'return', 'signup', 'login', 'account'] as const;
 const eventType = z.enum(CONSOLE_EVENT_TYPES);
 const outcome = z.enum(DECISION_OUTCOMES);
-const cursor = z
+export const cursor = z
   .string()
   .min(1)
   .max(MAX_CURSOR_LENGTH)
   .meta({ description: 'The `nextCursor` of the previous page' });
-const pageLimit = boundedInt(1, MAX_PAGE_SIZE, { coerce: true }).optional();
+export const pageLimit = boundedInt(1, MAX_PAGE_SIZE, { coerce: true }).optional();
 
 /** Every list answer: a page of items and, when there are more, the cursor of the next page. */
-const page = <T extends z.ZodType>(item: T, id: string) =>
+export const page = <T extends z.ZodType>(item: T, id: string) =>
   z
     .object({
       items: z.array(item).max(MAX_PAGE_SIZE),
@@ -318,7 +318,16 @@ const AUDIT_DETAIL_MAX_LENGTH =
 export const auditEntrySchema = z
   .object({
     at: isoTime(),
-    action: z.enum(['review.resolved', 'workflow.saved', 'dispositions.uploaded', 'settings.saved']),
+    action: z.enum([
+      'review.resolved',
+      'workflow.saved',
+      'dispositions.uploaded',
+      'settings.saved',
+      'listEntry.added',
+      'listEntry.removed',
+      'listEntry.displaced',
+      'listRules.saved',
+    ]),
     keyId: serviceId(),
     keyName: label(),
     subject: label(),

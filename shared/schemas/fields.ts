@@ -264,24 +264,54 @@ export const phoneNumber = shared(() =>
     .meta({ examples: ['+1 415 555 0100', `+${'1'.repeat(32)}`] }),
 );
 
+/** A postal address as contact entries carry it (block and watch list entries name one the same way). */
+export const postalAddress = shared(() =>
+  z.strictObject({
+    line1: text().optional(),
+    line2: text().optional(),
+    city: text().optional(),
+    state: text().optional(),
+    postalCode: text().optional(),
+    country: text().optional(),
+    geoCode: z
+      .strictObject({ longitude: z.number().min(-180).max(180), latitude: z.number().min(-90).max(90) })
+      .optional(),
+  }),
+);
+
+export const emailAddress = shared(() => z.email().max(320));
+
+/** A payment card as payment entries name it (orders; block and watch list entries). */
+export const cardBin = shared(() =>
+  z
+    .string()
+    .max(8)
+    .regex(/^\d{6,8}$/, 'must be a 6 to 8 digit bank identification number')
+    .meta({ examples: ['424242', '42424242'] }),
+);
+export const cardLast4 = shared(() =>
+  z
+    .string()
+    .max(4)
+    .regex(/^\d{4}$/, 'must be the last 4 digits of the card')
+    .meta({ examples: ['4242'] }),
+);
+export const cardExpiry = shared(() =>
+  z
+    .string()
+    .max(5)
+    .regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'must be MM/YY')
+    .meta({ examples: ['12/29'] }),
+);
+
 export const contactEntry = shared(() =>
   z.discriminatedUnion('contactType', [
     z.strictObject({
       contactType: z.literal('ContactAddress'),
-      address: z.strictObject({
-        line1: text().optional(),
-        line2: text().optional(),
-        city: text().optional(),
-        state: text().optional(),
-        postalCode: text().optional(),
-        country: text().optional(),
-        geoCode: z
-          .strictObject({ longitude: z.number().min(-180).max(180), latitude: z.number().min(-90).max(90) })
-          .optional(),
-      }),
+      address: postalAddress(),
       addressType: apiEnum(['Billing', 'Shipping', 'Business']),
     }),
-    z.strictObject({ contactType: z.literal('EMail'), address: z.email().max(320) }),
+    z.strictObject({ contactType: z.literal('EMail'), address: emailAddress() }),
     z.strictObject({ contactType: z.literal('Phone'), number: phoneNumber() }),
   ]),
 );

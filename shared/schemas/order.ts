@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import {
   apiEnum,
+  cardBin,
+  cardExpiry,
+  cardLast4,
   contactInformation,
   customData,
   decimalAmount,
@@ -35,18 +38,8 @@ export const lineItemSchema = z.strictObject({
 export const paymentEntrySchema = z.strictObject({
   amount: money().optional(),
   instrument: text().optional(),
-  last4: z
-    .string()
-    .max(4)
-    .regex(/^\d{4}$/, 'must be the last 4 digits of the card')
-    .meta({ examples: ['4242'] })
-    .optional(),
-  BIN: z
-    .string()
-    .max(8)
-    .regex(/^\d{6,8}$/, 'must be a 6 to 8 digit bank identification number')
-    .meta({ examples: ['424242', '42424242'] })
-    .optional(),
+  last4: cardLast4().optional(),
+  BIN: cardBin().optional(),
   paymentIdentifier: idText().optional(),
   postalCode: text().optional(),
   method: apiEnum(['NotPresent', 'Swipe', 'Tap', 'Dip']).optional(),
@@ -57,12 +50,7 @@ export const paymentEntrySchema = z.strictObject({
   cvv_result_code: text().optional(),
   avs_result_code: text().optional(),
   paymentStatus: text().optional(),
-  expiry: z
-    .string()
-    .max(5)
-    .regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'must be MM/YY')
-    .meta({ examples: ['12/29'] })
-    .optional(),
+  expiry: cardExpiry().optional(),
 });
 
 export const orderRequestSchema = z.strictObject({

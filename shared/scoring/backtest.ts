@@ -1,12 +1,14 @@
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import { WORKFLOW_LIMITS } from '../schemas/fields.ts';
 import type { Decision } from './decide.ts';
+import { applyLists } from './lists.ts';
+import { decisionTypeOf } from './workflow.ts';
 import { matchWorkflow, type RunnableWorkflow } from './workflow-engine.ts';
 
 /**
  * Re-decides stored decisions with a candidate workflow, from the variables each decision kept (its
  * abuse score, signal values and event fields), so the answer is what the candidate would have said
- * at the time, with no re-scoring. Pure.
+ * at the time, with no re-scoring; the block and allow lists apply after it as they did then. Pure.
  */
 export interface BacktestEvent {
   eventId: string;
@@ -66,16 +68,22 @@ export function backtest(
   const bump = (counts: Record<string, number>, key: string) => {
     counts[key] = (counts[key] ?? 0) + 1;
   };
+  const canReview = decisionTypeOf(candidate).includes('REVIEW');
   for (const event of events) {
     for (const stored of event.decisions) {
       report.decisions++;
       if (!stored.fields) report.decisionsWithoutFields++;
-      const match = matchWorkflow(candidate, {
+      const fields = stored.fields ?? {};
+      const branch = matchWorkflow(candidate, {
         abuseScore: stored.abuseScore,
         thresholds: stored.modelThresholds,
         signals: stored.signals ?? {},
-        fields: stored.fields ?? {},
+        fields,
       });
+      const match = {
+        ...branch,
+        ...applyLists(branch, candidate.eventType, canReview, fields),
+      };
       for (const error of match.errors) bump(report.ruleErrors, error.rule);
       bump(report.outcomes.current, stored.decision);
       bump(report.outcomes.candidate, match.decision);

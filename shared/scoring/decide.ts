@@ -5,6 +5,7 @@ import {
   thresholdReason,
   thresholdsForEvent,
 } from './decision-thresholds.ts';
+import { applyLists, type ListVerdict, listFields, listReason } from './lists.ts';
 import { type ModelThresholds, type ScoringModel, scoreWithModel } from './model.ts';
 import { thresholdsOf } from './models.ts';
 import type { Signals } from './signals/signal.ts';
@@ -47,13 +48,15 @@ export interface LiveModels {
   shadow?: ScoringModel;
 }
 
-/** What the merchant decided beside its workflow. */
+/** What decides besides the model and the workflow. */
 export interface DecisionPolicy {
   /**
-   * Its economics, review capacity and good-customer guard: each event's own thresholds
+   * The merchant's economics, review capacity and good-customer guard: each event's own thresholds
    * (decision-thresholds.ts). Absent: the model's thresholds as they are (replays, benchmarks).
    */
   thresholds?: ThresholdPolicy | undefined;
+  /** The block, watch and allow lists the event touches (lists.ts). */
+  lists?: ListVerdict;
 }
 
 /** Contributions below this many log-odds are too small to name as a reason. */
@@ -62,7 +65,8 @@ const MAX_REASONS = 3;
 
 /**
  * Scores the signals with the model, then runs the workflow over the score, the signal values and
- * the event's fields. Pure.
+ * the event's fields (the lists' among them), then applies the lists: block over allow over the
+ * workflow's branch. Pure.
  */
 export function decide(
   models: ScoringModel | LiveModels,
@@ -74,24 +78,32 @@ export function decide(
   const { active: model, shadow } = 'active' in models ? models : { active: models, shadow: undefined };
   const values = Object.fromEntries(Object.entries(signals).map(([name, s]) => [name, s.value]));
   const scored = scoreWithModel(model, values);
-  const normalized = normalizeFields(workflow.eventType, fields);
+  const { lists } = policy;
+  const normalized = normalizeFields(workflow.eventType, { ...fields, ...listFields(lists) });
   const decisionType = decisionTypeOf(workflow);
   const event = eventThresholds(model, workflow, decisionType, normalized, policy);
   const thresholds = { declineAt: event.declineAt, reviewAt: event.reviewAt };
-  const branch = matchWorkflow(workflow, {
-    abuseScore: scored.abuseScore,
-    thresholds,
-    signals: values,
-    fields: normalized,
-  });
+  const branch = withLists(
+    workflow,
+    decisionType,
+    matchWorkflow(workflow, {
+      abuseScore: scored.abuseScore,
+      thresholds,
+      signals: values,
+      fields: normalized,
+    }),
+    normalized,
+  );
   const reasons = scored.contributions
     .filter((c) => c.contribution >= REASON_THRESHOLD)
     .slice(0, MAX_REASONS)
     .map((c) => signals[c.signal]?.evidence)
     .filter((text): text is string => Boolean(text));
   const signalReason = reasons.length > 0 ? reasons.join('; ') : 'no abuse signals in the linked history';
+  const listOpening = branch.by && lists ? listReason(lists, branch.by) : undefined;
   const rule = workflow.rules.find((r) => r.name === branch.name);
   const economics =
+    !listOpening &&
     policy.thresholds &&
     'cuts' in event &&
     branch.decision !== 'APPROVE' &&
@@ -104,11 +116,12 @@ export function decide(
           scored.abuseScore,
         )
       : undefined;
+  const opening = listOpening ? [listOpening] : [economics, branch.reason];
   return {
     decision: branch.decision,
     subDecision: branch.name,
     decisionType,
-    reason: [economics, branch.reason, signalReason].filter(Boolean).join('; '),
+    reason: [...opening, signalReason].filter(Boolean).join('; '),
     abuseScore: scored.abuseScore,
     modelVersion: scored.modelVersion,
     workflowVersion: workflow.version,
@@ -133,7 +146,15 @@ function eventThresholds(
   return thresholdsForEvent(workflow.eventType, model, canReview, fields, policy.thresholds);
 }
 
-/** What the shadow model would have decided, at its own thresholds under the same policy. */
+/** The workflow's branch with the lists (read from the fields) applied; `by` names the list that overrode it. */
+const withLists = (
+  workflow: RunnableWorkflow,
+  decisionType: string,
+  branch: ReturnType<typeof matchWorkflow>,
+  fields: Readonly<Record<string, FieldValue>>,
+) => ({ ...branch, ...applyLists(branch, workflow.eventType, decisionType.includes('REVIEW'), fields) });
+
+/** What the shadow model would have decided, at its own thresholds under the same policy and lists. */
 function shadowDecision(
   model: ScoringModel,
   workflow: RunnableWorkflow,
@@ -144,12 +165,12 @@ function shadowDecision(
 ): ShadowDecision {
   const { abuseScore } = scoreWithModel(model, signals);
   const { declineAt, reviewAt } = eventThresholds(model, workflow, decisionType, fields, policy);
-  const branch = matchWorkflow(workflow, {
-    abuseScore,
-    thresholds: { declineAt, reviewAt },
-    signals,
+  const branch = withLists(
+    workflow,
+    decisionType,
+    matchWorkflow(workflow, { abuseScore, thresholds: { declineAt, reviewAt }, signals, fields }),
     fields,
-  });
+  );
   return { modelVersion: model.version, abuseScore, decision: branch.decision, subDecision: branch.name };
 }
 

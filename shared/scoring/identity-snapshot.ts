@@ -1,4 +1,5 @@
 import type { IdentityRef } from '../identity/identities.ts';
+import type { ListMarker } from './list-marker.ts';
 
 /**
  * What scoring reads of one identity's history, as of the event's own time. The store builds it from the identity's item
@@ -24,4 +25,6 @@ export interface IdentitySnapshot {
   /** Distinct identities of a kind linked to this one. */
   linkedCount: (kind: string) => number;
   isLinked: (kind: string, digest: string) => boolean;
+  /** Block, watch and allow entries on this identity acting at the event's time (since <= at < expiry). */
+  lists: readonly ListMarker[];
 }

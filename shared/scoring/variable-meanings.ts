@@ -1,4 +1,5 @@
 import type { VelocityWindow } from './identity-snapshot.ts';
+import type { ListFieldName } from './lists.ts';
 import { type IdentityTimeField, identityTimeFieldList } from './signals/identity-time.ts';
 import { signalMeaning } from './signals/meanings.ts';
 import { KIND_WORDS } from './signals/signal.ts';
@@ -66,6 +67,16 @@ const OWN_FIELD_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnFieldN
   },
 };
 
+/** The lists (lists.ts), for rules of a merchant's own beside the built-in overrides. */
+const LIST_FIELD_MEANINGS: Readonly<Record<ListFieldName, string>> = {
+  onBlockList:
+    'Whether an identity of the event is on the block list for this event type at its time (the event is then declined, returns reviewed, whatever the workflow says).',
+  onAllowList:
+    "Whether the event's customer (orders and returns: its e-mail; signups: the account or its e-mail; logins, account updates: the account) is on the allow list (a DECLINE from the workflow then becomes APPROVE; a block still wins).",
+  watchListedIdentities:
+    'How many identities of the event are on the watch list for this event type at its time.',
+};
+
 const WINDOW_WORDS: Record<VelocityWindow, string> = { m15: '15 minutes', h1: 'hour', h24: '24 hours' };
 
 function identityTimeFieldMeaning(field: IdentityTimeField): string {
@@ -87,6 +98,7 @@ function meaningsOf(eventType: EventType): Readonly<Record<string, string>> {
     ...Object.fromEntries(
       identityTimeFieldList().map((field) => [field.name, identityTimeFieldMeaning(field)]),
     ),
+    ...LIST_FIELD_MEANINGS,
   };
 }
 

@@ -1,3 +1,4 @@
+import { LIST_FIELDS } from './lists.ts';
 import type { ModelThresholds } from './model.ts';
 import { MODELS } from './models.ts';
 import { identityTimeFieldList } from './signals/identity-time.ts';
@@ -84,15 +85,15 @@ const OWN_FIELDS = {
 export type OwnFieldName<T extends EventType> = (typeof OWN_FIELDS)[T][number]['name'];
 
 /**
- * Event fields a use case passes to decide(). A field it does not pass reads as the type's zero
- * ("" / 0 / false), so a condition never fails for a missing field.
+ * Event fields a use case passes to decide() (decide adds the lists' own). A field it does not pass
+ * reads as the type's zero ("" / 0 / false), so a condition never fails for a missing field.
  */
 export const EVENT_FIELDS: Record<EventType, readonly FieldDeclaration[]> = {
-  order: [...OWN_FIELDS.order, ...IDENTITY_TIME_FIELDS],
-  return: [...OWN_FIELDS.return, ...IDENTITY_TIME_FIELDS],
-  signup: [...OWN_FIELDS.signup, ...IDENTITY_TIME_FIELDS],
-  login: [...OWN_FIELDS.login, ...IDENTITY_TIME_FIELDS],
-  account: [...OWN_FIELDS.account, ...IDENTITY_TIME_FIELDS],
+  order: [...OWN_FIELDS.order, ...IDENTITY_TIME_FIELDS, ...LIST_FIELDS],
+  return: [...OWN_FIELDS.return, ...IDENTITY_TIME_FIELDS, ...LIST_FIELDS],
+  signup: [...OWN_FIELDS.signup, ...IDENTITY_TIME_FIELDS, ...LIST_FIELDS],
+  login: [...OWN_FIELDS.login, ...IDENTITY_TIME_FIELDS, ...LIST_FIELDS],
+  account: [...OWN_FIELDS.account, ...IDENTITY_TIME_FIELDS, ...LIST_FIELDS],
 };
 
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -12,12 +12,16 @@ import type { TransactItem } from './transact.ts';
  */
 export type { AuditEntry };
 
-export function auditPut(merchantId: string, entry: AuditEntry): TransactItem {
+/**
+ * `auditId` names the entry among those of the same millisecond: random by default; a change that
+ * must write the same items when replayed (an imported dispute's list entries) derives it.
+ */
+export function auditPut(merchantId: string, entry: AuditEntry, auditId = randomBase62(8)): TransactItem {
   return {
     Put: {
       TableName: tableName,
       Item: {
-        ...consoleKeys.auditEntry(merchantId, entry.at, randomBase62(8)),
+        ...consoleKeys.auditEntry(merchantId, entry.at, auditId),
         entity: 'audit',
         merchantId,
         ...entry,

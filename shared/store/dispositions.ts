@@ -3,8 +3,9 @@ import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { keys, type TableKey } from './keys.ts';
+import { isListConflict } from './list-entries.ts';
 import type { ReturnRecord } from './returns.ts';
-import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
+import { ConditionFailedError, type TransactItem, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
 
 /**
@@ -26,6 +27,8 @@ export interface StoredDispositions {
   merchantId: string;
   providerReturnId: string;
   byLine: Record<string, StoredDisposition>;
+  /** List entries its abusive items put on the lists: id and identity. */
+  listed?: { entryId: string; identity: string }[];
   version: number;
   updatedAt: string;
 }
@@ -54,9 +57,41 @@ export async function loadReturnDispositions(
 }
 
 /**
+ * The Update that records which list entries a return's dispositions hold now (a legitimate review
+ * of the return took them off), for another use case's transaction: conditional on the version
+ * read, so a concurrent disposition makes that transaction fail (see isDispositionsConflict).
+ */
+export function dispositionsListedUpdate(
+  record: StoredDispositions,
+  listed: NonNullable<StoredDispositions['listed']>,
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.returnDispositions(record.merchantId, record.providerReturnId),
+      UpdateExpression:
+        listed.length > 0 ? 'SET #listed = :listed, #version = :next' : 'REMOVE #listed SET #version = :next',
+      ConditionExpression: '#version = :read',
+      ExpressionAttributeNames: { '#listed': 'listed', '#version': VERSION_ATTRIBUTE },
+      ExpressionAttributeValues: {
+        ...(listed.length > 0 ? { ':listed': listed } : {}),
+        ':next': record.version + 1,
+        ':read': record.version,
+      },
+    },
+  };
+}
+
+const DISPOSITIONS_SORT_KEY = keys.returnDispositions('', '').SK;
+
+/** The dispositions record changed under a transaction that held dispositionsListedUpdate. */
+export const isDispositionsConflict = (error: unknown): boolean =>
+  error instanceof ConditionFailedError && error.key?.SK === DISPOSITIONS_SORT_KEY;
+
+/**
  * Writes a return's dispositions, read at `expectedVersion`, with the counters they move (and any
- * `alsoWrite` items) in one transaction; a concurrent writer that came first makes it a
- * StaleRecordError.
+ * `alsoWrite` items: list entries, the Idempotency-Key record) in one transaction; a concurrent
+ * writer that came first (or a concurrent list change) makes it a StaleRecordError.
  */
 export async function saveDispositions(
   record: StoredDispositions,
@@ -83,7 +118,7 @@ export async function saveDispositions(
       ...alsoWrite,
     ]);
   } catch (error) {
-    if (error instanceof ConditionFailedError && error.index === 0)
+    if ((error instanceof ConditionFailedError && error.index === 0) || isListConflict(error))
       throw new StaleRecordError('dispositions');
     throw error;
   }

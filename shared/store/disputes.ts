@@ -3,6 +3,7 @@ import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
 import { HistoryChanges } from './identity-history.ts';
 import { keys, learningGsi1, type TableKey } from './keys.ts';
+import { isListConflict } from './list-entries.ts';
 import type { OrderItem } from './orders.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
@@ -16,6 +17,8 @@ export interface DisputeEffects {
   identities: string[];
   lost?: { value: number; at: number };
   open?: { at: number };
+  /** List entries its state put on the lists (a lost fraud chargeback's): id and identity. */
+  listed?: { entryId: string; identity: string }[];
 }
 
 /** A dispute, keyed per merchant by `disputeId`, so an id reused on another order is caught. */
@@ -64,8 +67,10 @@ export interface DisputeWrite {
   record: StoredDispute;
   /** The version read; undefined for a dispute new to the store. */
   expectedVersion: number | undefined;
-  /** The counter moves of this dispute's state change. */
+  /** The counter moves of this dispute's state change, and its list markers. */
   changes: HistoryChanges;
+  /** Its list entries' writes and their audit entries. */
+  listItems?: TransactItems;
 }
 
 /** DynamoDB's TransactWriteItems limit. */
@@ -104,13 +109,14 @@ export async function saveDisputes(
         },
       })),
       ...changes.toTransactItems(merchantId, new Map(), now),
+      ...chunk.flatMap((write) => write.listItems ?? []),
       ...(index === chunks.length - 1 ? alsoWrite : []),
     ];
     if (items.length === 0) continue;
     try {
       await transactWrite(items);
     } catch (error) {
-      if (error instanceof ConditionFailedError && error.index < chunk.length) {
+      if ((error instanceof ConditionFailedError && error.index < chunk.length) || isListConflict(error)) {
         throw new StaleRecordError('dispute');
       }
       throw error;
@@ -125,7 +131,8 @@ function chunkWrites(writes: readonly DisputeWrite[], capacity: number): Dispute
   for (const write of writes) {
     const candidate = new HistoryChanges().absorb(merged).absorb(write.changes);
     const current = chunks[chunks.length - 1]!;
-    if (current.length > 0 && current.length + 1 + candidate.identityCount > capacity) {
+    const listItems = [...current, write].reduce((n, w) => n + (w.listItems?.length ?? 0), 0);
+    if (current.length > 0 && current.length + 1 + candidate.identityCount + listItems > capacity) {
       chunks.push([write]);
       merged = new HistoryChanges().absorb(write.changes);
     } else {

@@ -22,6 +22,7 @@ import {
   membersAttribute,
   sketchAttribute,
 } from './link-sketch.ts';
+import { activeMarkersOf, MARKERS_ATTRIBUTE } from './list-markers.ts';
 
 /**
  * Per-identity history: counters in time windows and the distinct identities linked to it
@@ -56,6 +57,7 @@ export function toSnapshot(
       ),
     linkedCount: (kind) => linkedCount(item, kind),
     isLinked: (kind, digest) => isLinked(item, kind, digest),
+    lists: activeMarkersOf(item, at),
   };
 }
 
@@ -88,6 +90,8 @@ interface PendingIdentityChange {
   /** Earliest and latest event time among the moves (first/last seen are their min/max). */
   earliestAt: number | undefined;
   touchedAt: number | undefined;
+  /** The identity's list markers rewritten (undefined `next`: none left), on condition of `read`. */
+  markers?: { next: string | undefined; read: string | undefined };
 }
 
 /**
@@ -143,7 +147,20 @@ export class HistoryChanges {
       }
       if (change.earliestAt !== undefined) touch(mine, change.earliestAt);
       if (change.touchedAt !== undefined) touch(mine, change.touchedAt);
+      // In order: the last rewrite, on condition of what the first one read.
+      if (change.markers)
+        mine.markers = { next: change.markers.next, read: (mine.markers ?? change.markers).read };
     }
+    return this;
+  }
+
+  /**
+   * Rewrites the identity's list markers (shared/store/list-markers.ts) in its one Update, on
+   * condition that they are still `read`: a concurrent rewrite fails the transaction instead of
+   * being overwritten. Marking an identity does not count as seeing it (first and last seen stay).
+   */
+  setListMarkers(ref: IdentityRef, next: string | undefined, read: string | undefined): this {
+    this.entry(ref).markers = { next, read };
     return this;
   }
 
@@ -256,17 +273,29 @@ export class HistoryChanges {
       const storedLast = typeof stored?.lastSeenAt === 'number' ? stored.lastSeenAt : undefined;
       names['#kind'] = 'kind';
       values[':kind'] = change.ref.kind;
-      if (storedFirst === undefined || earliest < storedFirst) {
+      const seen = change.touchedAt !== undefined;
+      if (seen && (storedFirst === undefined || earliest < storedFirst)) {
         names['#first'] = 'firstSeenAt';
         values[':first'] = earliest;
         setClauses.push(
           storedFirst === undefined ? '#first = if_not_exists(#first, :first)' : '#first = :first',
         );
       }
-      if (storedLast === undefined || latest > storedLast) {
+      if (seen && (storedLast === undefined || latest > storedLast)) {
         names['#last'] = 'lastSeenAt';
         values[':last'] = latest;
         setClauses.push('#last = :last');
+      }
+      const { markers } = change;
+      if (markers) {
+        // A rewrite changes them: `next` and `read` are never both undefined.
+        names['#L'] = MARKERS_ATTRIBUTE;
+        if (markers.next === undefined) removeClauses.push('#L');
+        else {
+          values[':L'] = markers.next;
+          setClauses.push('#L = :L');
+        }
+        if (markers.read !== undefined) values[':Lread'] = markers.read;
       }
       const expression = [
         `SET ${setClauses.join(', ')}`,
@@ -282,6 +311,9 @@ export class HistoryChanges {
           UpdateExpression: expression,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
+          ...(markers
+            ? { ConditionExpression: markers.read === undefined ? 'attribute_not_exists(#L)' : '#L = :Lread' }
+            : {}),
         },
       };
     });

@@ -104,6 +104,24 @@ export const consoleKeys = {
 };
 
 /**
+ * Block, watch and allow list entries: one item per entry, and the merchant's entries in one GSI1
+ * partition, newest first. Entries are written at the rate of feedback and of people, far below
+ * the 1,000 writes/s a partition takes, so the listing needs no shards.
+ */
+export const listKeys = {
+  entry: (merchantId: string, entryId: string) =>
+    key(`${merchantScope(merchantId)}#LISTENTRY#${entryId}`, 'LISTENTRY'),
+};
+
+export const listGsi1 = {
+  entriesPartition: (merchantId: string) => `${merchantScope(merchantId)}#LISTS`,
+  entriesByMerchant: (merchantId: string, createdAt: string, entryId: string) => ({
+    [GSI1.partitionKey]: listGsi1.entriesPartition(merchantId),
+    [GSI1.sortKey]: `${createdAt}#${entryId}`,
+  }),
+};
+
+/**
  * A dispositions CSV upload being recorded (shared/store/disposition-uploads.ts): the upload item
  * (totals, progress) and its chunks of validated rows in one partition, so one Query reads the
  * chunks still to record.

@@ -8,11 +8,13 @@ import {
 import { type Environment, KEY_PREFIX } from '../config.ts';
 import type { KeyScope } from '../contract/endpoints.ts';
 import { newKeyId, newMerchantId, randomBase62 } from '../ids.ts';
+import type { ListRules } from '../schemas/lists.ts';
 import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
 import { apiKeyHashOf, gsi1, keys, learningGsi1, type TableKey } from './keys.ts';
 import { queryAll } from './query-all.ts';
 import { GSI1 } from './table-definition.ts';
+import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 
 /** Merchants and their API keys. Keys are stored only as SHA-256 digests; the clear key is shown once. */
 export type MerchantStatus = 'active' | 'suspended';
@@ -26,6 +28,8 @@ export interface Merchant {
   autoPromoteModels: boolean;
   /** Requests per second and burst; undefined means the environment's default. */
   rateLimit?: { perSecond: number; burst: number };
+  /** The feedback rules' switches as saved (shared/lists/feedback-rules.ts fills in the defaults). */
+  listRules?: Partial<ListRules>;
   createdAt: string;
 }
 
@@ -147,6 +151,36 @@ export async function updateMerchant(
   }
 }
 
+/**
+ * Saves the merchant's feedback-rule switches with `alsoWrite` (the audit entry) in one transaction.
+ * Returns false when there is no such merchant (nothing written).
+ */
+export async function saveListRules(
+  merchantId: string,
+  listRules: ListRules,
+  alsoWrite: TransactItems,
+): Promise<boolean> {
+  try {
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.merchantProfile(merchantId),
+          UpdateExpression: 'SET #rules = :rules',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#rules': 'listRules' },
+          ExpressionAttributeValues: { ':rules': listRules },
+        },
+      },
+      ...alsoWrite,
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError && error.index === 0) return false;
+    throw error;
+  }
+}
+
 export interface NewKey {
   merchantId: string;
   environment: Environment;
@@ -243,6 +277,7 @@ function toMerchant(item: Record<string, unknown>): Merchant {
     accountUpdatesEnabled: item.accountUpdatesEnabled === true,
     autoPromoteModels: item.autoPromoteModels === true,
     ...(item.rateLimit ? { rateLimit: item.rateLimit as Merchant['rateLimit'] } : {}),
+    ...(item.listRules ? { listRules: item.listRules as Merchant['listRules'] } : {}),
     createdAt: item.createdAt as string,
   };
 }

@@ -6,8 +6,10 @@ import { newServiceId } from '../ids.ts';
 import { logger } from '../observability.ts';
 import { type AccountRequest, RISKY_CHANGE_TYPES } from '../schemas/account.ts';
 import { decide } from '../scoring/decide.ts';
+import { listVerdict } from '../scoring/lists.ts';
 import { accountSignals } from '../scoring/signals/account-signals.ts';
 import { identityTimeFields } from '../scoring/signals/identity-time.ts';
+import { watchFacts } from '../scoring/signals/watched-identity.ts';
 import { type AccountUpdateRecord, accountEventRetention } from '../store/account-events.ts';
 import { sha256Hex } from '../store/canonical.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
@@ -47,12 +49,13 @@ function evaluateChange({
     accountSignals({
       changeType: body.changeType,
       risky,
+      watch: watchFacts('account', context.snapshots, [account], 'account'),
       customer,
       history: { customer: account, devices },
       time,
     }),
     { changeType: body.changeType, siteDomain: body.siteDomain, ...identityTimeFields(time) },
-    context.policy,
+    { ...context.policy, lists: listVerdict('account', context.snapshots, [account]) },
   );
 
   const serviceAccountEventId = newServiceId('acct');

@@ -5,8 +5,10 @@ import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
 import type { LoginRequest } from '../schemas/login.ts';
 import { decide } from '../scoring/decide.ts';
+import { listVerdict } from '../scoring/lists.ts';
 import { identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { loginSignals } from '../scoring/signals/login-signals.ts';
+import { watchFacts } from '../scoring/signals/watched-identity.ts';
 import { accountEventRetention, type LoginRecord } from '../store/account-events.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
@@ -42,7 +44,14 @@ function evaluateAttempt({
   const decision = decide(
     context.models,
     context.workflow,
-    loginSignals({ success, mfaUsed, customer, history: { customer: account, devices }, time }),
+    loginSignals({
+      success,
+      mfaUsed,
+      customer,
+      history: { customer: account, devices },
+      time,
+      watch: watchFacts('login', context.snapshots, [account], 'account'),
+    }),
     {
       loginStatus: body.loginStatus,
       authMethod: body.authMethod.type,
@@ -50,7 +59,7 @@ function evaluateAttempt({
       mfaMethod: body.authMethod.mfaMethod ?? '',
       ...identityTimeFields(time),
     },
-    context.policy,
+    { ...context.policy, lists: listVerdict('login', context.snapshots, [account]) },
   );
 
   const serviceLoginId = newServiceId('lgn');

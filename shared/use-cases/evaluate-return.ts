@@ -8,8 +8,10 @@ import { newServiceId } from '../ids.ts';
 import { receivedAt } from '../request-scope.ts';
 import type { ReturnedLineItem, ReturnRequest } from '../schemas/return.ts';
 import { type Decision, decide } from '../scoring/decide.ts';
+import { listVerdict } from '../scoring/lists.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { returnSignals } from '../scoring/signals/return-signals.ts';
+import { watchFacts } from '../scoring/signals/watched-identity.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys, type TableKey } from '../store/keys.ts';
 import { type OrderItem, orderLines } from '../store/orders.ts';
@@ -103,6 +105,9 @@ function evaluateNewReturn({ call, plan, context, at, now, fingerprint }: Evalua
       at,
     ),
   );
+  const emails = history.customer.filter((s) => s.ref.kind === 'email');
+  const lists = listVerdict('return', context.snapshots, emails);
+  const watch = watchFacts('return', context.snapshots, emails, 'e-mail');
   const decisions = lines.map((line) =>
     decide(
       context.models,
@@ -110,6 +115,7 @@ function evaluateNewReturn({ call, plan, context, at, now, fingerprint }: Evalua
       returnSignals({
         refundMode: body.refundMode.refundMode,
         daysSinceOrder,
+        watch,
         item: line.scoring,
         history,
         ownEmails: customer.filter((ref) => ref.kind === 'email'),
@@ -125,7 +131,7 @@ function evaluateNewReturn({ call, plan, context, at, now, fingerprint }: Evalua
         itemValue: line.scoring.value,
         ...time,
       },
-      context.policy,
+      { ...context.policy, lists },
     ),
   );
 

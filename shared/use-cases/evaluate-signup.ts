@@ -7,9 +7,11 @@ import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
 import type { SignupRequest } from '../schemas/signup.ts';
 import { decide } from '../scoring/decide.ts';
+import { listVerdict } from '../scoring/lists.ts';
 import { accountDeviceFacts } from '../scoring/signals/account-devices.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { signupSignals } from '../scoring/signals/signup-signals.ts';
+import { watchFacts } from '../scoring/signals/watched-identity.ts';
 import type { SignupRecord } from '../store/account-events.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
@@ -57,6 +59,7 @@ function evaluateNewSignup({
     signupSignals({
       customer: roles.customer,
       at,
+      watch: watchFacts('signup', context.snapshots, [account], 'account'),
       referrerIsSelf,
       disposableEmail: emails.some((e) => isDisposableDomain(emailDomain(e))),
       machineGeneratedEmail: Math.max(0, ...emails.map((e) => machineGeneratedScore(normalizeEmail(e)))),
@@ -77,7 +80,11 @@ function evaluateNewSignup({
       hasAddress: roles.addresses.length > 0,
       ...identityTimeFields(time),
     },
-    context.policy,
+    // The account is the customer; an allowed e-mail vouches for the signup that names it.
+    {
+      ...context.policy,
+      lists: listVerdict('signup', context.snapshots, [account, ...context.snapshotsOf(roles.emails)]),
+    },
   );
 
   const response: SignupResponse = {

@@ -5,8 +5,10 @@ import { identitiesOfOrder, type OrderIdentities } from '../identity/order-ident
 import { newServiceId } from '../ids.ts';
 import type { OrderRequest } from '../schemas/order.ts';
 import { decide, toWireDecision } from '../scoring/decide.ts';
+import { listVerdict } from '../scoring/lists.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { orderSignals } from '../scoring/signals/order-signals.ts';
+import { watchFacts } from '../scoring/signals/watched-identity.ts';
 import { orderFields } from '../scoring/variables.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
@@ -45,18 +47,32 @@ function evaluateOrder({
 }: Evaluation<'order', { roles: OrderIdentities }>) {
   const orderValue = Number(body.totalPrice.amount);
   const time = identityTimeFacts(context.snapshots, roles.emails[0], at);
+  const emails = context.snapshotsOf(roles.emails);
   const decision = decide(
     context.models,
     context.workflow,
     orderSignals({
       orderValue,
       at,
+      // In card-not-present fraud the billing address is the cardholder's: watched, it says nothing.
+      watch: watchFacts(
+        'order',
+        context.snapshotsOf([
+          ...roles.emails,
+          ...roles.cards,
+          ...roles.devices,
+          ...roles.shippingAddresses,
+          ...roles.phones,
+        ]),
+        emails,
+        'e-mail',
+      ),
       cvvResultCodes: body.paymentInfo.flatMap((p) => (p.cvv_result_code ? [p.cvv_result_code] : [])),
       avsResultCodes: body.paymentInfo.flatMap((p) => (p.avs_result_code ? [p.avs_result_code] : [])),
       giftCardUsed: body.paymentInfo.some((p) => p.giftCardUsed === 'True' || p.instrument === 'GiftCard'),
       billingShippingMismatch: billingShippingMismatch(roles),
       history: {
-        emails: context.snapshotsOf(roles.emails),
+        emails,
         cards: context.snapshotsOf(roles.cards),
         devices: context.snapshotsOf(roles.devices),
         places: context.snapshotsOf([...roles.billingAddresses, ...roles.shippingAddresses, ...roles.phones]),
@@ -65,7 +81,7 @@ function evaluateOrder({
       time,
     }),
     { ...orderFields(body), ...identityTimeFields(time) },
-    context.policy,
+    { ...context.policy, lists: listVerdict('order', context.snapshots, emails) },
   );
 
   const key = keys.order(merchantId, body.providerOrderId);

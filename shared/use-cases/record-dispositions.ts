@@ -3,8 +3,11 @@ import { ApiError, returnNotFound } from '../errors.ts';
 import type { IdentityRef } from '../identity/identities.ts';
 import { parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
+import { abusiveDispositionCause, dispositionEntries, listRulesOf } from '../lists/feedback-rules.ts';
 import { receivedAt } from '../request-scope.ts';
-import type { DispositionRequest, ItemDisposition, ReturnedItemCondition } from '../schemas/disposition.ts';
+import type { DispositionRequest, ItemDisposition } from '../schemas/disposition.ts';
+import type { NoteCause } from '../scoring/list-marker.ts';
+import { keyString } from '../store/batch-get.ts';
 import { canonicalJson } from '../store/canonical.ts';
 import {
   type DispositionEffects,
@@ -15,17 +18,14 @@ import {
   saveDispositions,
 } from '../store/dispositions.ts';
 import { HistoryChanges, loadSnapshots } from '../store/identity-history.ts';
+import { keys } from '../store/keys.ts';
 import type { ReturnRecord } from '../store/returns.ts';
 import { answeredOncePerKey, type IdempotencyClaim } from './idempotency-key.ts';
+import { feedbackListWrites } from './list-feedback.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 import type { Answer, EndpointCall } from './use-case.ts';
 
 type DispositionResponse = ResponseOf<'disposition'>;
-
-/** Conditions that are abuse whatever the outcome: nothing, or something else, came back. */
-const ABUSIVE_CONDITIONS: ReadonlySet<ReturnedItemCondition> = new Set(['EMPTY_BOX', 'COUNTERFEIT_ITEM']);
-/** Carrier damage and loss are not the customer's doing, so never held against them. */
-const NOT_HELD_AGAINST_CUSTOMER: ReadonlySet<ReturnedItemCondition> = new Set(['DAMAGED_ITEM', 'LOST_ITEM']);
 
 /**
  * POST /v1/return/disposition/{return-id}: every item must name an item of the return, or nothing
@@ -43,11 +43,11 @@ async function recordItemDispositions(
   if (!providerReturnId) throw returnNotFound();
   return retryOnStaleRecord(async () => {
     const now = receivedAt();
-    const { stored, dispositions, items } = await loadReturnDispositions(
-      merchantId,
-      providerReturnId,
-      claim ? [claim.key] : [],
-    );
+    const profileKey = keys.merchantProfile(merchantId);
+    const { stored, dispositions, items } = await loadReturnDispositions(merchantId, providerReturnId, [
+      profileKey,
+      ...(claim ? [claim.key] : []),
+    ]);
     const prior = claim?.priorAnswer(items, now);
     if (prior) return prior;
     if (!stored) throw returnNotFound();
@@ -58,6 +58,7 @@ async function recordItemDispositions(
     const identities = parseIdentityIds(stored.identities);
     let heavySeen = await heavilyUsedElsewhere(stored, previous, body.itemDispositions, lines, now);
     let changed = false;
+    let newAbuse = false;
 
     body.itemDispositions.forEach((item, index) => {
       const line = lines[index]!;
@@ -82,6 +83,7 @@ async function recordItemDispositions(
       );
       byLine[line] = { ...item, recordedAt: new Date(now).toISOString(), effects };
       changed = true;
+      if (abusiveDispositionCause(item) && !(before && abusiveDispositionCause(before))) newAbuse = true;
     });
 
     const response: DispositionResponse = {
@@ -92,10 +94,25 @@ async function recordItemDispositions(
     };
     const idempotencyRecord = claim ? [claim.recordPut(response, now)] : [];
     if (changed) {
+      const [lists] = await feedbackListWrites(
+        merchantId,
+        [
+          {
+            listed: dispositions?.listed ?? [],
+            target: listTarget(stored, byLine, now),
+            // Only a new abusive verdict is new evidence: a legitimate review may have taken the
+            // entries off since the last one.
+            mayAdd: newAbuse && listRulesOf(items.get(keyString(profileKey))?.listRules).abusiveDisposition,
+          },
+        ],
+        now,
+      );
+      changes.absorb(lists!.history);
       const record: StoredDispositions = {
         merchantId,
         providerReturnId,
         byLine,
+        ...(lists!.listed.length > 0 ? { listed: lists!.listed } : {}),
         version: (dispositions?.version ?? 0) + 1,
         updatedAt: new Date(now).toISOString(),
       };
@@ -106,7 +123,10 @@ async function recordItemDispositions(
           { field: 'itemDispositions' },
         );
       }
-      await saveDispositions(record, dispositions?.version, changes, now, idempotencyRecord);
+      await saveDispositions(record, dispositions?.version, changes, now, [
+        ...lists!.items,
+        ...idempotencyRecord,
+      ]);
     } else if (claim) {
       await claim.recordAlone(response, now);
     }
@@ -188,17 +208,29 @@ function effectsOf(
   heavySeen: number,
   now: number,
 ): DispositionEffects {
-  const condition = item.returnedItemCondition;
-  const heavilyUsed = condition === 'HEAVILY_USED';
-  const abusive =
-    !NOT_HELD_AGAINST_CUSTOMER.has(condition) &&
-    (ABUSIVE_CONDITIONS.has(condition) ||
-      item.dispositionOutcome === 'REMOVE_SUSPECT_ABUSE' ||
-      (heavilyUsed && heavySeen > 0));
+  const heavilyUsed = item.returnedItemCondition === 'HEAVILY_USED';
+  const abusive = abusiveDispositionCause(item) !== undefined || (heavilyUsed && heavySeen > 0);
   const effects: DispositionEffects = {};
   if (abusive) effects.abusiveAt = before?.abusiveAt ?? now;
   if (heavilyUsed) effects.heavilyUsedAt = before?.heavilyUsedAt ?? now;
   return effects;
+}
+
+/**
+ * The watch entries a return's dispositions call for while an item of it is confirmed abuse (empty
+ * box, counterfeit, removed as suspected abuse), worded by the first such item.
+ */
+function listTarget(stored: ReturnRecord, byLine: Record<string, StoredDisposition>, now: number) {
+  const cause = Object.keys(byLine)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((line) => abusiveDispositionCause(byLine[line]!))
+    .find((found): found is NoteCause => found !== undefined);
+  if (!cause) return [];
+  return dispositionEntries(
+    { providerReturnId: stored.providerReturnId, identities: parseIdentityIds(stored.identities) },
+    cause,
+    now,
+  );
 }
 
 /** Moves a 0/1 counter from its old state to its new one, at the times it was counted. */

@@ -2,8 +2,10 @@ import type { ResponseOf } from '../contract/endpoints.ts';
 import { ApiError, orderNotFound } from '../errors.ts';
 import { parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
+import { chargebackEntries, isLostFraudDispute, listRulesOf } from '../lists/feedback-rules.ts';
 import { receivedAt } from '../request-scope.ts';
 import type { DisputeRequest } from '../schemas/dispute.ts';
+import { keyString } from '../store/batch-get.ts';
 import {
   type DisputeEffects,
   type DisputeEvent,
@@ -12,8 +14,10 @@ import {
   saveDisputes,
 } from '../store/disputes.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
+import { keys } from '../store/keys.ts';
 import { applyDisputeEvents, sameEffect } from './dispute-state.ts';
 import { answeredOncePerKey, type IdempotencyClaim } from './idempotency-key.ts';
+import { feedbackListWrites } from './list-feedback.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 import type { Answer, EndpointCall } from './use-case.ts';
 
@@ -42,11 +46,12 @@ async function recordDisputeEntries(
 
   return retryOnStaleRecord(async () => {
     const now = receivedAt();
+    const profileKey = keys.merchantProfile(merchantId);
     const { order, disputes, items } = await loadOrderDisputes(
       merchantId,
       providerOrderId,
       [...groups.keys()],
-      claim ? [claim.key] : [],
+      [profileKey, ...(claim ? [claim.key] : [])],
     );
     const prior = claim?.priorAnswer(items, now);
     if (prior) return prior;
@@ -82,6 +87,37 @@ async function recordDisputeEntries(
       moveDisputeCounters(changes, stored?.applied, next.applied);
       writes.push({ record: next, expectedVersion: stored?.version, changes });
     }
+    const rules = listRulesOf(items.get(keyString(profileKey))?.listRules);
+    const lists = await feedbackListWrites(
+      merchantId,
+      writes.map(({ record }) => ({
+        listed: disputes.get(record.disputeId)?.applied.listed ?? [],
+        target:
+          isLostFraudDispute(record.current) && record.applied.lost
+            ? chargebackEntries(
+                {
+                  providerOrderId: record.providerOrderId,
+                  identities: parseIdentityIds(record.applied.identities),
+                },
+                {
+                  disputeId: record.disputeId,
+                  disputeReason: record.current.disputeReason,
+                  lostAt: record.applied.lost.at,
+                },
+                now,
+              )
+            : [],
+        mayAdd: rules.lostFraudChargeback,
+      })),
+      now,
+    );
+    writes.forEach((write, i) => {
+      const { history, items: listItems, listed } = lists[i]!;
+      write.changes.absorb(history);
+      write.listItems = listItems;
+      const { listed: _before, ...applied } = write.record.applied;
+      write.record.applied = listed.length > 0 ? { ...applied, listed } : applied;
+    });
 
     const response: DisputeResponse = {
       providerOrderId: order.providerOrderId,

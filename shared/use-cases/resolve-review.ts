@@ -1,7 +1,16 @@
 import { uniqueIdentities } from '../identity/identities.ts';
 import { parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
+import { listRulesOf, reviewEntries } from '../lists/feedback-rules.ts';
+import {
+  dispositionsListedUpdate,
+  isDispositionsConflict,
+  type StoredDispositions,
+} from '../store/dispositions.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
+import { keys, recordIdOf } from '../store/keys.ts';
+import { isListConflict } from '../store/list-entries.ts';
+import { getRecord } from '../store/record-once.ts';
 import {
   getReview,
   publicReview,
@@ -11,8 +20,11 @@ import {
   saveReviewResolution,
 } from '../store/reviews.ts';
 import type { TransactItems } from '../store/transact.ts';
+import { StaleRecordError } from '../store/versioned.ts';
 import { webhookOutboxItems } from '../store/webhook-deliveries.ts';
 import { readSubscriptions } from '../store/webhooks.ts';
+import { type FeedbackListWrites, feedbackListWrites } from './list-feedback.ts';
+import { retryOnStaleRecord } from './retry-stale.ts';
 
 export type ResolveResult =
   | { status: 'resolved'; review: Review }
@@ -30,9 +42,16 @@ const LABEL_METRIC: Record<ReviewOutcome, string> = {
 /**
  * Resolves an open review (the console, the admin CLI): its label lands on the event's identities
  * like any other feedback, and `review.resolved` goes to the merchant's webhooks; the resolution, the
- * counter moves and the outbox item commit in one transaction, so a label is never counted twice.
+ * counter moves, the list entries (below) and the outbox item commit in one transaction, so a label
+ * is never counted twice. Abuse watches the event's identities (the abuseReview rule); a legitimate
+ * return takes off the entries its dispositions put on the lists.
  */
-export async function resolveReview(input: {
+export function resolveReview(input: ResolveInput): Promise<ResolveResult> {
+  // A concurrent list change on the same identities: read and plan again.
+  return retryOnStaleRecord(() => resolveOnce(input));
+}
+
+interface ResolveInput {
   merchantId: string;
   reviewId: string;
   outcome: ReviewOutcome;
@@ -44,7 +63,9 @@ export async function resolveReview(input: {
   now: number;
   /** false for imported history: the resolution is recorded but no webhook is sent. */
   notify?: boolean;
-}): Promise<ResolveResult> {
+}
+
+async function resolveOnce(input: ResolveInput): Promise<ResolveResult> {
   const { merchantId, reviewId, outcome, now } = input;
   const review = await getReview(merchantId, reviewId);
   if (!review) return { status: 'not_found' };
@@ -58,6 +79,8 @@ export async function resolveReview(input: {
   const resolved: Review = { ...review, status: 'resolved', resolution };
   const identities = uniqueIdentities(parseIdentityIds(review.identities));
   const label = new HistoryChanges().addEach(identities, LABEL_METRIC[outcome], 1, now);
+  const lists = await listWritesOf(review, outcome, now);
+  label.absorb(lists.history);
   const subscriptions = input.notify === false ? [] : await readSubscriptions(merchantId);
   const notice = {
     type: 'review.resolved' as const,
@@ -69,14 +92,49 @@ export async function resolveReview(input: {
     await saveReviewResolution(review, resolution, [
       // No stale-bucket pruning here (that needs the items read); the next scored event prunes them.
       ...label.toTransactItems(merchantId, new Map(), now),
+      ...lists.items,
       ...webhookOutboxItems(merchantId, subscriptions, [notice], now),
       ...(input.alsoWrite ?? []),
     ]);
   } catch (error) {
+    if (isListConflict(error) || isDispositionsConflict(error)) throw new StaleRecordError('review lists');
     if (!(error instanceof ReviewNotOpenError)) throw error;
     const current = await getReview(merchantId, reviewId);
     if (!current) throw error;
     return { status: 'already_resolved', review: current };
   }
   return { status: 'resolved', review: resolved };
+}
+
+/**
+ * The list writes of a resolution: abuse puts the event's identities on the watch list (when the
+ * merchant's abuseReview rule is on); a legitimate return takes off what its dispositions put there
+ * (orders never go to review, so no chargeback's entries are at stake).
+ */
+async function listWritesOf(
+  review: Review,
+  outcome: ReviewOutcome,
+  now: number,
+): Promise<Pick<FeedbackListWrites, 'history' | 'items'>> {
+  const { merchantId } = review;
+  const providerId = recordIdOf(review.eventKey);
+  if (outcome === 'abuse') {
+    const profile = await getRecord<Record<string, unknown>>(keys.merchantProfile(merchantId));
+    if (!listRulesOf(profile?.listRules).abuseReview) return { history: new HistoryChanges(), items: [] };
+    const target = reviewEntries(
+      { ...review, providerId, identities: parseIdentityIds(review.identities) },
+      now,
+    );
+    const [writes] = await feedbackListWrites(merchantId, [{ listed: [], target, mayAdd: true }], now);
+    return writes!;
+  }
+  if (review.eventType !== 'return') return { history: new HistoryChanges(), items: [] };
+  const dispositions = await getRecord<StoredDispositions>(keys.returnDispositions(merchantId, providerId));
+  if (!dispositions?.listed?.length) return { history: new HistoryChanges(), items: [] };
+  const [writes] = await feedbackListWrites(
+    merchantId,
+    [{ listed: dispositions.listed, target: [], mayAdd: false }],
+    now,
+  );
+  return { history: writes!.history, items: [...writes!.items, dispositionsListedUpdate(dispositions, [])] };
 }

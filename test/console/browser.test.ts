@@ -505,6 +505,50 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
     }
   });
 
+  it('lists the feedback rules’ entries, adds a card to the block list, removes it, and switches a rule', async () => {
+    await nav('Lists');
+    // The review resolved as abuse above put its return's identities on the watch list.
+    const entries = page.getByRole('table', { name: 'List entries' });
+    await hasText(entries, 'abuseReview');
+    await page.getByLabel('Source').selectOption('feedback');
+    await expect.poll(() => new URL(page.url()).searchParams.get('source')).toBe('feedback');
+    await hasText(entries, 'watch');
+
+    const form = page.getByRole('form', { name: 'Add an entry' });
+    await form.getByLabel('List').selectOption('block');
+    await form.getByLabel('Kind').selectOption('card');
+    await form.getByLabel('BIN (first 6-8 digits)').fill('411111');
+    await form.getByLabel('Last 4 digits').fill('4242');
+    await form.getByLabel('Expiry (MM/YY, as orders send it)').fill('09/27');
+    await form.getByLabel('Reason').fill('Issuer confirmed stolen');
+    await form.getByLabel('order', { exact: true }).check();
+    await form.getByRole('button', { name: 'Add to list' }).click();
+    await hasText(form.getByRole('status'), 'Added card 411111…4242 09/27 to the block list (in force)');
+    await page.getByLabel('Source').selectOption('');
+    await hasText(entries, 'card 411111…4242 09/27');
+    await shoot('lists');
+    const blocked = await suite.api.post(
+      '/v1/order',
+      (await import('../support/fixtures.ts')).orderBody({
+        card: { BIN: '411111', last4: '4242', expiry: '09/27' },
+        timestamp: Date.now(),
+      }),
+      { apiKey: suite.apiKey },
+    );
+    expect(blocked.body.cartLevelDecisions[0].decisions[0]).toMatchObject({ subDecision: 'block_list' });
+
+    await page.getByRole('button', { name: 'Remove card 411111…4242 09/27' }).click();
+    await page.getByRole('button', { name: 'Confirm removing card 411111…4242 09/27' }).click();
+    await expect.poll(() => entries.getByText('card 411111…4242 09/27').count()).toBe(0);
+
+    const rules = page.getByRole('form', { name: 'Feedback rules' });
+    await rules.getByLabel(/Reviews resolved as abuse/).uncheck();
+    await rules.getByRole('button', { name: 'Save rules' }).click();
+    await hasText(rules.getByRole('status'), 'Feedback rules saved');
+    expect((await suite.api.request('GET', '/v1/list-rules', { apiKey: key })).body.abuseReview).toBe(false);
+    await shoot('lists-rules');
+  });
+
   it('signs out: the session ends and the API refuses the old cookie', async () => {
     const cookie = (await page.context().cookies())[0]!;
     await page.getByRole('button', { name: 'Sign out' }).click();

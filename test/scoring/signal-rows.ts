@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { ListMarker } from '../../shared/scoring/list-marker.ts';
 import type { IdentityTimeFacts } from '../../shared/scoring/signals/identity-time.ts';
 import { type SignalName, signalNames } from '../../shared/scoring/signals/registry.ts';
 import type { Signal, Signals } from '../../shared/scoring/signals/signal.ts';
+import { type WatchFacts, watchFacts } from '../../shared/scoring/signals/watched-identity.ts';
 import type { EventType } from '../../shared/scoring/workflow.ts';
 import { timeFacts } from './scoring-inputs.ts';
+import { fakeSnapshot, listMarker } from './snapshots.ts';
 
 /** One case of one signal: an event's scoring input and what the signal answers (undefined: silent). */
 export interface SignalRow<Input> {
@@ -120,7 +123,83 @@ function newIdentitiesRows<Input>(
 }
 
 /** Row builders of the shared signals, by signal: each event type that declares one calls it. */
+// The watch signals: which identities count, and a customer new against one known before the entry.
+const ENTRY = Date.UTC(2026, 10, 12, 10);
+const ENTRY_WORDS = 'device on the watch list since 12 Nov 2026 (lost fraud chargeback on order o-1)';
+const watchEntry = (overrides: Partial<ListMarker> = {}) =>
+  listMarker({
+    id: 'watch0001',
+    list: 'watch',
+    since: ENTRY,
+    note: { cause: 'chargeback', ref: 'o-1' },
+    ...overrides,
+  });
+const watchedDevice = (lists: ListMarker[]) => fakeSnapshot('device', 'd1', { lists });
+const customer = (firstSeenAt?: number) =>
+  fakeSnapshot('email', 'e1', firstSeenAt === undefined ? {} : { firstSeenAt });
+
+function watchedNewCustomerRows<Input>(
+  make: (watch: WatchFacts) => Input,
+  type: EventType,
+): SignalRow<Input>[] {
+  const facts = (watchable: Parameters<typeof watchFacts>[1], firstSeenAt?: number) =>
+    make(watchFacts(type, watchable, [customer(firstSeenAt)], 'e-mail'));
+  return [
+    fires(
+      'a new customer on a watched device, with the entry in words',
+      facts([watchedDevice([watchEntry()])]),
+      1,
+      `${ENTRY_WORDS}; e-mail first seen after it`,
+    ),
+    fires(
+      'a customer first seen after the entry counts as new',
+      facts([watchedDevice([watchEntry()])], ENTRY + 86_400_000),
+      1,
+      `${ENTRY_WORDS}; e-mail first seen after it`,
+    ),
+    silent('nothing watched', facts([watchedDevice([])])),
+    silent(
+      'an entry scoped to another event type',
+      facts([watchedDevice([watchEntry({ eventTypes: [type === 'return' ? 'order' : 'return'] })])]),
+    ),
+    silent(
+      'a customer known before the entry',
+      facts([watchedDevice([watchEntry()])], ENTRY - 120 * 86_400_000),
+    ),
+  ];
+}
+
+function watchedKnownCustomerRows<Input>(
+  make: (watch: WatchFacts) => Input,
+  type: EventType,
+): SignalRow<Input>[] {
+  const known = (watchable: Parameters<typeof watchFacts>[1]) =>
+    make(watchFacts(type, watchable, [customer(ENTRY - 120 * 86_400_000)], 'e-mail'));
+  return [
+    fires(
+      'a household member with months of history on a watched device',
+      known([watchedDevice([watchEntry()])]),
+      1,
+      ENTRY_WORDS,
+    ),
+    fires(
+      'three watched identities: log2(4) = 2',
+      known([
+        watchedDevice([watchEntry({ since: ENTRY + 86_400_000 }), watchEntry()]),
+        fakeSnapshot('card', 'c1', { lists: [watchEntry()] }),
+        fakeSnapshot('phone', 'p1', { lists: [watchEntry()] }),
+      ]),
+      2,
+      ENTRY_WORDS,
+    ),
+    silent('nothing watched', known([watchedDevice([])])),
+    silent('a new customer', make(watchFacts(type, [watchedDevice([watchEntry()])], [customer()], 'e-mail'))),
+  ];
+}
+
 export const sharedRows = {
+  watchedIdentityNewCustomer: watchedNewCustomerRows,
+  watchedIdentityKnownCustomer: watchedKnownCustomerRows,
   scriptSpeedAfterPreviousEvent: scriptSpeedRows,
   youngIdentity: youngIdentityRows,
   newIdentitiesAroundLastHour: newIdentitiesRows,

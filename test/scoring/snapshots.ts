@@ -1,5 +1,6 @@
 import type { IdentityKind, IdentityRef } from '../../shared/identity/identities.ts';
 import type { DistinctCount } from '../../shared/scoring/identity-snapshot.ts';
+import type { ListMarker } from '../../shared/scoring/list-marker.ts';
 import { identityTimeFacts } from '../../shared/scoring/signals/identity-time.ts';
 import type { WindowedCount, WindowName } from '../../shared/store/history-windows.ts';
 import type { IdentitySnapshot } from '../../shared/store/identity-history.ts';
@@ -13,6 +14,8 @@ export interface FakeHistory {
   distinct?: Record<string, Partial<DistinctCount>>;
   firstSeenAt?: number;
   lastSeenAt?: number;
+  /** List entries on the identity, acting at the time the snapshot is read. */
+  lists?: readonly ListMarker[];
 }
 
 const ZERO: WindowedCount = { m15: 0, h1: 0, h24: 0, d30: 0, d365: 0, lifetime: 0 };
@@ -32,8 +35,20 @@ export function fakeSnapshot(
     count: (metric) => ({ ...ZERO, ...history.counts?.[metric] }),
     linkedCount: (linkKind) => history.links?.[linkKind]?.length ?? 0,
     isLinked: (linkKind, linked) => history.links?.[linkKind]?.includes(linked) ?? false,
+    lists: history.lists ?? [],
   };
 }
+
+/** A list entry's marker as an identity's item carries it: a lost fraud chargeback's, by default. */
+export const listMarker = (overrides: Partial<ListMarker> = {}): ListMarker => ({
+  id: 'abcdefghi',
+  list: 'block',
+  since: Date.UTC(2026, 10, 12, 9, 30, 15),
+  expiresAt: undefined,
+  eventTypes: undefined,
+  note: { cause: 'chargeback', ref: 'o-123' },
+  ...overrides,
+});
 
 /** n events inside window `narrowest`: they count there and in every wider window. */
 export function countIn(narrowest: WindowName, n: number): Partial<WindowedCount> {

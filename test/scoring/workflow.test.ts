@@ -322,6 +322,9 @@ describe('variable catalog', () => {
       ...['EmailsOnDevice', 'AccountsOnDevice', 'CardsOnDevice', 'EmailsOnCard', 'AccountsOnAddress'].flatMap(
         (pair) => ['15m', '1h', '24h'].map((window) => [`distinct${pair}${window}`, 'int']),
       ),
+      ['onBlockList', 'bool'],
+      ['onAllowList', 'bool'],
+      ['watchListedIdentities', 'int'],
     ]);
     for (const eventType of EVENT_TYPES) {
       const names = workflowVariables(eventType).map((v) => v.name);

@@ -9,6 +9,10 @@ const ACTIONS: Record<Page['items'][number]['action'], string> = {
   'workflow.saved': 'Workflow saved',
   'settings.saved': 'Decision settings saved',
   'dispositions.uploaded': 'Dispositions uploaded',
+  'listEntry.added': 'List entry added',
+  'listEntry.removed': 'List entry removed',
+  'listEntry.displaced': 'List entry displaced',
+  'listRules.saved': 'Feedback rules saved',
 };
 
 /** Every change made through the console: who (key holder and key id) and when. */

@@ -11,9 +11,16 @@ import {
 import type { SignalDeclaration, Signals } from './signal.ts';
 import { declareSignal, plural, saturating, signalsOf } from './signal.ts';
 import { flagSignal, othersLinked } from './signal-shapes.ts';
+import {
+  type WatchFacts,
+  watchedIdentityKnownCustomer,
+  watchedIdentityNewCustomer,
+} from './watched-identity.ts';
 
 /** What scoring needs to know about an account update: the change and the account's recent logins. */
 export interface AccountScoringInput {
+  /** The event's identities on the watch list, and when its customer was first seen. */
+  watch?: WatchFacts;
   changeType: string;
   risky: boolean;
   /** Ages, time since the previous event and velocity, at the event's own time. */
@@ -38,6 +45,8 @@ const riskyAfter = <Name extends string>(
 
 /** An account update's signals, in the order a decision records them. */
 export const ACCOUNT_SIGNALS = [
+  watchedIdentityNewCustomer,
+  watchedIdentityKnownCustomer,
   scriptSpeedAfterPreviousEvent('account update'),
   youngIdentity('customer'),
   newIdentitiesAroundLastHour(['customersPerDevice']),

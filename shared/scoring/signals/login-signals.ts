@@ -7,9 +7,16 @@ import { newIdentitiesAroundLastHour } from './identity-time.ts';
 import type { SignalDeclaration, Signals } from './signal.ts';
 import { declareSignal, maxCount, perEvent, plural, saturating, signalsOf } from './signal.ts';
 import { flagSignal } from './signal-shapes.ts';
+import {
+  type WatchFacts,
+  watchedIdentityKnownCustomer,
+  watchedIdentityNewCustomer,
+} from './watched-identity.ts';
 
 /** What scoring needs to know about a login attempt: the attempt and the history it touches. */
 export interface LoginScoringInput {
+  /** The event's identities on the watch list, and when its customer was first seen. */
+  watch?: WatchFacts;
   success: boolean;
   mfaUsed: boolean;
   /** Ages, time since the previous event and velocity, at the event's own time. */
@@ -46,6 +53,8 @@ const accountFailures = ({ history }: LoginScoringInput) => history.customer.cou
 
 /** A login attempt's signals, in the order a decision records them. */
 export const LOGIN_SIGNALS = [
+  watchedIdentityNewCustomer,
+  watchedIdentityKnownCustomer,
   // Sites log a new account in right after its signup: speed and youth say nothing on a login.
   newIdentitiesAroundLastHour(['customersPerDevice']),
   declareSignal('accountFailuresLastHour', (input: LoginScoringInput) => {

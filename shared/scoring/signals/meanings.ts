@@ -29,6 +29,10 @@ export const SHARED_SIGNAL_MEANINGS: Readonly<Record<SharedSignalName, string>> 
   scriptSpeedAfterPreviousEvent: `1 when the event came less than ${SCRIPT_SPEED_SECONDS} s after the previous event of its account (orders: its e-mail), else 0.`,
   youngIdentity: `1 - age / ${YOUNG_SECONDS} s when the event's e-mail (orders) or account was first seen less than ${YOUNG_SECONDS / 60} minutes before it (not at this event), else 0.`,
   newIdentitiesAroundLastHour: `log2(n) when n >= ${VELOCITY_FLOOR} other e-mails, accounts or cards appeared on the event's device, card or address in the last hour (the most of the pairs the event type reads), else 0.`,
+  watchedIdentityNewCustomer:
+    "log2(1 + n), n = identities of the event on the watch list for its type (orders: not the billing address, the cardholder's in card-not-present fraud) whose entry is older than the event's customer (orders, returns: the e-mail; signups, logins, account updates: the account), or whose customer is new with this event.",
+  watchedIdentityKnownCustomer:
+    'log2(1 + n), n = identities of the event on the watch list for its type whose entry is newer than the customer (a household member with history on a watched device).',
   freshAccountsOnYoungIdentity: `log2(1 + n), n = other accounts (signups: on the device or phone) or e-mails (orders: on the card or device, only when the order's e-mail is itself at most ${ORDER_EMAIL_PACE_SECONDS / 86_400} days old) on an identity first seen at most n x ${SIGNUP_ACCOUNT_PACE_SECONDS / 86_400} days (signups) or n x ${ORDER_EMAIL_PACE_SECONDS / 86_400} days (orders) before the event; the most over those identities.`,
 };
 

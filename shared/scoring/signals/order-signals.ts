@@ -9,10 +9,17 @@ import {
 import type { SignalDeclaration, Signals } from './signal.ts';
 import { declareSignal, maxCount, perEvent, signalsOf } from './signal.ts';
 import { flagSignal, mostOnIdentities, othersLinked } from './signal-shapes.ts';
+import {
+  type WatchFacts,
+  watchedIdentityKnownCustomer,
+  watchedIdentityNewCustomer,
+} from './watched-identity.ts';
 import { freshAccountsOnYoungIdentity, ORDER_EMAIL_PACE_SECONDS } from './young-shared-identity.ts';
 
 /** What scoring needs to know about an order: facts from the request and its identities' history. */
 export interface OrderScoringInput {
+  /** The event's identities on the watch list, and when its customer was first seen. */
+  watch?: WatchFacts;
   orderValue: number;
   /** The order's own time (epoch ms): identity ages are read as of it. */
   at: number;
@@ -54,6 +61,8 @@ const lostChargebacksOnIdentities = mostOnIdentities('lostChargebacksOnIdentitie
 
 /** The order's signals, in the order a decision records them. */
 export const ORDER_SIGNALS = [
+  watchedIdentityNewCustomer,
+  watchedIdentityKnownCustomer,
   scriptSpeedAfterPreviousEvent('order'),
   youngIdentity('email'),
   newIdentitiesAroundLastHour(['emailsPerDevice', 'cardsPerDevice', 'emailsPerCard']),

@@ -10,6 +10,7 @@ import { ORDER_SIGNALS } from './order-signals.ts';
 import { RETURN_SIGNALS } from './return-signals.ts';
 import type { SignalDeclaration } from './signal.ts';
 import { SIGNUP_SIGNALS } from './signup-signals.ts';
+import type { watchedIdentityKnownCustomer, watchedIdentityNewCustomer } from './watched-identity.ts';
 import type { freshAccountsOnYoungIdentity } from './young-shared-identity.ts';
 
 /**
@@ -32,12 +33,14 @@ export const SIGNAL_REGISTRY = {
 export type SignalName<T extends EventType> = (typeof SIGNAL_REGISTRY)[T][number]['name'];
 
 /** Signals declared once for several event types, each type saying how it reads its input. */
-export type SharedSignalName = ReturnType<
-  | typeof scriptSpeedAfterPreviousEvent
-  | typeof youngIdentity
-  | typeof newIdentitiesAroundLastHour
-  | typeof freshAccountsOnYoungIdentity
->['name'];
+export type SharedSignalName =
+  | ReturnType<
+      | typeof scriptSpeedAfterPreviousEvent
+      | typeof youngIdentity
+      | typeof newIdentitiesAroundLastHour
+      | typeof freshAccountsOnYoungIdentity
+    >['name']
+  | (typeof watchedIdentityNewCustomer | typeof watchedIdentityKnownCustomer)['name'];
 
 /** The names an event type declares that are its own (not shared), which its meanings must word. */
 export type OwnSignalName<T extends EventType> = Exclude<SignalName<T>, SharedSignalName>;

@@ -4,9 +4,16 @@ import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import type { SignalDeclaration, Signals } from './signal.ts';
 import { declareSignal, kindWord, signalsOf } from './signal.ts';
 import { flagSignal, mostOnIdentities, othersLinked } from './signal-shapes.ts';
+import {
+  type WatchFacts,
+  watchedIdentityKnownCustomer,
+  watchedIdentityNewCustomer,
+} from './watched-identity.ts';
 
 /** What scoring needs to know about one returned line item: the return, the item, the history. */
 export interface ReturnScoringInput {
+  /** The event's identities on the watch list, and when its customer was first seen. */
+  watch?: WatchFacts;
   refundMode: string;
   daysSinceOrder: number;
   item: {
@@ -81,6 +88,8 @@ const returnRateSignal = <Name extends string>(
 
 /** A returned line item's signals, in the order a decision records them. */
 export const RETURN_SIGNALS = [
+  watchedIdentityNewCustomer,
+  watchedIdentityKnownCustomer,
   declareSignal('moreUnitsReturnedThanBought', ({ item }: ReturnScoringInput) => {
     const unitsReturned = item.unitsReturnedBefore + item.quantity;
     if (unitsReturned <= item.unitsBought) return undefined;

@@ -6,10 +6,17 @@ import { newIdentitiesAroundLastHour, scriptSpeedAfterPreviousEvent } from './id
 import type { Signal, SignalDeclaration, Signals } from './signal.ts';
 import { declareSignal, KIND_WORDS, maxCount, plural, saturating, signalsOf } from './signal.ts';
 import { flagSignal, othersLinked } from './signal-shapes.ts';
+import {
+  type WatchFacts,
+  watchedIdentityKnownCustomer,
+  watchedIdentityNewCustomer,
+} from './watched-identity.ts';
 import { freshAccountsOnYoungIdentity, SIGNUP_ACCOUNT_PACE_SECONDS } from './young-shared-identity.ts';
 
 /** What scoring needs to know about a signup: facts from the request and its identities' history. */
 export interface SignupScoringInput {
+  /** The event's identities on the watch list, and when its customer was first seen. */
+  watch?: WatchFacts;
   customer: IdentityRef;
   /** The signup's own time (epoch ms): identity ages are read as of it. */
   at: number;
@@ -61,6 +68,8 @@ const earlierSignups = (n: number, period: string): Signal | undefined =>
 
 /** A signup's signals, in the order a decision records them. */
 export const SIGNUP_SIGNALS = [
+  watchedIdentityNewCustomer,
+  watchedIdentityKnownCustomer,
   scriptSpeedAfterPreviousEvent('signup'),
   newIdentitiesAroundLastHour(['customersPerDevice', 'emailsPerDevice', 'customersPerAddress']),
   freshAccountsOnYoungIdentity({

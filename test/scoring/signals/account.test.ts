@@ -1,5 +1,6 @@
 import { METRIC } from '../../../shared/identity/metrics.ts';
 import { accountSignals } from '../../../shared/scoring/signals/account-signals.ts';
+import type { WatchFacts } from '../../../shared/scoring/signals/watched-identity.ts';
 import { ACCOUNT, accountUpdate } from '../scoring-inputs.ts';
 import { describeSignalRows, fires, sharedRows, silent } from '../signal-rows.ts';
 import { countIn, type FakeHistory } from '../snapshots.ts';
@@ -24,7 +25,10 @@ const abusedDevice = (accounts: string[]) => ({
   },
 });
 
+const withWatch = (watch: WatchFacts) => accountUpdate({ input: { watch } });
 describeSignalRows('account', accountSignals, {
+  watchedIdentityNewCustomer: sharedRows.watchedIdentityNewCustomer(withWatch, 'account'),
+  watchedIdentityKnownCustomer: sharedRows.watchedIdentityKnownCustomer(withWatch, 'account'),
   scriptSpeedAfterPreviousEvent: sharedRows.scriptSpeedAfterPreviousEvent(withTime, 'account update'),
   youngIdentity: sharedRows.youngIdentity(withTime, 'customer', 'account'),
   newIdentitiesAroundLastHour: sharedRows.newIdentitiesAroundLastHour(

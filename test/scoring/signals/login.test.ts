@@ -1,5 +1,6 @@
 import { METRIC } from '../../../shared/identity/metrics.ts';
 import { loginSignals, OWNER_DEVICE_DISCOUNT } from '../../../shared/scoring/signals/login-signals.ts';
+import type { WatchFacts } from '../../../shared/scoring/signals/watched-identity.ts';
 import { login } from '../scoring-inputs.ts';
 import { describeSignalRows, fires, sharedRows, silent } from '../signal-rows.ts';
 import { countIn } from '../snapshots.ts';
@@ -17,7 +18,10 @@ const mfaHabit = (logins: number, withMfa: number) => ({
   counts: { [METRIC.loginSuccesses]: { lifetime: logins }, [METRIC.mfaLogins]: { lifetime: withMfa } },
 });
 
+const withWatch = (watch: WatchFacts) => login({ input: { watch } });
 describeSignalRows('login', loginSignals, {
+  watchedIdentityNewCustomer: sharedRows.watchedIdentityNewCustomer(withWatch, 'login'),
+  watchedIdentityKnownCustomer: sharedRows.watchedIdentityKnownCustomer(withWatch, 'login'),
   newIdentitiesAroundLastHour: sharedRows.newIdentitiesAroundLastHour(
     withTime,
     { pair: 'customersPerDevice', holder: 'device', others: 'accounts' },

@@ -1,5 +1,6 @@
 import { METRIC } from '../../../shared/identity/metrics.ts';
 import { orderSignals } from '../../../shared/scoring/signals/order-signals.ts';
+import type { WatchFacts } from '../../../shared/scoring/signals/watched-identity.ts';
 import { AT, DAY, EMAIL, order, withOrders } from '../scoring-inputs.ts';
 import { describeSignalRows, fires, sharedRows, silent } from '../signal-rows.ts';
 import { countIn } from '../snapshots.ts';
@@ -10,7 +11,10 @@ const chargebackOnCard = {
   counts: { [METRIC.lostChargebacks]: countIn('d30', 1) },
 };
 
+const withWatch = (watch: WatchFacts) => order({ input: { watch } });
 describeSignalRows('order', orderSignals, {
+  watchedIdentityNewCustomer: sharedRows.watchedIdentityNewCustomer(withWatch, 'order'),
+  watchedIdentityKnownCustomer: sharedRows.watchedIdentityKnownCustomer(withWatch, 'order'),
   scriptSpeedAfterPreviousEvent: sharedRows.scriptSpeedAfterPreviousEvent(withTime, 'order'),
   youngIdentity: sharedRows.youngIdentity(withTime, 'email', 'e-mail'),
   newIdentitiesAroundLastHour: sharedRows.newIdentitiesAroundLastHour(

@@ -1,7 +1,8 @@
 import { METRIC } from '../../../shared/identity/metrics.ts';
 import { returnSignals } from '../../../shared/scoring/signals/return-signals.ts';
+import type { WatchFacts } from '../../../shared/scoring/signals/watched-identity.ts';
 import { EMAIL, returned } from '../scoring-inputs.ts';
-import { describeSignalRows, fires, silent } from '../signal-rows.ts';
+import { describeSignalRows, fires, sharedRows, silent } from '../signal-rows.ts';
 import { countIn } from '../snapshots.ts';
 
 /** An e-mail with `orders` earlier orders worth 50 each and `returns` returns in the last year. */
@@ -16,7 +17,10 @@ const history = (orders: number, returns: number, returnedValue = returns * 50) 
   },
 });
 
+const withWatch = (watch: WatchFacts) => returned({ input: { watch } });
 describeSignalRows('return', returnSignals, {
+  watchedIdentityNewCustomer: sharedRows.watchedIdentityNewCustomer(withWatch, 'return'),
+  watchedIdentityKnownCustomer: sharedRows.watchedIdentityKnownCustomer(withWatch, 'return'),
   moreUnitsReturnedThanBought: [
     fires(
       'a second unit of a line bought once',

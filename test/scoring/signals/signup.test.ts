@@ -1,5 +1,6 @@
 import { METRIC } from '../../../shared/identity/metrics.ts';
 import { signupSignals } from '../../../shared/scoring/signals/signup-signals.ts';
+import type { WatchFacts } from '../../../shared/scoring/signals/watched-identity.ts';
 import { ACCOUNT, AT, DAY, signup } from '../scoring-inputs.ts';
 import { describeSignalRows, fires, sharedRows, silent } from '../signal-rows.ts';
 import { countIn } from '../snapshots.ts';
@@ -12,7 +13,10 @@ const domainSignups = (h1: number, month: number) => ({
   counts: { [METRIC.signups]: { m15: 0, h1, h24: h1, d30: month, d365: month, lifetime: month } },
 });
 
+const withWatch = (watch: WatchFacts) => signup({ input: { watch } });
 describeSignalRows('signup', signupSignals, {
+  watchedIdentityNewCustomer: sharedRows.watchedIdentityNewCustomer(withWatch, 'signup'),
+  watchedIdentityKnownCustomer: sharedRows.watchedIdentityKnownCustomer(withWatch, 'signup'),
   scriptSpeedAfterPreviousEvent: sharedRows.scriptSpeedAfterPreviousEvent(withTime, 'signup'),
   newIdentitiesAroundLastHour: sharedRows.newIdentitiesAroundLastHour(
     withTime,
