@@ -529,11 +529,11 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
     await shoot('lists');
     const blocked = await suite.api.post(
       '/v1/order',
-      (await import('../support/fixtures.ts')).orderBody({
+      orderBody({
         card: { BIN: '411111', last4: '4242', expiry: '09/27' },
         timestamp: Date.now(),
       }),
-      { apiKey: suite.apiKey },
+      { apiKey: merchant.apiKey },
     );
     expect(blocked.body.cartLevelDecisions[0].decisions[0]).toMatchObject({ subDecision: 'block_list' });
 
