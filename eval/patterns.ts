@@ -265,7 +265,7 @@ const USED_CONDITIONS: ReadonlySet<string> = new Set(['LIGHTLY_USED', 'HEAVILY_U
 const WAREHOUSE_FLAGS_REPEATED_USE = 0.8;
 
 /**
- * What a warehouse with a loss-prevention check sends (api-contract: REMOVE_SUSPECT_ABUSE with
+ * What a warehouse with a loss-prevention check sends (REMOVE_SUSPECT_ABUSE with
  * repeated used items from one customer is the strongest confirmation of abuse): an item that comes
  * back used from a customer whose previous return also came back used is disposed of as suspected
  * abuse, most of the time (the inspector sees the customer's return history, but not always). The

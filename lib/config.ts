@@ -33,7 +33,7 @@ export interface CapacityRange {
  * How the table pays for throughput. `on-demand` takes any burst at once, at $0.625 per million write
  * units. `provisioned` auto-scales between the ranges to keep use near the target: about a third of
  * the price for steady traffic, but a burst beyond what is provisioned is throttled (the service answers
- * 503) until scaling catches up, which takes minutes. README "Cost per million orders".
+ * 503) until scaling catches up, which takes minutes. docs/benchmarks.md (cost).
  */
 export type TableCapacity =
   | { mode: 'on-demand' }

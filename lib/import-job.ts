@@ -51,7 +51,7 @@ export class ImportStack extends Stack {
       logRemovalPolicy: removalPolicyFor(config.protectData),
       // Lambda's limit: the job stops starting events a minute before it and says where to resume.
       timeout: Duration.minutes(15),
-      // The file is read whole and parsed in memory (README, History import: limits).
+      // The file is read whole and parsed in memory (docs/operations.md, History import).
       memorySize: 3008,
     });
     this.function.bindTable(props.table, IMPORT_JOB_ACCESS);

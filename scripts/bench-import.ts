@@ -10,7 +10,7 @@
  *
  * `BENCH_IMPORT_CALLS=1` also records every DynamoDB call of the measured import and prints, per
  * operation, its count, mean request bytes, items, update clauses and wall time (where an import's
- * time goes: README, Quality and speed); `BENCH_IMPORT_CALLS=file.json` also writes the recorded
+ * time goes); `BENCH_IMPORT_CALLS=file.json` also writes the recorded
  * transactions there, to replay them in variants.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,6 +1,6 @@
 /**
  * Dollars per million orders from what one order consumes, at us-east-1 list prices (2026): the
- * arithmetic the README's cost tables show, in one place, so the bench prints goal 5 from its own
+ * arithmetic docs/benchmarks.md quotes, in one place, so the bench prints goal 5 from its own
  * measurements. CloudWatch logs and metrics are not counted.
  */
 export const PRICES = {

@@ -571,7 +571,7 @@ function printGoodCustomers(events: readonly ScoredEvent[]) {
 /**
  * Calibration of the scores per event type: ten bins of equal size by score, the mean score beside
  * the share of abusive events in the bin (a calibrated score of 30 means about 30 % of its events
- * turn out abusive). The synthetic traffic is far richer in abuse than a merchant's (domain notes:
+ * turn out abusive). The synthetic traffic is far richer in abuse than a merchant's (real traffic:
  * well under 1 % of orders), so its observed shares run high: read the order of the bins and how the
  * model moves between them, not the level.
  */

@@ -3,7 +3,7 @@
  * into one by shared/http/error-mapper.ts), so the envelope and the status live in one place.
  */
 /**
- * The error catalog (contract 7 plus decisions.md): every `error.code` the API can answer and its HTTP
+ * The error catalog (docs/api.md, Errors): every `error.code` the API can answer and its HTTP
  * status. The envelope, the OpenAPI document and the fuzz suite read this one table; when each code
  * is given is documentation, in shared/contract/error-conditions.ts.
  */

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 const update = (body: unknown) => api.post('/v1/evaluate/account', body, { apiKey: key });
 
-describe('literal credentials in account updates (contract 2.8)', () => {
+describe('literal credentials in account updates (docs/api.md)', () => {
   it('refuses a literal password in PASSWORD_CHANGE; it appears in no response, table item or log line', async () => {
     const password = `Tr0ub4dor&3-${randomBytes(6).toString('hex')}`;
     const previous = `Spring2024!-${randomBytes(6).toString('hex')}`;

@@ -5,7 +5,7 @@ import { orderBody } from './support/fixtures.ts';
 
 /**
  * Every amount the schema accepts (a decimal string of up to 18 integer digits and 8 decimals, see
- * README "Amounts") is answered, never with a 5xx: past 2^53 an amount is no longer an exact JS
+ * docs/decisions.md, Validation) is answered, never with a 5xx: past 2^53 an amount is no longer an exact JS
  * number, and neither are the counters that sum amounts or the values of returned units.
  */
 const suite = withTestApi();

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-describe('authentication (contract 5, decisions.md)', () => {
+describe('authentication (docs/decisions.md)', () => {
   it('missing header -> 401 unauthenticated', async () => {
     expectError(await api.post('/v1/order', orderBody()), 401, 'unauthenticated');
   });

@@ -7,7 +7,7 @@ import { type EndpointFixture, prepareFixtures } from './support/endpoint-fixtur
 import { orderBody, uid } from './support/fixtures.ts';
 
 /**
- * decisions.md bounds, for every endpoint: body over 256 KiB is 413; arrays (line items 250,
+ * docs/decisions.md bounds, for every endpoint: body over 256 KiB is 413; arrays (line items 250,
  * identifiers 20, returned items 250, dispositions 250, dispute entries 100, contacts 20,
  * fingerprints 20) and strings (1,024; ids 256) over their bound are 422 naming the field; nesting
  * past 32 levels is 422; the largest body a merchant can send is answered, never with a 5xx; and

@@ -19,7 +19,7 @@ import { orderBody } from './support/fixtures.ts';
 
 /**
  * The typed client (client/, @abuse-decision/client) against the local server: every endpoint, and
- * the contract's retry rules (section 7) against failures injected in its transport, with the
+ * the contract's retry rules (docs/api.md) against failures injected in its transport, with the
  * waits asserted on fake timers.
  */
 let api: TestApi;
@@ -121,7 +121,7 @@ describe('the typed client, every endpoint through it', () => {
   });
 });
 
-describe('retries (contract 7), waits on fake timers', () => {
+describe('retries (docs/api.md), waits on fake timers', () => {
   it('backs off 1 s, 2 s after 503s, honours Retry-After on a 429, and sends one Idempotency-Key throughout', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { sent, transport } = scriptedTransport([

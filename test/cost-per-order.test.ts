@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { costPerMillionOrders } from '../scripts/cost-per-order.ts';
 
-// The README's cost tables, recomputed: an order of 13.05 write units, 1 read unit, 20 ms at 512 MB.
+// The cost figures of docs/benchmarks.md, recomputed: an order of 13.05 write units, 1 read unit, 20 ms at 512 MB.
 const order = { writeUnits: 13.05, readUnits: 1, durationMs: 20, memoryMb: 512 };
 const cents = (x: number) => Math.round(x * 100) / 100;
 

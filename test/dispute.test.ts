@@ -147,7 +147,7 @@ describe('POST /v1/order/dispute/{order-id}', () => {
   });
 });
 
-describe('dispute state (decisions.md, contract 3)', () => {
+describe('dispute state (docs/decisions.md)', () => {
   it('OPEN -> RESPONDED -> LOST -> WON moves open disputes and lost chargebacks exactly', async () => {
     const order = await placeOrder(api, apiKey, { amount: '80.00' });
     const t0 = Date.now() - 60_000;

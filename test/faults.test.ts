@@ -42,7 +42,7 @@ afterEach(() => clearFaults());
 
 /**
  * A counted request of the endpoint, sent with an Idempotency-Key where the endpoint honours one,
- * so the client's retry of a lost answer is answered from the record (decisions.md).
+ * so the client's retry of a lost answer is answered from the record (docs/decisions.md).
  */
 async function prepared(endpoint: (typeof ENDPOINTS)[number]) {
   const request = await countedRequest(endpoint, api, apiKey, merchantId);

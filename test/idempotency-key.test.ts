@@ -41,7 +41,7 @@ function reshuffled(body: Record<string, unknown>): string {
 const recordOf = async (endpoint: string, key: string) =>
   [...(await batchGetItems([keys.idempotencyKey(merchantId, endpoint, key)])).values()][0];
 
-describe.each(IDEMPOTENCY_KEY_ENDPOINTS)('Idempotency-Key on %s (decisions.md)', (endpoint) => {
+describe.each(IDEMPOTENCY_KEY_ENDPOINTS)('Idempotency-Key on %s (docs/decisions.md)', (endpoint) => {
   it('same key and same canonical body: the original response, Idempotent-Replayed: true, applied once', async () => {
     const request = await countedRequest(endpoint, api, apiKey, merchantId);
     const key = uid('key');

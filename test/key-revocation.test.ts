@@ -11,7 +11,7 @@ const { expectError, newMerchant, startTestApi } = await import('./support/api.t
 const { orderBody } = await import('./support/fixtures.ts');
 
 /**
- * The README promises that a revoked key or a suspended merchant is refused within a minute on
+ * docs/decisions.md promises that a revoked key or a suspended merchant is refused within a minute on
  * every warm instance. The key cache must keep that promise with margin (issue 17.6): whatever the
  * configured lifetime, an entry is trusted for at most KEY_REVOCATION_BOUND_MS (30 s). Only `Date`
  * is faked, so the server in this process sees the clock jump while its I/O runs for real.

@@ -130,7 +130,7 @@ describe('POST /v1/order', () => {
   });
 });
 
-describe('request validation (decisions.md)', () => {
+describe('request validation (docs/decisions.md)', () => {
   const cases: [string, (b: ReturnType<typeof orderBody>) => unknown, number, string, string | undefined][] =
     [
       ['missing field', ({ providerOrderId: _, ...rest }) => rest, 400, 'invalid_request', 'providerOrderId'],

@@ -30,7 +30,7 @@ async function limitedMerchant(rateLimit: RateLimit) {
 const order = (apiKey: string, body = orderBody()) => api.post('/v1/order', body, { apiKey });
 const statuses = (responses: ApiResponse[]) => responses.map((r) => r.status).sort();
 
-describe('per-merchant rate limit (decisions.md)', () => {
+describe('per-merchant rate limit (docs/decisions.md)', () => {
   it('over the limit: 429 rate_limited with Retry-After and RateLimit headers; refused requests record nothing', async () => {
     // 3 at once, then one every 10 s: the test runs well inside the first refill.
     const { apiKey, merchantId } = await limitedMerchant({ perSecond: 0.1, burst: 3 });

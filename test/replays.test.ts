@@ -4,7 +4,7 @@ import { disputeEntry } from './support/commerce.ts';
 import { countedRequest } from './support/endpoint-fixtures.ts';
 
 /**
- * decisions.md: the same key and the same body return the original response with
+ * docs/decisions.md: the same key and the same body return the original response with
  * `Idempotent-Replayed: true`, and nothing is counted twice. Dispositions are keyed on (return,
  * item), disputes on disputeId: a request whose every entry is already recorded as sent is a replay.
  */

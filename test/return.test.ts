@@ -170,7 +170,7 @@ describe('POST /v1/return', () => {
   }
 });
 
-describe('return idempotency (decisions.md)', () => {
+describe('return idempotency (docs/decisions.md)', () => {
   it('replays the same body with the original response and Idempotent-Replayed', async () => {
     const order = await placeOrder(api, apiKey);
     const body = returnBody(order);

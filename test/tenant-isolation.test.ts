@@ -10,7 +10,7 @@ import { countedRequest, returnedOrder } from './support/endpoint-fixtures.ts';
 import { orderBody, uid } from './support/fixtures.ts';
 
 /**
- * decisions.md: every stored record is scoped by merchant; one merchant referencing another's
+ * docs/decisions.md: every stored record is scoped by merchant; one merchant referencing another's
  * order, return or dispute gets the same 404 as for one that does not exist, and changes nothing.
  */
 let api: TestApi;
@@ -115,7 +115,7 @@ describe('one merchant cannot reach another’s objects', () => {
   });
 });
 
-describe('key scopes and merchant status (decisions.md)', () => {
+describe('key scopes and merchant status (docs/decisions.md)', () => {
   it('verifies the stored key hash against the presented key’s (constant time), not the lookup alone', async () => {
     const { hashApiKey, findApiKeyByHash } = await import('../shared/store/merchants.ts');
     const { documentClient, tableName } = await import('../shared/store/client.ts');

@@ -10,7 +10,7 @@ import { jsonPostEvent } from './support/lambda-events.ts';
 import { countRoundTrips } from './support/round-trips.ts';
 
 /**
- * The deprecation mechanism of decisions.md (Versioning) on a test-only route: v1 is current and
+ * The deprecation mechanism of docs/decisions.md (Versioning) on a test-only route: v1 is current and
  * nothing in ROUTES is deprecated, so the test builds a handler for a `/v0` route of its own and
  * invokes it with the API Gateway event the local adapter would build.
  */
@@ -34,7 +34,7 @@ async function call(route: RouteDefinition, body: unknown, apiKey?: string) {
   return { ...response, json: JSON.parse(response.body) };
 }
 
-describe('route deprecation (decisions.md, contract 9.5)', () => {
+describe('route deprecation (docs/decisions.md, Versioning)', () => {
   const deprecatedAt = new Date(Date.now() - 30 * DAY_MS);
   const sunsetAt = new Date(Date.now() + 335 * DAY_MS);
   const announced = deprecatedRoute({

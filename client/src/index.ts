@@ -87,7 +87,7 @@ export interface AbuseDecisionClient {
 type Outcome<T> = { data?: T; error?: unknown; response: Response };
 
 /**
- * One method per endpoint, typed by the OpenAPI document. Every call is retried as contract 7 says;
+ * One method per endpoint, typed by the OpenAPI document. Every call is retried as docs/api.md says;
  * login, account, disposition and dispute calls carry an Idempotency-Key made once per call and
  * sent unchanged on each retry, so a retry never counts twice.
  */

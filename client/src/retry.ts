@@ -1,5 +1,5 @@
 /**
- * The contract's retry rules (api-contract 7): retry 429, 500, 502, 503 and network errors; honour
+ * The API's retry rules (docs/api.md, Calling it): retry 429, 500, 502, 503 and network errors; honour
  * Retry-After; otherwise wait 1 s, 2 s, 4 s, 8 s (with jitter) before attempts 2 to 5; give up after
  * attempt 5.
  */

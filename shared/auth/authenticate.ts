@@ -19,7 +19,7 @@ export interface Principal {
 const KEY_PATTERN = /^pk_(test|live)_[0-9A-Za-z]{32,}$/;
 /**
  * A revoked key or a suspended merchant takes effect within this long on every warm instance: the
- * longest a cached lookup is trusted. The README promises a minute; half of it is margin for a
+ * longest a cached lookup is trusted. docs/decisions.md promises a minute; half of it is margin for a
  * request in flight (at most its 5 s budget) and a slow instance. The lookup itself is a strongly
  * consistent read, so no replication lag adds to this bound.
  */
@@ -46,7 +46,7 @@ export interface CalledEndpoint {
 }
 
 /**
- * Checks the Authorization header in the order decisions.md gives: presence, format, environment,
+ * Checks the Authorization header in the order docs/decisions.md gives: presence, format, environment,
  * existence and revocation, merchant status, key scope, endpoint feature.
  */
 export async function authenticate(

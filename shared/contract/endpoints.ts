@@ -36,11 +36,11 @@ export interface NaturalKeyPolicy {
   conflict: { code: ErrorCode; message: string };
 }
 
-/** A route's way out (decisions.md, Versioning): announced on every response, then 410 `gone`. */
+/** A route's way out (docs/decisions.md, Versioning): announced on every response, then 410 `gone`. */
 export interface RouteDeprecation {
   /** When the route was (or will be) deprecated, ISO 8601. */
   deprecatedAt: string;
-  /** When it stops answering, ISO 8601; contract 8 gives 12 months after deprecation. */
+  /** When it stops answering, ISO 8601; 12 months after deprecation (docs/decisions.md). */
   sunsetAt: string;
   /** The route that replaces it, e.g. `/v2/order`. */
   successorPath: string;
@@ -48,7 +48,7 @@ export interface RouteDeprecation {
 }
 
 /**
- * What a key may call (decisions.md, key scopes): `events` keys call the seven event endpoints (every
+ * What a key may call (docs/decisions.md, Key scopes): `events` keys call the seven event endpoints (every
  * key issued before scopes existed is one), `console` keys the management API behind the dashboard.
  * Checked in one place, shared/auth/authenticate.ts, against the definition's `scope`.
  */

@@ -17,7 +17,7 @@ import {
 /** 5 MB: a month of one warehouse's inspections; API Gateway takes up to 10 MB. */
 export const MAX_CSV_UPLOAD_BYTES = 5 * 1024 * 1024;
 
-/** The management API (contract 9.3), called by the dashboard and by scripts with a console key. */
+/** The management API (docs/api.md), called by the dashboard and by scripts with a console key. */
 const consoleEndpoint = <const T extends Omit<EndpointDefinition, 'scope' | 'lambda'>>(definition: T) =>
   ({ ...definition, scope: 'console', lambda: 'console' }) as const;
 

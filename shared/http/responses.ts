@@ -8,7 +8,7 @@ export interface JsonResult {
   body: unknown;
 }
 
-/** Marks an answer given earlier to the same call (decisions.md). */
+/** Marks an answer given earlier to the same call (docs/decisions.md, Idempotency). */
 export const REPLAYED_HEADER = { 'Idempotent-Replayed': 'true' } as const;
 
 export function jsonResponse(result: JsonResult, requestId: string): APIGatewayProxyResult {

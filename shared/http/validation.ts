@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ApiError, type ErrorCode } from '../errors.ts';
 
 /**
- * Turns zod issues into the one ApiError the envelope reports, following decisions.md:
+ * Turns zod issues into the one ApiError the envelope reports, following docs/decisions.md:
  * shape problems (missing field, wrong JSON type) are 400 `invalid_request`; a present field with a
  * bad value is 422 with the catalog's specific code when there is one. Shape problems win over value
  * problems; within each class the first issue wins. Messages never echo input values.

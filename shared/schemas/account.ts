@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { apiEnum, deviceFingerprints, idText, text, timestampString } from './fields.ts';
 
-/** POST /v1/evaluate/account request body (contract 2.8). */
+/** POST /v1/evaluate/account request body (docs/api.md). */
 export const CHANGE_TYPES = [
   'PASSWORD_CHANGE',
   'EMAIL_CHANGE',

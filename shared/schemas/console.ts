@@ -21,8 +21,8 @@ import {
 } from './fields.ts';
 
 /**
- * Requests and answers of the management API behind the merchant console (contract 9.3: new /v1
- * endpoints). The dashboard reads them through the typed client generated from openapi.json.
+ * Requests and answers of the management API behind the merchant console (docs/api.md: /v1
+ * endpoints beside the event ones). The dashboard reads them through the typed client generated from openapi.json.
  */
 export const CONSOLE_EVENT_TYPES = ['order', 'return', 'signup', 'login', 'account'] as const;
 const eventType = z.enum(CONSOLE_EVENT_TYPES);

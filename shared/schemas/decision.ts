@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { boundedInt, IDENTIFIER_TYPES, idText, MAX_STRING_LENGTH, workflowBranchName } from './fields.ts';
 
-/** The decisions a scored event can get (contract 1); workflows, metrics and the wire read this list. */
+/** The decisions a scored event can get (docs/api.md); workflows, metrics and the wire read this list. */
 export const DECISION_OUTCOMES = ['APPROVE', 'DECLINE', 'REVIEW'] as const;
 export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
 
@@ -31,13 +31,13 @@ const decisionFields = {
 };
 const abuseScore = boundedInt(0, 100);
 
-/** The Decision object of contract 2.1, as it goes on the wire. */
+/** The Decision object of docs/api.md, as it goes on the wire. */
 export const wireDecisionSchema = z
   .object({ ...decisionFields, decisionReason: decisionReason(), abuseScore })
   .meta({ id: 'Decision' });
 export type WireDecision = z.infer<typeof wireDecisionSchema>;
 
-/** A returned line's decision: the same object with `reason` instead of `decisionReason` (contract 2.3). */
+/** A returned line's decision: the same object with `reason` instead of `decisionReason` (docs/decisions.md, Wire format). */
 export const returnedLineDecisionSchema = z
   .object({
     // The returned line's first identifier, as the return named it (one of IDENTIFIER_TYPES).

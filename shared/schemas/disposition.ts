@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { apiEnum, IDENTIFIER_TYPES, idText, LIMITS, text } from './fields.ts';
 
-/** POST /v1/return/disposition/{return-id} request body (contract 2.4). */
+/** POST /v1/return/disposition/{return-id} request body (docs/api.md). */
 export const RETURNED_ITEM_CONDITIONS = [
   'NEW',
   'OPEN_BOX',

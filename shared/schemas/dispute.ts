@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { apiEnum, idText, LIMITS, text, timestampNumber } from './fields.ts';
 
-/** POST /v1/order/dispute/{order-id} request body (contract 2.5). */
+/** POST /v1/order/dispute/{order-id} request body (docs/api.md). */
 export const DISPUTE_TYPES = ['CHARGEBACK', 'INQUIRY', 'ARBITRATION'] as const;
 export const DISPUTE_STATUSES = ['OPEN', 'RESPONDED', 'WON', 'LOST'] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];

@@ -53,7 +53,7 @@ export const TIMESTAMP_AFTER_RECEIPT_EXTENSION = 'x-maximum-after-receipt-ms';
 
 /**
  * One instance per field kind, shared by every schema that uses it: zod schemas are immutable, and
- * building an instance is what a cold start pays for (README, Cold start).
+ * building an instance is what a cold start pays for (docs/benchmarks.md, cold import).
  */
 function shared<T>(build: () => T): () => T {
   let instance: T | undefined;

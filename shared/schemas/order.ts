@@ -18,7 +18,7 @@ import {
   timestampString,
 } from './fields.ts';
 
-/** POST /v1/order request body (contract 2.2). */
+/** POST /v1/order request body (docs/api.md). */
 export const ORDER_STATES = ['PAID', 'AUTHORIZED', 'PENDING'] as const;
 
 const trueFalse = () => apiEnum(['True', 'False']);

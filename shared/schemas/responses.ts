@@ -4,7 +4,7 @@ import { returnedLineDecisionSchema, wireDecisionSchema } from './decision.ts';
 import { boundedInt, idText, LIMITS, serviceId } from './fields.ts';
 
 /**
- * Success bodies of the seven endpoints, field for field as contract 4 spells them (note
+ * Success bodies of the seven endpoints, field for field as docs/api.md spells them (note
  * `providerOrderID` on orders but `providerOrderId` on disputes, and the capital `Decisions` of the
  * account endpoints). Use cases are typed to return these; the OpenAPI document is generated from them.
  */
@@ -73,7 +73,7 @@ export const accountResponseSchema = z
 export const requestId = () => z.string().max(64);
 const ERROR_CODE_MAX_LENGTH = 64;
 
-/** The error envelope every failure answers with (contract 7). */
+/** The error envelope every failure answers with (docs/api.md, Errors). */
 export const errorEnvelopeSchema = z
   .object({
     error: z.object({

@@ -10,11 +10,11 @@ import {
   timestampString,
 } from './fields.ts';
 
-/** POST /v1/return request body (contract 2.3). */
+/** POST /v1/return request body (docs/api.md). */
 export const RETURN_STATUSES = ['REQUESTED', 'APPROVED', 'RECEIVED', 'COMPLETED', 'CANCELLED'] as const;
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
-/** The return's own value sets; dispositions spell theirs differently (contract 2.4 note). */
+/** The return's own value sets; dispositions spell theirs differently (as merchants send them). */
 export const RETURN_METHODS = ['Drop-Off', 'Pickup', 'In-Store'] as const;
 export const RETURN_REFUND_MODES = ['ORIGINAL_PAYMENT', 'STORE_CREDIT', 'EXCHANGE'] as const;
 export type ReturnRefundMode = (typeof RETURN_REFUND_MODES)[number];

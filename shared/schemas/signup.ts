@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { contactInformation, deviceFingerprints, idText, text, timestampString } from './fields.ts';
 
-/** POST /v1/evaluate/signup request body (contract 2.6). */
+/** POST /v1/evaluate/signup request body (docs/api.md). */
 export const signupRequestSchema = z.strictObject({
   customerId: idText(),
   firstName: text(),

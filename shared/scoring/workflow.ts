@@ -32,7 +32,7 @@ export interface Workflow {
   defaultBranch: WorkflowBranch;
 }
 
-/** decisions.md: orders never REVIEW; every other event type may (signup/login only if the merchant adds it). */
+/** docs/decisions.md: orders never REVIEW; every other event type may (signup/login only if the merchant adds it). */
 export const ALLOWED_OUTCOMES: Record<EventType, readonly DecisionOutcome[]> = {
   order: ['APPROVE', 'DECLINE'],
   return: DECISION_OUTCOMES,

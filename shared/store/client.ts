@@ -74,8 +74,8 @@ dynamoDbClient.middlewareStack.add(
 );
 
 /**
- * Numbers as the store reads and writes them. Amounts may be up to 18 integer digits (README,
- * Amounts), and counters sum them, so numbers past 2^53 are normal here: they are written as the
+ * Numbers as the store reads and writes them. Amounts may be up to 18 integer digits (docs/decisions.md,
+ * Validation), and counters sum them, so numbers past 2^53 are normal here: they are written as the
  * nearest double (DynamoDB keeps 38 digits) and read back as a JS number. The SDK's defaults would
  * throw on the write and return a BigInt on the read, which no arithmetic can mix with numbers.
  */

@@ -6,7 +6,7 @@
  *
  * Buckets: 15-minute ones (the 15 min window is the current one, 1 h the current and three
  * previous) and 3-hour ones (24 h: the current and seven previous). A window's count is the size of
- * the union of its buckets. The approximation, documented in the README:
+ * the union of its buckets. The approximation:
  * - windows are bucket-aligned, like the counters (a "1 h" window spans 45 to 60 minutes);
  * - a bucket stops taking new members at MAX_DISTINCT_PER_BUCKET, so counts saturate there;
  * - two identities share a fingerprint with probability about n^2 / 2^17 (0.05% at the cap);

@@ -6,7 +6,7 @@ import type { WindowedCount } from '../scoring/identity-snapshot.ts';
  * (kept 390 days). Windows are read from them, aligned to bucket boundaries: 15 min and 1 h from
  * quarters (as exact as before), 24 h from 3-hour buckets (21 to 24 h), 30 d from 3-day buckets (27
  * to 30 days), 365 d from 30-day buckets (360 to 390 days). Coarse buckets keep an item's size
- * fixed whatever its history: at most 36 attributes per metric (README, Identity items).
+ * fixed whatever its history: at most 36 attributes per metric (docs/scoring.md, Identities and their history).
  * Pure functions, shared by the writer (which prunes stale buckets) and the reader.
  */
 const QUARTER_MS = 15 * 60_000;

@@ -5,7 +5,7 @@ import { TTL_ATTRIBUTE } from './table-definition.ts';
 import { type TransactItem, transactWrite } from './transact.ts';
 
 /**
- * The answer given under an Idempotency-Key (decisions.md: 24 h window), one item per merchant,
+ * The answer given under an Idempotency-Key (docs/decisions.md: 24 h window), one item per merchant,
  * endpoint and key (keys.idempotencyKey). It is read in the request's first read and written in
  * the request's one transaction, so it exists exactly when the request's effects do.
  */

@@ -2,7 +2,7 @@ import { canonicalJson } from '../store/canonical.ts';
 import type { DisputeEffects, DisputeEvent, StoredDispute } from '../store/disputes.ts';
 
 /**
- * The dispute state rules of decisions.md, as pure functions: any status may come first (back-fill),
+ * The dispute state rules of docs/decisions.md, as pure functions: any status may come first (back-fill),
  * the event with the latest timestamp is the state, an older event is kept in the history without
  * changing the state, and an event already received changes nothing.
  */

@@ -198,7 +198,7 @@ interface MatchedLine {
 
 /**
  * Each returned line must share an identifier (type and value) with a line of the order. Units
- * returned beyond those bought are not an error: they are scored (decisions.md).
+ * returned beyond those bought are not an error: they are scored (docs/decisions.md).
  */
 function matchReturnedLines(
   items: readonly ReturnedLineItem[],
@@ -254,7 +254,7 @@ function itemRefOf(item: StoredReturnItem): string {
   return first ? `${first.identifierType}:${first.identifier}` : `line:${item.orderLine}`;
 }
 
-/** One entry of the response: `reason`, not `decisionReason`, on returns (contract 2.3). */
+/** One entry of the response: `reason`, not `decisionReason`, on returns (docs/decisions.md, Wire format). */
 function toReturnedLineDecision(
   item: StoredReturnItem,
   decision: Decision,
@@ -270,7 +270,7 @@ function toReturnedLineDecision(
   };
 }
 
-/** A cancelled return stops counting as returned (decisions.md); every other status counts. */
+/** A cancelled return stops counting as returned (docs/decisions.md); every other status counts. */
 const countsWhile = (status: string) => status !== 'CANCELLED';
 
 /** What a return adds to counters: derived from its immutable fields, so re-adding is exact too. */

@@ -10,7 +10,7 @@ export interface EndpointCall<TBody> {
   body: TBody;
   /** The path's named parts: `return-id` for dispositions, `order-id` for disputes. */
   pathParameters: Readonly<Record<string, string>>;
-  /** The caller's key for this logical call, on endpoints that honour one (decisions.md). */
+  /** The caller's key for this logical call, on endpoints that honour one (docs/decisions.md). */
   idempotencyKey?: string;
   /** false: record the event but send no webhook (the history import). Default: notify. */
   notify?: boolean;

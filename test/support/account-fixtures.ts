@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { uid } from './fixtures.ts';
 
 /**
- * Bodies for signup, login and account updates (contract 2.6-2.8); every option defaults to something
+ * Bodies for signup, login and account updates (docs/api.md); every option defaults to something
  * unique. E-mail local parts are pronounceable words, as people pick them: a random hex id would
  * (rightly) look machine-generated to the signup model.
  */

@@ -101,7 +101,7 @@ export function waitForKeyCacheExpiry(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ttl + 100));
 }
 
-/** The error envelope of decisions.md: status, code, field, and `requestId` equal to the header. */
+/** The error envelope of docs/api.md: status, code, field, and `requestId` equal to the header. */
 export function expectError(response: ApiResponse, status: number, code: string, field?: string): void {
   expect(response.status).toBe(status);
   expect(Object.keys(response.body)).toEqual(['error']);

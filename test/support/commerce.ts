@@ -5,7 +5,7 @@ import { findApiKeyByHash, hashApiKey } from '../../shared/store/merchants.ts';
 import type { TestApi } from './api.ts';
 import { type OrderOptions, orderBody, uid } from './fixtures.ts';
 
-/** Fixtures and probes for returns, dispositions and disputes (contract 2.3-2.5). */
+/** Fixtures and probes for returns, dispositions and disputes (docs/api.md). */
 export type OrderBody = ReturnType<typeof orderBody>;
 
 export interface ReturnOptions {
@@ -18,7 +18,7 @@ export interface ReturnOptions {
   lines?: { line: number; quantity?: number }[];
 }
 
-/** A valid return body (contract 2.3) returning lines of `order`. */
+/** A valid return body (docs/api.md) returning lines of `order`. */
 export function returnBody(order: OrderBody, options: ReturnOptions = {}) {
   const lines: { line: number; quantity?: number }[] =
     options.lines ?? order.lineItems.map((_, line) => ({ line }));
@@ -39,7 +39,7 @@ export function returnBody(order: OrderBody, options: ReturnOptions = {}) {
   };
 }
 
-/** A disposition entry for the order's line `line` (contract 2.4). */
+/** A disposition entry for the order's line `line` (docs/api.md). */
 export function itemDisposition(
   order: OrderBody,
   line: number,

@@ -34,7 +34,7 @@ export interface CountedRequest extends EndpointRequest {
   probe: () => Promise<number>;
 }
 
-/** Endpoints whose calls honour an Idempotency-Key header (decisions.md), as the registry says. */
+/** Endpoints whose calls honour an Idempotency-Key header (docs/decisions.md), as the registry says. */
 export const IDEMPOTENCY_KEY_ENDPOINTS: readonly EndpointName[] = ENDPOINTS.filter(
   (name) => ENDPOINT_DEFINITIONS[name].idempotency.kind === 'idempotency-key-header',
 );

@@ -12,7 +12,7 @@ export interface OrderOptions {
   items?: { sku: string; quantity?: number; price?: string; category?: string }[];
 }
 
-/** A valid order body (contract 2.2); every option defaults to something unique. */
+/** A valid order body (docs/api.md); every option defaults to something unique. */
 export function orderBody(options: OrderOptions = {}) {
   const items = options.items ?? [{ sku: uid('sku'), quantity: 1, price: '49.99' }];
   return {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DisputeEvent, StoredDispute } from '../../shared/store/disputes.ts';
 import { applyDisputeEvents, effectsOf } from '../../shared/use-cases/dispute-state.ts';
 
-/** The dispute state rules of decisions.md, without the store. */
+/** The dispute state rules of docs/decisions.md, without the store. */
 const T = Date.UTC(2026, 0, 1);
 const IDENTITIES = ['email#e1', 'card#c1'];
 const FRESH = {

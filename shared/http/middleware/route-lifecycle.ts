@@ -6,9 +6,9 @@ import type { ApiContext } from '../api-context.ts';
 import type { RouteDefinition } from '../route.ts';
 
 /**
- * Deprecation of a route, driven by its `deprecation` in the route table (decisions.md, Versioning;
- * contract 9.5). Until the sunset every response carries
- *   Deprecation: <HTTP-date of the sunset>              (api-contract 9.5 says exactly this; it wins
+ * Deprecation of a route, driven by its `deprecation` in the route table (docs/decisions.md,
+ * Versioning). Until the sunset every response carries
+ *   Deprecation: <HTTP-date of the sunset>              (our versioning rule says exactly this; it wins
  *                                                       over RFC 9745's `@<epoch>` of the deprecation)
  *   Sunset: <HTTP-date>                                 (RFC 8594: when it stops answering)
  *   Link: <successor>; rel="successor-version", <guide>; rel="deprecation"   (RFC 5829, RFC 9745)
