@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import type { EndpointName } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
-import type { EndpointName } from '../http/routes.ts';
 import { toApiError, validate } from '../http/validation.ts';
 import {
   identitiesOfAccountUpdate,

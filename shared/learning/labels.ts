@@ -1,4 +1,4 @@
-import type { EventType } from '../scoring/workflow.ts';
+import type { EventType } from '../contract/endpoints.ts';
 
 /**
  * Label rules: which decided events turned out abusive, from the feedback that concerns them. Pure:

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { EventType } from '../contract/endpoints.ts';
 import { plural } from '../plural.ts';
 import { type ModelThresholds, type ScoringModel, scoreWithModel } from '../scoring/model.ts';
 import { thresholdsOf } from '../scoring/models.ts';
-import type { EventType, Workflow } from '../scoring/workflow.ts';
+import type { Workflow } from '../scoring/workflow.ts';
 import {
   chooseThresholds,
   evaluateScores,

@@ -1,9 +1,9 @@
+import type { EventType } from '../contract/endpoints.ts';
 import type { IdentityKind, IdentityRef } from '../identity/identities.ts';
 import type { ListName, ListRule, ListRules } from '../schemas/lists.ts';
 import { LIST_RULES } from '../schemas/lists.ts';
 import { type NoteCause, noteWords } from '../scoring/list-marker.ts';
 import { KIND_WORDS } from '../scoring/signals/signal.ts';
-import type { EventType } from '../scoring/workflow.ts';
 import { derivedEntryId, type ListEntry } from './entries.ts';
 
 /**

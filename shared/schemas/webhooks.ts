@@ -8,7 +8,6 @@ import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
  * Webhook endpoints as merchants set them (admin CLI, management API) and as the management API
  * shows them: settings, status, deliveries. Secrets appear only in the answers that make them.
  */
-export { WEBHOOK_EVENT_TYPES };
 
 const settings = {
   url: z

@@ -1,4 +1,4 @@
-import type { EventType } from './workflow.ts';
+import type { EventType } from '../contract/endpoints.ts';
 
 /**
  * What a merchant's decisions cost it, per event type, and the good-customer budget that guards

@@ -1,9 +1,9 @@
+import type { EventType } from '../contract/endpoints.ts';
 import type { IdentityKind } from '../identity/identities.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { IdentitySnapshot } from './identity-snapshot.ts';
 import { appliesTo, type ListMarker, noteWords } from './list-marker.ts';
 import { KIND_WORDS } from './signals/signal.ts';
-import type { EventType } from './workflow.ts';
 
 /**
  * Block, watch and allow lists as a decision sees them: the entries on the event's identities, read

@@ -1,7 +1,7 @@
+import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
 import type { BacktestEvent } from '../scoring/backtest.ts';
 import type { Decision } from '../scoring/decide.ts';
 import { nonZeroFields, normalizeFields } from '../scoring/variables.ts';
-import { EVENT_TYPES, type EventType } from '../scoring/workflow.ts';
 import { tableName } from './client.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { queryGsi1 } from './index-query.ts';

@@ -33,8 +33,6 @@ export const WINDOWS = {
 } as const satisfies Record<string, { granularity: Granularity; count: number }>;
 
 export type WindowName = keyof typeof WINDOWS | 'lifetime';
-/** The counts scoring reads (shared/scoring/identity-snapshot.ts); WINDOWS must provide each. */
-export type { WindowedCount };
 
 export const lifetimeAttribute = (metric: string) => `c_${metric}`;
 /** `<granularity><index><metric>`, no separators: every byte of a name is paid on every write. */

@@ -25,7 +25,6 @@ import { StaleRecordError } from './versioned.ts';
  * the transaction of the change that makes or removes it: a person's (management API, admin CLI) or
  * a feedback's (a dispute, a disposition, a review resolution), in that feedback's own transaction.
  */
-export type { ListEntry };
 
 /** An expired entry stays listed this long after it stopped acting; then the table's TTL removes it. */
 const EXPIRED_KEPT_SECONDS = 30 * 86_400;

@@ -1,9 +1,9 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType } from '../contract/endpoints.ts';
 import { type ModelPointers, NO_POINTERS, scoringPartOf } from '../learning/model-pointers.ts';
 import type { ModelVersion } from '../learning/train.ts';
 import type { LiveModels } from '../scoring/decide.ts';
 import { modelFor } from '../scoring/models.ts';
-import type { EventType } from '../scoring/workflow.ts';
 import { documentClient, tableName } from './client.ts';
 import { learningKeys, type TableKey } from './keys.ts';
 import { queryAll } from './query-all.ts';

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType } from '../contract/endpoints.ts';
 import type { IdentityRef } from '../identity/identities.ts';
 import { identityId } from '../identity/identity-ids.ts';
 import { importedEvent } from '../request-scope.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { Decision } from '../scoring/decide.ts';
-import type { EventType } from '../scoring/workflow.ts';
 import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
 import { reviewCounted } from './decision-settings.ts';

@@ -1,3 +1,4 @@
+import type { EventType } from '../contract/endpoints.ts';
 import {
   chooseThresholds,
   type GoodCustomerBudget,
@@ -11,7 +12,6 @@ import { DEFAULT_BUDGET, type DecisionSettings } from '../scoring/decision-setti
 import { DEFAULT_GUARD_FLOORS, floorsFor } from '../scoring/decision-thresholds.ts';
 import type { ScoringModel } from '../scoring/model.ts';
 import { DEFAULT_MODEL_THRESHOLDS, modelFor } from '../scoring/models.ts';
-import type { EventType } from '../scoring/workflow.ts';
 import {
   type FloorSource,
   getDecisionSettings,

@@ -1,4 +1,4 @@
-import type { Holds, SameKeys } from '../contract/endpoints.ts';
+import type { EventType, Holds, SameKeys } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
 import type { DecisionSettingsRequest, DecisionSettingValues } from '../schemas/decision-settings.ts';
 import {
@@ -9,7 +9,7 @@ import {
   settingsFor,
 } from '../scoring/decision-settings.ts';
 import { floorsFor } from '../scoring/decision-thresholds.ts';
-import { ALLOWED_OUTCOMES, type EventType } from '../scoring/workflow.ts';
+import { ALLOWED_OUTCOMES } from '../scoring/workflow.ts';
 import { auditPut } from '../store/audit.ts';
 import {
   type DecisionSettingsRecord,

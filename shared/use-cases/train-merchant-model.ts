@@ -1,9 +1,9 @@
+import type { EventType } from '../contract/endpoints.ts';
 import { classifyEvents } from '../learning/labels.ts';
 import { withPromoted } from '../learning/model-pointers.ts';
 import { sampleNegatives } from '../learning/sampling.ts';
 import { type ModelVersion, TrainingError, trainModelVersion } from '../learning/train.ts';
 import { modelFor } from '../scoring/models.ts';
-import type { EventType } from '../scoring/workflow.ts';
 import {
   getModelPointers,
   ModelVersionExistsError,

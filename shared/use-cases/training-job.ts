@@ -1,5 +1,5 @@
+import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
 import { TrainingError } from '../learning/train.ts';
-import { EVENT_TYPES, type EventType } from '../scoring/workflow.ts';
 import type { StoredGuard } from '../store/decision-settings.ts';
 import { getMerchant, listMerchantIds } from '../store/merchants.ts';
 import { refreshGuard } from './decision-economics.ts';

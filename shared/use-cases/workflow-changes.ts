@@ -1,5 +1,6 @@
+import type { EventType } from '../contract/endpoints.ts';
 import { type BacktestReport, backtest } from '../scoring/backtest.ts';
-import type { EventType, Workflow } from '../scoring/workflow.ts';
+import type { Workflow } from '../scoring/workflow.ts';
 import { loadWorkflow } from '../scoring/workflow-engine.ts';
 import { listDecidedEvents } from '../store/decided-events.ts';
 
