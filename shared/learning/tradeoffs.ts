@@ -18,7 +18,7 @@ export interface TradeoffRow {
   weight: number;
 }
 
-export interface TradeoffFigures {
+interface TradeoffFigures {
   /** Share of abusive events declined or reviewed. */
   caught: number;
   goodDeclined: number;
@@ -27,11 +27,11 @@ export interface TradeoffFigures {
   cost: number;
 }
 
-export interface TradeoffPoint extends TradeoffFigures {
+interface TradeoffPoint extends TradeoffFigures {
   threshold: number;
 }
 
-export interface Spread {
+interface Spread {
   min: number;
   median: number;
   max: number;

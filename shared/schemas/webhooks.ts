@@ -80,7 +80,7 @@ export const webhookDeletedSchema = z
   .object({ webhookId: serviceId(), deleted: z.literal(true) })
   .meta({ id: 'WebhookDeleted' });
 
-export const webhookDeliverySchema = z
+const webhookDeliverySchema = z
   .object({
     deliveryId: serviceId(),
     webhookId: serviceId(),

@@ -89,8 +89,8 @@ export function listFields(verdict: ListVerdict | undefined): {
   };
 }
 
-export const BLOCK_LIST_BRANCH = 'block_list';
-export const ALLOW_LIST_BRANCH = 'allow_list';
+const BLOCK_LIST_BRANCH = 'block_list';
+const ALLOW_LIST_BRANCH = 'allow_list';
 
 /**
  * The lists applied after the workflow: block over allow over the workflow. A block declines; a

@@ -14,7 +14,7 @@ import { ALLOWED_OUTCOMES, type Workflow, type WorkflowRule } from './workflow.t
  */
 export type WorkflowValidation = { valid: true; workflow: Workflow } | { valid: false; errors: string[] };
 
-export const MAX_RULES = WORKFLOW_LIMITS.rules;
+const MAX_RULES = WORKFLOW_LIMITS.rules;
 
 const OUTCOME = z.enum(DECISION_OUTCOMES);
 const BRANCH_NAME = workflowBranchName();

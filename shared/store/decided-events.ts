@@ -73,7 +73,7 @@ function compactDecision(eventType: EventType, decision: Decision): StoredDecisi
  * The one Put recording a decided event: refused when the key already holds one, and then the
  * stored item comes back with the cancellation (recordOnce answers from it).
  */
-export function decidedEventPut(
+function decidedEventPut(
   target: DecidedEventTarget,
   record: DecidedEventRecord,
   extra: Record<string, unknown> = {},

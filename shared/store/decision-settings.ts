@@ -45,7 +45,7 @@ export function decisionPolicyFromItem(item: Record<string, unknown> | undefined
   };
 }
 
-export function decisionSettingsFromItem(
+function decisionSettingsFromItem(
   item: Record<string, unknown> | undefined,
   eventType: EventType,
 ): DecisionSettingsRecord {

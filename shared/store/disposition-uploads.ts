@@ -31,7 +31,7 @@ const chunkReturnsSchema = z.array(
 );
 
 /** A return the worker could not record (the endpoint's own refusal), shown to the person. */
-export interface UploadFailure {
+interface UploadFailure {
   returnId: string;
   code: string;
   message: string;
@@ -63,7 +63,7 @@ export interface UploadChunk {
 }
 
 /** A chunk's JSON stays under this, far below DynamoDB's 400 KB item limit. */
-export const MAX_CHUNK_BYTES = 100_000;
+const MAX_CHUNK_BYTES = 100_000;
 /** Uploads and their chunks are kept 30 days: long enough to look a job up again. */
 const RETENTION_SECONDS = 30 * 24 * 3600;
 /** Chunk items written at once. */

@@ -17,7 +17,7 @@ import { GSI1 } from './table-definition.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 
 /** Merchants and their API keys. Keys are stored only as SHA-256 digests; the clear key is shown once. */
-export type MerchantStatus = 'active' | 'suspended';
+type MerchantStatus = 'active' | 'suspended';
 
 export interface Merchant {
   merchantId: string;
@@ -55,7 +55,7 @@ export interface IssuedKey {
   apiKey: string;
 }
 
-export const API_KEY_RANDOM_LENGTH = 40;
+const API_KEY_RANDOM_LENGTH = 40;
 
 export function hashApiKey(apiKey: string): string {
   return sha256Hex(apiKey);

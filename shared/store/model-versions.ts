@@ -78,7 +78,7 @@ export async function listModelVersions(merchantId: string, eventType: EventType
 export const modelPointersKey = (merchantId: string, eventType: EventType): TableKey =>
   learningKeys.modelPointers(merchantId, eventType);
 
-export function modelPointersFromItem(item: Record<string, unknown> | undefined): ModelPointers {
+function modelPointersFromItem(item: Record<string, unknown> | undefined): ModelPointers {
   const pointers = item?.pointers as ModelPointers | undefined;
   return pointers ?? NO_POINTERS;
 }

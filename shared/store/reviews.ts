@@ -25,7 +25,7 @@ export const REVIEW_STATUSES: readonly ReviewStatus[] = ['open', 'resolved'];
 export const REVIEW_OUTCOMES: readonly ReviewOutcome[] = ['abuse', 'legitimate'];
 
 /** What a reviewer needs to see of a decision (its full variables stay on the event record). */
-export interface ReviewedDecision {
+interface ReviewedDecision {
   /** The line item (or other part of the event) the decision is for, when the event has several. */
   itemRef?: string;
   decision: DecisionOutcome;

@@ -27,12 +27,12 @@ import { loadTrainingData } from '../store/training-rows.ts';
  * the live model, and a trained live version's kept holdout.
  */
 const DAY_MS = 86_400_000;
-export const TRADEOFF_WINDOW_DAYS = 90;
+const TRADEOFF_WINDOW_DAYS = 90;
 /**
  * Events read per type (newest first) for one report or guard: past it the answer says
  * `truncated`. Account types read orders and returns too (their labels come from them), each capped.
  */
-export const MAX_TRADEOFF_EVENTS = 20_000;
+const MAX_TRADEOFF_EVENTS = 20_000;
 
 export interface LabeledDecisions {
   since: number;

@@ -26,8 +26,9 @@ import {
   loadLabeledDecisions,
 } from './decision-economics.ts';
 
-/** The API's schemas name exactly the settings scoring knows (tsc fails otherwise). */
+/** @public The API's schemas name exactly the settings scoring knows (tsc fails otherwise). */
 export type RequestNamesEverySetting = Holds<SameKeys<DecisionSettingsRequest, DecisionSettings>>;
+/** @public */
 export type AnswerNamesEverySetting = Holds<SameKeys<DecisionSettingValues, DecisionSettings>>;
 
 /**

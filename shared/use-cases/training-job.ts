@@ -34,7 +34,7 @@ export interface TrainingJobResult {
   guard?: Pick<StoredGuard, 'declineAt' | 'reviewAt' | 'source'> | { error: string };
 }
 
-export class UnknownMerchantError extends Error {
+class UnknownMerchantError extends Error {
   constructor(merchantId: string) {
     super(`no merchant ${merchantId}`);
     this.name = 'UnknownMerchantError';

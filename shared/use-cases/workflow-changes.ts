@@ -11,7 +11,7 @@ import { listDecidedEvents } from '../store/decided-events.ts';
 const DAY_MS = 86_400_000;
 /** Enough recent events to judge a change without turning a backtest into a table export. */
 export const DEFAULT_BACKTEST_LIMIT = 10_000;
-export const DEFAULT_BACKTEST_DAYS = 30;
+const DEFAULT_BACKTEST_DAYS = 30;
 
 /** Sortable by time, unique enough for one merchant's edits: `wf_<epoch ms>_<4 random chars>`. */
 export const newWorkflowVersionId = (now: number) =>
