@@ -8,7 +8,12 @@ import { documentClient, tableName } from './client.ts';
 import { queryGsi1 } from './index-query.ts';
 import { webhookGsi1, webhookKeys } from './keys.ts';
 import { GSI1 } from './table-definition.ts';
-import { ConditionFailedError, type TransactItem, transactWrite } from './transact.ts';
+import {
+  ConditionFailedError,
+  type TransactItem,
+  transactWrite,
+  transactWriteIfFirstHolds,
+} from './transact.ts';
 
 /**
  * A merchant's webhook endpoints. Each endpoint is one item holding its URL, filters and signing
@@ -198,22 +203,16 @@ export async function updateWebhookEndpoint(
 
 /** Deletes an endpoint and its subscription; its past deliveries stay listed until they expire. */
 export async function deleteWebhookEndpoint(merchantId: string, webhookId: string): Promise<boolean> {
-  try {
-    await transactWrite([
-      {
-        Delete: {
-          TableName: tableName,
-          Key: webhookKeys.endpoint(merchantId, webhookId),
-          ConditionExpression: 'attribute_exists(PK)',
-        },
+  return transactWriteIfFirstHolds([
+    {
+      Delete: {
+        TableName: tableName,
+        Key: webhookKeys.endpoint(merchantId, webhookId),
+        ConditionExpression: 'attribute_exists(PK)',
       },
-      subscriptionChange({ merchantId, webhookId, status: 'disabled' }),
-    ]);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailedError && error.index === 0) return false;
-    throw error;
-  }
+    },
+    subscriptionChange({ merchantId, webhookId, status: 'disabled' }),
+  ]);
 }
 
 /**

@@ -152,6 +152,24 @@ export async function liveModelOf(merchantId: string, eventType: EventType): Pro
   return (await getModelPointers(merchantId, eventType)).active ?? modelFor(eventType);
 }
 
+/** The guard for these settings and model, computed from the merchant's decisions labeled so far. */
+export function guardFromLabeledHistory(
+  merchantId: string,
+  eventType: EventType,
+  settings: DecisionSettings,
+  model: ScoringModel,
+  now: number,
+): Promise<StoredGuard> {
+  return computeGuard(
+    merchantId,
+    eventType,
+    settings,
+    model,
+    () => loadLabeledDecisions(merchantId, eventType, model, now),
+    now,
+  );
+}
+
 /** Recomputes and keeps the guard (the nightly job): returns the floors now in force. */
 export async function refreshGuard(
   merchantId: string,
@@ -162,14 +180,7 @@ export async function refreshGuard(
     getDecisionSettings(merchantId, eventType),
     liveModelOf(merchantId, eventType),
   ]);
-  const guard = await computeGuard(
-    merchantId,
-    eventType,
-    settings,
-    model,
-    () => loadLabeledDecisions(merchantId, eventType, model, now),
-    now,
-  );
+  const guard = await guardFromLabeledHistory(merchantId, eventType, settings, model, now);
   await saveGuard(merchantId, eventType, guard);
   return guard;
 }

@@ -18,12 +18,11 @@ import {
   saveDecisionSettings,
 } from '../store/decision-settings.ts';
 import {
-  computeGuard,
   type GuardInForce,
   guardExplanation,
+  guardFromLabeledHistory,
   guardInForce,
   liveModelOf,
-  loadLabeledDecisions,
 } from './decision-economics.ts';
 
 /** @public The API's schemas name exactly the settings scoring knows (tsc fails otherwise). */
@@ -118,14 +117,7 @@ export async function changeDecisionSettings(input: {
   const guard =
     current.guard && floorsFor(model, settings, current.guard) === current.guard
       ? current.guard
-      : await computeGuard(
-          merchantId,
-          eventType,
-          settings,
-          model,
-          () => loadLabeledDecisions(merchantId, eventType, model, now),
-          now,
-        );
+      : await guardFromLabeledHistory(merchantId, eventType, settings, model, now);
   const at = new Date(now).toISOString();
   await saveDecisionSettings(merchantId, eventType, { stored, guard, updatedBy: by.keyName, now }, [
     auditPut(merchantId, {
