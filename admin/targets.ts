@@ -1,4 +1,5 @@
-import { EVENT_TYPES, type EventType, isEventType } from '../shared/scoring/workflow.ts';
+import { EVENT_TYPES, type EventType } from '../shared/contract/endpoints.ts';
+import { isEventType } from '../shared/scoring/workflow.ts';
 import { getMerchant } from '../shared/store/merchants.ts';
 import { CommandError, requireFlag, UsageError } from './command.ts';
 

@@ -1,6 +1,6 @@
 import { type App, Validations } from 'aws-cdk-lib';
 import cdkNag from 'cdk-nag';
-import type { RouteDefinition } from '../shared/http/routes.ts';
+import type { RouteDefinition } from '../shared/http/route.ts';
 import { ApiStack } from './api-stack.ts';
 import { STAGES, type StageConfig, type StageName, stackEnvironment, stackName } from './config.ts';
 import { DataStack } from './data-stack.ts';

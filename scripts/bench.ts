@@ -4,6 +4,7 @@
  * memory with the same bucket attributes DynamoDB would hold. Prints p50/p99 against the 1 ms target.
  * A benchmark to read, never a timed test: the figure depends on the machine.
  */
+import type { EventType } from '../shared/contract/endpoints.ts';
 import { identity } from '../shared/identity/identities.ts';
 import { METRIC } from '../shared/identity/metrics.ts';
 import { compileCondition } from '../shared/scoring/cel-compiler.ts';
@@ -12,7 +13,6 @@ import { modelFor } from '../shared/scoring/models.ts';
 import { identityTimeFacts } from '../shared/scoring/signals/identity-time.ts';
 import { orderSignals } from '../shared/scoring/signals/order-signals.ts';
 import { orderFields, workflowVariables } from '../shared/scoring/variables.ts';
-import type { EventType } from '../shared/scoring/workflow.ts';
 import { loadWorkflow } from '../shared/scoring/workflow-engine.ts';
 import { validateWorkflow } from '../shared/scoring/workflow-validation.ts';
 import { attributesForEvent } from '../shared/store/history-windows.ts';

@@ -10,7 +10,7 @@ export interface RateLimit {
 }
 
 /** Used when the stack sets no default (local runs); lib/config.ts sets one per stage. */
-export const FALLBACK_RATE_LIMIT: RateLimit = { perSecond: 50, burst: 100 };
+const FALLBACK_RATE_LIMIT: RateLimit = { perSecond: 50, burst: 100 };
 
 export interface RuntimeConfig {
   tableName: string;

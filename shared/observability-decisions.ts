@@ -1,7 +1,7 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { EventType } from './contract/endpoints.ts';
 import { metrics } from './observability.ts';
 import { importedEvent } from './request-scope.ts';
-import type { EventType } from './scoring/workflow.ts';
 
 /** One metric per decision, by event type and outcome, for the dashboard. */
 export function recordDecisionMetric(eventType: EventType, outcome: string): void {

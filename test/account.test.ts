@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountBody, decisionOf, loginBody, signupBody } from './support/account-fixtures.ts';
+import { accountBody, accountWithDevice, decisionOf, loginBody } from './support/account-fixtures.ts';
 import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { uid } from './support/fixtures.ts';
 import { measureRoundTrips } from './support/round-trips.ts';
@@ -17,15 +17,6 @@ afterAll(() => api.close());
 const update = (body: unknown, key = apiKey) => api.post('/v1/evaluate/account', body, { apiKey: key });
 const login = (body: unknown, key: string) => api.post('/v1/evaluate/login', body, { apiKey: key });
 
-/** A merchant with the endpoint on and one account that signed up on `device`. */
-async function accountWithDevice() {
-  const merchant = await newMerchant({ accountUpdatesEnabled: true });
-  const device = uid('home-device');
-  const body = signupBody({ device });
-  await api.post('/v1/evaluate/signup', body, { apiKey: merchant.apiKey });
-  return { key: merchant.apiKey, merchantId: merchant.merchantId, customerId: body.customerId, device };
-}
-
 const SHA256_HEX = randomBytes(32).toString('hex');
 const SHA256_BASE64 = randomBytes(32).toString('base64');
 const SHA512_BASE64URL = randomBytes(64).toString('base64url');
@@ -38,7 +29,7 @@ describe('POST /v1/evaluate/account', () => {
   });
 
   it('answers the 2.8 shape with decisionType APPROVE/DECLINE/REVIEW; a clean change is APPROVE', async () => {
-    const { key, customerId, device } = await accountWithDevice();
+    const { key, customerId, device } = await accountWithDevice(api, { accountUpdatesEnabled: true });
     const response = await update(
       accountBody({
         providerCustomerId: customerId,
@@ -108,7 +99,7 @@ describe('POST /v1/evaluate/account', () => {
 
 describe('account scenarios', () => {
   it('MFA_DISABLE right after a new-device login that followed failures -> REVIEW or DECLINE', async () => {
-    const { key, customerId } = await accountWithDevice();
+    const { key, customerId } = await accountWithDevice(api, { accountUpdatesEnabled: true });
     const attacker = uid('attacker-device');
     for (let i = 0; i < 5; i++) {
       await login(loginBody({ providerCustomerId: customerId, device: attacker, status: '$failure' }), key);
@@ -127,7 +118,7 @@ describe('account scenarios', () => {
   });
 
   it('the owner’s own MFA_DISABLE or PAYOUT_ADD after a clean login is APPROVE (no false declines)', async () => {
-    const { key, customerId, device } = await accountWithDevice();
+    const { key, customerId, device } = await accountWithDevice(api, { accountUpdatesEnabled: true });
     await login(loginBody({ providerCustomerId: customerId, device }), key);
     for (const changeType of ['MFA_DISABLE', 'PAYOUT_ADD']) {
       const decision = decisionOf(
@@ -138,7 +129,9 @@ describe('account scenarios', () => {
   });
 
   it('several risky changes within an hour: the later ones go to REVIEW, into the review queue', async () => {
-    const { key, merchantId, customerId, device } = await accountWithDevice();
+    const { key, merchantId, customerId, device } = await accountWithDevice(api, {
+      accountUpdatesEnabled: true,
+    });
     const decisions = [];
     for (const changeType of ['EMAIL_CHANGE', 'PHONE_CHANGE', 'MFA_DISABLE']) {
       decisions.push(
@@ -174,7 +167,7 @@ describe('account scenarios', () => {
   });
 
   it('a device linked to other accounts’ abuse raises the score of a change on another account', async () => {
-    const { key, customerId, device } = await accountWithDevice();
+    const { key, customerId, device } = await accountWithDevice(api, { accountUpdatesEnabled: true });
     const stuffing = uid('stuffing-device');
     for (let i = 0; i < 20; i++) {
       await login(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EndpointName } from '../shared/http/routes.ts';
+import type { EndpointName } from '../shared/contract/endpoints.ts';
 import { accountBody, loginBody, signupBody } from './support/account-fixtures.ts';
 import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { disputeEntry, itemDisposition, placeOrder, returnBody } from './support/commerce.ts';

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { ERROR_CATALOG } from '../shared/errors.ts';
 import { DEFAULT_SETTINGS } from '../shared/scoring/decision-settings.ts';
 import { modelFor } from '../shared/scoring/models.ts';
-import { EVENT_TYPES } from '../shared/scoring/workflow.ts';
 
 /**
  * The docs' checkable claims: the files they name exist, every endpoint and error code of the API is

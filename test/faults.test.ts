@@ -12,7 +12,7 @@ vi.hoisted(() => {
   process.env.TABLE_NAME = `faults-${Date.now().toString(36)}`;
 });
 
-const { ENDPOINTS } = await import('../shared/http/routes.ts');
+const { ENDPOINTS } = await import('../shared/contract/endpoints.ts');
 const { MAX_STORE_ATTEMPTS } = await import('../shared/store/store-failures.ts');
 const { lambdaContext } = await import('../local/api-gateway-event.ts');
 const { newMerchant, startTestApi } = await import('./support/api.ts');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decisionOf, loginBody, signupBody } from './support/account-fixtures.ts';
+import { accountWithDevice, decisionOf, loginBody } from './support/account-fixtures.ts';
 import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { uid } from './support/fixtures.ts';
 import { measureRoundTrips } from './support/round-trips.ts';
@@ -15,19 +15,9 @@ afterAll(() => api.close());
 
 const login = (body: unknown, key = apiKey) => api.post('/v1/evaluate/login', body, { apiKey: key });
 
-/** A merchant with one account that signed up on `device`. */
-async function accountWithDevice() {
-  const merchant = await newMerchant();
-  const device = uid('home-device');
-  const body = signupBody({ device });
-  const response = await api.post('/v1/evaluate/signup', body, { apiKey: merchant.apiKey });
-  expect(decisionOf(response.body).decision).toBe('APPROVE');
-  return { key: merchant.apiKey, merchantId: merchant.merchantId, customerId: body.customerId, device };
-}
-
 describe('POST /v1/evaluate/login', () => {
   it('answers the 2.7 shape: providerLoginID (echo of providerCustomerId), serviceLoginID, Decisions[]', async () => {
-    const { key, customerId, device } = await accountWithDevice();
+    const { key, customerId, device } = await accountWithDevice(api);
     const response = await login(loginBody({ providerCustomerId: customerId, device }), key);
     expect(response.status).toBe(200);
     expect(Object.keys(response.body)).toEqual(['providerLoginID', 'serviceLoginID', 'Decisions']);
@@ -61,7 +51,7 @@ describe('POST /v1/evaluate/login', () => {
   });
 
   it('reads deviceFingerprints inside authMethod as well as at the top level', async () => {
-    const { key, customerId, device } = await accountWithDevice();
+    const { key, customerId, device } = await accountWithDevice(api);
     const known = await login(
       loginBody({ providerCustomerId: customerId, device, deviceInAuthMethod: true }),
       key,
@@ -78,7 +68,7 @@ describe('POST /v1/evaluate/login', () => {
   });
 
   it('records failures and successes per account and per device', async () => {
-    const { key, merchantId, customerId, device } = await accountWithDevice();
+    const { key, merchantId, customerId, device } = await accountWithDevice(api);
     await login(loginBody({ providerCustomerId: customerId, device, status: '$failure' }), key);
     await login(loginBody({ providerCustomerId: customerId, device, status: '$failure' }), key);
     await login(loginBody({ providerCustomerId: customerId, device }), key);
@@ -110,7 +100,7 @@ describe('POST /v1/evaluate/login', () => {
 
 describe('login scenarios', () => {
   it('25 failures on one account from one device, then a success: not APPROVE, far above a clean login', async () => {
-    const { key, customerId, device } = await accountWithDevice();
+    const { key, customerId, device } = await accountWithDevice(api);
     const clean = decisionOf((await login(loginBody({ providerCustomerId: customerId, device }), key)).body);
     expect(clean.decision).toBe('APPROVE');
 
@@ -141,7 +131,7 @@ describe('login scenarios', () => {
   });
 
   it('the owner logging in from a trusted device during an attack on the account stays APPROVE', async () => {
-    const { key, customerId, device } = await accountWithDevice();
+    const { key, customerId, device } = await accountWithDevice(api);
     const attacker = uid('attacker-device');
     for (let i = 0; i < 25; i++) {
       await login(loginBody({ providerCustomerId: customerId, device: attacker, status: '$failure' }), key);
@@ -171,7 +161,7 @@ describe('login scenarios', () => {
   });
 
   it('a success without MFA on an account that always uses it scores higher', async () => {
-    const { key, customerId, device } = await accountWithDevice();
+    const { key, customerId, device } = await accountWithDevice(api);
     for (let i = 0; i < 3; i++)
       await login(loginBody({ providerCustomerId: customerId, device, mfaUsed: true }), key);
     const withMfa = decisionOf(
@@ -186,7 +176,7 @@ describe('login scenarios', () => {
   });
 
   it('a couple of typos before a success stay APPROVE (no false declines)', async () => {
-    const { key, customerId, device } = await accountWithDevice();
+    const { key, customerId, device } = await accountWithDevice(api);
     for (let i = 0; i < 2; i++) {
       await login(loginBody({ providerCustomerId: customerId, device, status: '$failure' }), key);
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINTS } from '../shared/http/routes.ts';
+import { ENDPOINTS } from '../shared/contract/endpoints.ts';
 import { batchGetItems } from '../shared/store/batch-get.ts';
 import { keys, type TableKey } from '../shared/store/keys.ts';
 import { createApiKey, updateMerchant } from '../shared/store/merchants.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../functions/train-models.ts';
-import { EVENT_TYPES } from '../shared/scoring/workflow.ts';
+import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { listMerchantIds } from '../shared/store/merchants.ts';
 import { getModelPointers } from '../shared/store/model-versions.ts';
 import { admin } from './support/admin.ts';

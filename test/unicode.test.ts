@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINTS } from '../shared/http/routes.ts';
+import { ENDPOINTS } from '../shared/contract/endpoints.ts';
 import { expectError, withTestApi } from './support/api.ts';
 import { type EndpointFixture, prepareFixtures } from './support/endpoint-fixtures.ts';
 import { orderBody } from './support/fixtures.ts';

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { lambdaContext } from '../local/api-gateway-event.ts';
+import type { RouteDeprecation } from '../shared/contract/endpoints.ts';
 import { endpointHandler } from '../shared/http/http-handler.ts';
-import { ROUTES, type RouteDefinition, type RouteDeprecation } from '../shared/http/routes.ts';
+import type { RouteDefinition } from '../shared/http/route.ts';
+import { ROUTES } from '../shared/http/routes.ts';
 import { loginRequestSchema } from '../shared/schemas/login.ts';
 import { evaluateLogin } from '../shared/use-cases/evaluate-login.ts';
 import { loginBody } from './support/account-fixtures.ts';

@@ -1,6 +1,5 @@
 import { readRuntimeConfig, validRateLimit } from '../../shared/config.ts';
-import { KEY_SCOPES, type KeyScope } from '../../shared/contract/endpoints.ts';
-import { ENDPOINTS } from '../../shared/http/routes.ts';
+import { ENDPOINTS, KEY_SCOPES, type KeyScope } from '../../shared/contract/endpoints.ts';
 import { createApiKey, createMerchant, revokeApiKey, updateMerchant } from '../../shared/store/merchants.ts';
 import {
   type AdminCommand,

@@ -1,3 +1,4 @@
+import { EVENT_TYPES, type EventType } from '../../shared/contract/endpoints.ts';
 import { compareModels } from '../../shared/learning/compare.ts';
 import {
   type ModelPointers,
@@ -8,7 +9,7 @@ import {
 import { type ModelVersion, TrainingError } from '../../shared/learning/train.ts';
 import type { ScoringModel } from '../../shared/scoring/model.ts';
 import { modelFor } from '../../shared/scoring/models.ts';
-import { EVENT_TYPES, type EventType, isEventType } from '../../shared/scoring/workflow.ts';
+import { isEventType } from '../../shared/scoring/workflow.ts';
 import { loadWorkflow } from '../../shared/scoring/workflow-engine.ts';
 import { listDecidedEvents } from '../../shared/store/decided-events.ts';
 import { getMerchant } from '../../shared/store/merchants.ts';

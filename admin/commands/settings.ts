@@ -1,7 +1,7 @@
+import { EVENT_TYPES, type EventType } from '../../shared/contract/endpoints.ts';
 import { toApiError } from '../../shared/http/validation.ts';
 import { decisionSettingsRequestSchema } from '../../shared/schemas/decision-settings.ts';
 import { type SettingName, settingNamesOf } from '../../shared/scoring/decision-settings.ts';
-import { EVENT_TYPES, type EventType } from '../../shared/scoring/workflow.ts';
 import { getDecisionSettings } from '../../shared/store/decision-settings.ts';
 import { changeDecisionSettings, decisionSettingsState } from '../../shared/use-cases/decision-settings.ts';
 import { type AdminCommand, UsageError } from '../command.ts';

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { ApiError } from '../../shared/errors.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhook-event-types.ts';
 import { webhookSettingsSchema } from '../../shared/schemas/webhooks.ts';
 import { listDeliveries } from '../../shared/store/webhook-deliveries.ts';
 import { listWebhookEndpoints, rotateWebhookSecret } from '../../shared/store/webhooks.ts';
@@ -11,7 +12,6 @@ import {
   updateWebhook,
   webhookNotFound,
 } from '../../shared/use-cases/webhook-endpoints.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/events.ts';
 import { type AdminCommand, CommandError, positiveInteger, requireFlag, UsageError } from '../command.ts';
 
 const DEFAULT_DELIVERIES = 20;

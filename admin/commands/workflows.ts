@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { EVENT_TYPES, type EventType } from '../../shared/contract/endpoints.ts';
 import { documentedVariables } from '../../shared/scoring/variable-meanings.ts';
-import { decisionTypeOf, EVENT_TYPES, type EventType } from '../../shared/scoring/workflow.ts';
+import { decisionTypeOf } from '../../shared/scoring/workflow.ts';
 import { validateWorkflow } from '../../shared/scoring/workflow-validation.ts';
 import { getWorkflow, saveWorkflow } from '../../shared/store/workflows.ts';
 import {

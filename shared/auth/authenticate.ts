@@ -24,8 +24,6 @@ const KEY_PATTERN = /^pk_(test|live)_[0-9A-Za-z]{32,}$/;
  * consistent read, so no replication lag adds to this bound.
  */
 export const KEY_REVOCATION_BOUND_MS = 30_000;
-/** The cache lifetime ceiling (API_KEY_CACHE_MS may only shorten it). */
-export const MAX_KEY_CACHE_MS = KEY_REVOCATION_BOUND_MS;
 
 interface CachedPrincipal {
   principal: Principal;
@@ -33,7 +31,11 @@ interface CachedPrincipal {
 }
 
 const cache = new Map<string, CachedPrincipal>();
-const cacheTtlMs = Math.min(Number(process.env.API_KEY_CACHE_MS ?? MAX_KEY_CACHE_MS), MAX_KEY_CACHE_MS);
+// API_KEY_CACHE_MS may only shorten the cache's lifetime, never lengthen it past the bound.
+const cacheTtlMs = Math.min(
+  Number(process.env.API_KEY_CACHE_MS ?? KEY_REVOCATION_BOUND_MS),
+  KEY_REVOCATION_BOUND_MS,
+);
 
 /** What is being called: the checks after the key is found depend on it. */
 export interface CalledEndpoint {

@@ -9,7 +9,6 @@ import { admitKey, type CalledEndpoint, type Principal } from './authenticate.ts
  * of another site can make the browser send the cookie (SameSite=Strict already stops most), but it
  * cannot add a custom header without a CORS preflight this API never grants.
  */
-export { CONSOLE_REQUEST_HEADER, SESSION_COOKIE };
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -59,7 +59,7 @@ const RECORD_KEYS: Record<ConsoleEventType, (merchantId: string, id: string) => 
   account: keys.accountEvent,
 };
 
-export const eventKeyOf = (merchantId: string, eventType: ConsoleEventType, id: string) =>
+const eventKeyOf = (merchantId: string, eventType: ConsoleEventType, id: string) =>
   RECORD_KEYS[eventType](merchantId, id);
 
 /** The explanation of a decided event, or undefined when the merchant has no such event. */

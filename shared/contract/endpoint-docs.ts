@@ -19,7 +19,7 @@ export interface EndpointDocs {
 }
 
 /** Codes every endpoint can answer: authentication, validation, limits and capacity. */
-export const COMMON_ERRORS: readonly ErrorCode[] = [
+const COMMON_ERRORS: readonly ErrorCode[] = [
   'invalid_request',
   'unauthenticated',
   'invalid_api_key',

@@ -22,7 +22,7 @@ export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[\\x20-\\x7E]{1,${IDEMPOTENC
 export type EndpointFeature = 'accountUpdates';
 
 /** How a retried call is recognised, so it is answered once (docs/decisions.md, Idempotency). */
-export type IdempotencyPolicy = NaturalKeyPolicy | { kind: 'idempotency-key-header' };
+type IdempotencyPolicy = NaturalKeyPolicy | { kind: 'idempotency-key-header' };
 
 /**
  * A field of the body names the event: the same body (compared canonically) replays the first
@@ -165,8 +165,8 @@ export const ENDPOINT_DEFINITIONS = {
  * checking every row of a 5 MB upload can finish (recording it is a job). The CDK stack and the
  * local adapter both read this.
  */
-export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
-export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<string, number>> = { console: 29 };
+const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
+const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<string, number>> = { console: 29 };
 export const functionTimeoutSeconds = (functionName: string) =>
   FUNCTION_TIMEOUT_SECONDS[functionName] ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS;
 
@@ -183,6 +183,7 @@ export type SameKeys<A, B> = [Exclude<keyof A, keyof B> | Exclude<keyof B, keyof
   ? true
   : false;
 export type Holds<T extends true> = T;
+/** @public Checked by tsc, imported by nothing. */
 export type SchemasCoverTheRegistry = Holds<SameKeys<typeof ENDPOINT_SCHEMAS, Definitions>>;
 
 /** Event types that get a decision (dispositions and disputes only report), in registry order. */

@@ -15,7 +15,7 @@ import {
  */
 
 /** 5 MB: a month of one warehouse's inspections; API Gateway takes up to 10 MB. */
-export const MAX_CSV_UPLOAD_BYTES = 5 * 1024 * 1024;
+const MAX_CSV_UPLOAD_BYTES = 5 * 1024 * 1024;
 
 /** The management API (docs/api.md), called by the dashboard and by scripts with a console key. */
 const consoleEndpoint = <const T extends Omit<EndpointDefinition, 'scope' | 'lambda'>>(definition: T) =>
@@ -150,6 +150,7 @@ export type ManagementEndpointName = keyof typeof MANAGEMENT_ENDPOINT_DEFINITION
 export type ApiEndpointName = EndpointName | ManagementEndpointName;
 export const API_ENDPOINTS = Object.keys(API_DEFINITIONS) as ApiEndpointName[];
 
+/** @public Checked by tsc, imported by nothing. */
 export type ManagementSchemasCoverTheRegistry = Holds<
   SameKeys<typeof MANAGEMENT_ENDPOINT_SCHEMAS, typeof MANAGEMENT_ENDPOINT_DEFINITIONS>
 >;

@@ -33,7 +33,7 @@ const OPENAPI_VERSION = '3.1.0';
  * Both are public: merchants integrate against sandbox and go live on production (`x-internal`
  * declares each server's audience, as OWASP API9 asks).
  */
-export const SERVERS = [
+const SERVERS = [
   {
     url: 'https://sandbox.api.abuse-decision.example',
     description: 'Sandbox (keys start with pk_test_)',

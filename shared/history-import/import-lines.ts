@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import type { EndpointName } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
-import type { EndpointName } from '../http/routes.ts';
 import { toApiError, validate } from '../http/validation.ts';
 import {
   identitiesOfAccountUpdate,
@@ -24,15 +24,7 @@ import { canonicalJson, sha256Hex } from '../store/canonical.ts';
  * endpoint takes it. Parsing validates every line with the endpoint's own schema and reports each
  * bad line with its number and field; nothing runs unless every line is good.
  */
-export const IMPORT_TYPES = [
-  'order',
-  'return',
-  'disposition',
-  'dispute',
-  'signup',
-  'login',
-  'account',
-] as const;
+const IMPORT_TYPES = ['order', 'return', 'disposition', 'dispute', 'signup', 'login', 'account'] as const;
 export type ImportType = (typeof IMPORT_TYPES)[number];
 
 const lineSchema = z.strictObject({

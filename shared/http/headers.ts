@@ -5,8 +5,6 @@ import {
 } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
 
-export { IDEMPOTENCY_KEY_HEADER };
-
 /** Header lookup without regard to case (API Gateway passes headers as the client sent them). */
 export function headerValue(headers: Record<string, string | undefined> | null | undefined, name: string) {
   if (!headers) return undefined;

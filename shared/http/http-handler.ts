@@ -7,6 +7,7 @@ import {
   ENDPOINT_DEFINITIONS,
   type EndpointDefinition,
   type EndpointName,
+  IDEMPOTENCY_KEY_HEADER,
   type RequestOf,
 } from '../contract/endpoints.ts';
 import { logger } from '../observability.ts';
@@ -14,7 +15,7 @@ import { runInRequestScope } from '../request-scope.ts';
 import { invocationTracing } from '../tracing.ts';
 import type { EndpointUseCase } from '../use-cases/use-case.ts';
 import type { ApiContext } from './api-context.ts';
-import { headerValue, IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from './headers.ts';
+import { headerValue, idempotencyKeyOf } from './headers.ts';
 import { authentication } from './middleware/authentication.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { logContext } from './middleware/log-context.ts';

@@ -21,12 +21,12 @@ type Definitions = typeof MANAGEMENT_ENDPOINT_DEFINITIONS;
 type Schemas = typeof MANAGEMENT_ENDPOINT_SCHEMAS;
 
 /** The validated JSON body, the CSV text, or nothing, as the definition says. */
-export type BodyOf<N extends ManagementEndpointName> = Schemas[N] extends { request: z.ZodType }
+type BodyOf<N extends ManagementEndpointName> = Schemas[N] extends { request: z.ZodType }
   ? z.output<Schemas[N]['request']>
   : Definitions[N] extends { csvBody: object }
     ? string
     : undefined;
-export type QueryOf<N extends ManagementEndpointName> = Schemas[N] extends { query: z.ZodType }
+type QueryOf<N extends ManagementEndpointName> = Schemas[N] extends { query: z.ZodType }
   ? z.output<Schemas[N]['query']>
   : undefined;
 
@@ -41,14 +41,14 @@ export interface ConsoleCaller {
   sessionToken?: string;
 }
 
-export interface ManagementCall<N extends ManagementEndpointName> {
+interface ManagementCall<N extends ManagementEndpointName> {
   caller: ConsoleCaller;
   body: BodyOf<N>;
   query: QueryOf<N>;
   pathParameters: Readonly<Record<string, string>>;
 }
 
-export interface ManagementAnswer<N extends ManagementEndpointName> {
+interface ManagementAnswer<N extends ManagementEndpointName> {
   body: z.input<Schemas[N]['response']>;
   /** Set-Cookie on sign-in and sign-out, Location on an accepted upload. */
   headers?: Record<string, string>;

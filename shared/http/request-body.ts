@@ -5,13 +5,13 @@ import { formatPath } from './validation.ts';
 
 /** A request's body before validation: read by the handler as the first step of its work. */
 
-export const MAX_BODY_BYTES = 256 * 1024;
+const MAX_BODY_BYTES = 256 * 1024;
 /**
  * Deepest nesting of objects and arrays a body may have. No schema needs more than a few levels;
  * free-form values (customData) get this much. Past it, recursive code (validation, canonical
  * hashing, JSON.stringify) would overflow the stack and DynamoDB refuses items nested over 32.
  */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /**
  * The JSON body within the size limit: a JSON object of bounded depth whose every string is

@@ -1,13 +1,6 @@
-import {
-  ENDPOINTS,
-  type EndpointName,
-  type HttpMethod,
-  type RouteDeprecation,
-} from '../contract/endpoints.ts';
+import type { HttpMethod } from '../contract/endpoints.ts';
 import { API_DEFINITIONS, API_ENDPOINTS } from '../contract/management-endpoints.ts';
 import { decodePathSegment, parameterName, pathSegments, type RouteDefinition, routeOf } from './route.ts';
-
-export { ENDPOINTS, type EndpointName, type RouteDefinition, type RouteDeprecation };
 
 /**
  * The API's routes, derived from the endpoint registry (shared/contract/endpoints.ts and

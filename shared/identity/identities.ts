@@ -74,7 +74,7 @@ export function normalizeCard(payment: {
   return undefined;
 }
 
-export function identityDigest(kind: IdentityKind, normalized: string): string {
+function identityDigest(kind: IdentityKind, normalized: string): string {
   return createHash('sha256').update(`${kind}:${normalized}`).digest('base64url').slice(0, 22);
 }
 

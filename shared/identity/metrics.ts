@@ -35,5 +35,3 @@ export const METRIC = {
   /** Signups, logins and account updates declined, on the account and its devices. */
   accountEventDeclines: 'aDc',
 } as const;
-
-export type MetricName = (typeof METRIC)[keyof typeof METRIC];

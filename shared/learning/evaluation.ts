@@ -19,7 +19,7 @@ export interface ScoreThreshold {
   threshold: number;
 }
 
-export interface ThresholdFigures extends ScoreThreshold {
+interface ThresholdFigures extends ScoreThreshold {
   /** Share of abusive events flagged at or above the threshold. */
   recall: number;
   /** Share of flagged events that were abusive (null when nothing is flagged). */
@@ -28,7 +28,7 @@ export interface ThresholdFigures extends ScoreThreshold {
   falsePositiveRate: number;
 }
 
-export interface CalibrationBin {
+interface CalibrationBin {
   events: number;
   /** Mean predicted score, 0-100. */
   predicted: number;
@@ -76,8 +76,8 @@ export const MAX_GOOD_REVIEWED = DEFAULT_BUDGET.maxGoodReviewedShare;
  * abuse is as likely as not, so declining below it would decline mostly good events; reviewing below
  * 30 would fill the queue with them. A small holdout's few good events cannot show otherwise.
  */
-export const MIN_DECLINE_AT = DEFAULT_GUARD_FLOORS.declineAt;
-export const MIN_REVIEW_AT = DEFAULT_GUARD_FLOORS.reviewAt;
+const MIN_DECLINE_AT = DEFAULT_GUARD_FLOORS.declineAt;
+const MIN_REVIEW_AT = DEFAULT_GUARD_FLOORS.reviewAt;
 
 export type GoodCustomerBudget = Pick<DecisionSettings, 'maxGoodDeclinedShare' | 'maxGoodReviewedShare'>;
 
@@ -169,7 +169,7 @@ export function measuredFloors(scored: readonly Scored[], budget: GoodCustomerBu
 export const toScore = (probability: number) => Math.min(100, Math.max(0, Math.round(probability * 100)));
 
 /** Probability that a random abusive event outranks a random good one (ties count half). */
-export function rocAuc(scored: readonly Scored[]): number | null {
+function rocAuc(scored: readonly Scored[]): number | null {
   const sorted = [...scored].sort((a, b) => a.probability - b.probability);
   const positives = sorted.filter((s) => s.label === 1).length;
   const negatives = sorted.length - positives;
@@ -187,7 +187,7 @@ export function rocAuc(scored: readonly Scored[]): number | null {
 }
 
 /** Area under the precision-recall curve as average precision, tied scores taken as one step. */
-export function averagePrecision(scored: readonly Scored[]): number | null {
+function averagePrecision(scored: readonly Scored[]): number | null {
   const sorted = [...scored].sort((a, b) => b.probability - a.probability);
   const positives = sorted.filter((s) => s.label === 1).length;
   if (positives === 0) return null;

@@ -1,4 +1,4 @@
-import type { EventType } from '../scoring/workflow.ts';
+import type { EventType } from '../contract/endpoints.ts';
 
 /**
  * Label rules: which decided events turned out abusive, from the feedback that concerns them. Pure:
@@ -21,7 +21,7 @@ export interface DecidedEventRow {
   parts: readonly DecisionPart[];
 }
 
-export interface DecisionPart {
+interface DecisionPart {
   /** Signal values stored with the decision: the features, exactly as the model saw them then. */
   signals: Readonly<Record<string, number>>;
   abuseScore: number;
@@ -60,7 +60,7 @@ export interface LabeledRow {
   provisional?: true;
 }
 
-export type LabelRule =
+type LabelRule =
   | 'lost_chargeback'
   | 'pending_chargeback'
   | 'abusive_disposition'
@@ -73,7 +73,7 @@ export type LabelRule =
 const DAY_MS = 86_400_000;
 
 /** How long after an event its label can still change; once closed, no feedback means not abusive. */
-export const LABEL_WINDOW_DAYS: Record<EventType, number> = {
+const LABEL_WINDOW_DAYS: Record<EventType, number> = {
   // Card networks give about 60 days for most chargeback reasons.
   order: 60,
   // Warehouses inspect and dispose of a return within weeks.
@@ -86,8 +86,8 @@ export const LABEL_WINDOW_DAYS: Record<EventType, number> = {
 
 /** An unresolved chargeback is likely but not certain abuse. */
 export const PENDING_CHARGEBACK_WEIGHT = 0.5;
-export const ABUSIVE_CONDITIONS: ReadonlySet<string> = new Set(['EMPTY_BOX', 'COUNTERFEIT_ITEM']);
-export const ABUSIVE_OUTCOMES: ReadonlySet<string> = new Set(['REMOVE_SUSPECT_ABUSE']);
+const ABUSIVE_CONDITIONS: ReadonlySet<string> = new Set(['EMPTY_BOX', 'COUNTERFEIT_ITEM']);
+const ABUSIVE_OUTCOMES: ReadonlySet<string> = new Set(['REMOVE_SUSPECT_ABUSE']);
 /** Account events inherit abuse from the same customer, e-mail or device (not address: households). */
 const ACCOUNT_LINK_KINDS = ['customer', 'email', 'device'];
 

@@ -63,7 +63,7 @@ export function fitLogistic(rows: readonly WeightedRow[], prior: Prior): Logisti
 
 export const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
-export const dot = (a: readonly number[], b: readonly number[]) => {
+const dot = (a: readonly number[], b: readonly number[]) => {
   let sum = 0;
   for (let j = 0; j < a.length; j++) sum += a[j]! * b[j]!;
   return sum;

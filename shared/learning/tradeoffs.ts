@@ -1,8 +1,8 @@
+import type { EventType } from '../contract/endpoints.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { DecisionSettings } from '../scoring/decision-settings.ts';
 import { decisionCosts, decisionThresholds, type EventThresholds } from '../scoring/decision-thresholds.ts';
 import type { ModelThresholds } from '../scoring/model.ts';
-import type { EventType } from '../scoring/workflow.ts';
 
 /**
  * The trade-off of a threshold: for every threshold 0-100, over labeled events, the share of abuse
@@ -18,7 +18,7 @@ export interface TradeoffRow {
   weight: number;
 }
 
-export interface TradeoffFigures {
+interface TradeoffFigures {
   /** Share of abusive events declined or reviewed. */
   caught: number;
   goodDeclined: number;
@@ -27,11 +27,11 @@ export interface TradeoffFigures {
   cost: number;
 }
 
-export interface TradeoffPoint extends TradeoffFigures {
+interface TradeoffPoint extends TradeoffFigures {
   threshold: number;
 }
 
-export interface Spread {
+interface Spread {
   min: number;
   median: number;
   max: number;

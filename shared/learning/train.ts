@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { EventType } from '../contract/endpoints.ts';
 import { plural } from '../plural.ts';
 import { type ModelThresholds, type ScoringModel, scoreWithModel } from '../scoring/model.ts';
 import { thresholdsOf } from '../scoring/models.ts';
-import type { EventType, Workflow } from '../scoring/workflow.ts';
+import type { Workflow } from '../scoring/workflow.ts';
 import {
   chooseThresholds,
   evaluateScores,
@@ -36,7 +37,7 @@ export interface ModelVersion extends ScoringModel {
   evaluation: Evaluation;
 }
 
-export interface Evaluation {
+interface Evaluation {
   holdout: { from: string | null; events: number; positives: number };
   /** The holdout as the candidate scored it, bounded (the trade-off report and the guard read it). */
   holdoutRows?: KeptHoldout;
@@ -51,7 +52,7 @@ export interface Evaluation {
 }
 
 /** One holdout event: its out-of-sample score, label and the value the economics weigh. */
-export type HoldoutRow = [score: number, label: 0 | 1, value: number];
+type HoldoutRow = [score: number, label: 0 | 1, value: number];
 
 export interface KeptHoldout {
   rows: HoldoutRow[];
@@ -109,7 +110,7 @@ export class TrainingError extends Error {
   }
 }
 
-export const DEFAULT_PRIOR_PRECISION = 1;
+const DEFAULT_PRIOR_PRECISION = 1;
 /** The newest 40 % of settled rows, judged in two folds of 20 % (a small merchant's holdout is thin). */
 const DEFAULT_HOLDOUT_SHARE = 0.4;
 const DEFAULT_HOLDOUT_FOLDS = 2;
@@ -123,9 +124,9 @@ const CALIBRATION_TOLERANCE = 10;
  * Fewer abusive events than this in the holdout cannot show a candidate is not worse: one or two
  * positives make AUC a coin toss, and a promoted guess would replace a default that stands on its own.
  */
-export const MIN_HOLDOUT_POSITIVES = 10;
+const MIN_HOLDOUT_POSITIVES = 10;
 /** Good events a holdout needs before a REVIEW rule's share of them (2 %: one in 50) can be judged. */
-export const MIN_GOOD_FOR_REVIEW_SHARE = Math.round(1 / MAX_GOOD_REVIEWED);
+const MIN_GOOD_FOR_REVIEW_SHARE = Math.round(1 / MAX_GOOD_REVIEWED);
 
 export function trainModelVersion(rows: readonly LabeledRow[], options: TrainingOptions): ModelVersion {
   const { eventType, defaultModel } = options;

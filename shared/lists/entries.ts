@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { EventType } from '../contract/endpoints.ts';
 import { customerIdentity } from '../identity/account-identities.ts';
 import {
   type IdentityKind,
@@ -16,7 +17,6 @@ import {
   type ListMarker,
   type ListNote,
 } from '../scoring/list-marker.ts';
-import type { EventType } from '../scoring/workflow.ts';
 
 /**
  * A block, watch or allow list entry: one identity (kept as its digest with a masked hint, never

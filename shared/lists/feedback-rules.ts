@@ -1,9 +1,9 @@
+import type { EventType } from '../contract/endpoints.ts';
 import type { IdentityKind, IdentityRef } from '../identity/identities.ts';
 import type { ListName, ListRule, ListRules } from '../schemas/lists.ts';
 import { LIST_RULES } from '../schemas/lists.ts';
 import { type NoteCause, noteWords } from '../scoring/list-marker.ts';
 import { KIND_WORDS } from '../scoring/signals/signal.ts';
-import type { EventType } from '../scoring/workflow.ts';
 import { derivedEntryId, type ListEntry } from './entries.ts';
 
 /**
@@ -21,9 +21,7 @@ import { derivedEntryId, type ListEntry } from './entries.ts';
  * - abuseReview: a review resolved as abuse watches the event's e-mails, cards, devices and addresses
  *   (never an account: in a takeover it is the victim's).
  */
-export const DEFAULT_LIST_RULES: ListRules = Object.fromEntries(
-  LIST_RULES.map((rule) => [rule, true]),
-) as ListRules;
+const DEFAULT_LIST_RULES: ListRules = Object.fromEntries(LIST_RULES.map((rule) => [rule, true])) as ListRules;
 
 /** The rules as stored on the merchant profile (absent or partial: the defaults fill in). */
 export function listRulesOf(stored: unknown): ListRules {

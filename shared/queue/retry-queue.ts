@@ -11,7 +11,7 @@ export interface DeliveryRef {
   deliveryId: string;
 }
 
-export const MAX_QUEUE_DELAY_SECONDS = 900;
+const MAX_QUEUE_DELAY_SECONDS = 900;
 
 export type ScheduleRetry = (ref: DeliveryRef, dueAt: number, now: number) => Promise<void>;
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { apiEnum, deviceFingerprints, idText, text, timestampString } from './fields.ts';
 
 /** POST /v1/evaluate/account request body (docs/api.md). */
-export const CHANGE_TYPES = [
+const CHANGE_TYPES = [
   'PASSWORD_CHANGE',
   'EMAIL_CHANGE',
   'PHONE_CHANGE',

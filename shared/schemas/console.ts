@@ -56,8 +56,6 @@ const MAX_EVENT_IDENTITIES = 2 * LIMITS.contacts + 2 * LIMITS.fingerprints + LIM
 const eventDecisions = <T extends z.ZodType>(decision: T) =>
   z.array(decision).max(Math.max(LIMITS.lineItems, LIMITS.returnedItems));
 
-export const emptyRequestSchema = z.strictObject({});
-
 export const consoleSessionSchema = z
   .object({
     merchantId: serviceId(),
@@ -161,7 +159,7 @@ const workflowRuleSchema = z.object({
   reason: z.string().max(WORKFLOW_LIMITS.reasonLength).optional(),
 });
 
-export const workflowSchema = z
+const workflowSchema = z
   .object({
     eventType,
     version: label(),
@@ -230,7 +228,7 @@ export const backtestReportSchema = z
   })
   .meta({ id: 'BacktestReport' });
 
-export const workflowVersionSchema = z
+const workflowVersionSchema = z
   .object({ workflow: workflowSchema, savedAt: isoTime(), savedBy: label() })
   .meta({ id: 'WorkflowVersion' });
 
@@ -315,7 +313,7 @@ export const auditQuerySchema = z.strictObject({ cursor: cursor.optional(), limi
 const AUDIT_DETAIL_MAX_LENGTH =
   MAX_NAME_LENGTH + WORKFLOW_LIMITS.rules * (WORKFLOW_LIMITS.branchNameLength + 2);
 
-export const auditEntrySchema = z
+const auditEntrySchema = z
   .object({
     at: isoTime(),
     action: z.enum([

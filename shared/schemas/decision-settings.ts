@@ -77,7 +77,7 @@ const floorSource = z.enum(['measured', 'holdout', 'default']).meta({
   description: "measured on the merchant's labeled events, the trained model's holdout, or the default",
 });
 
-export const guardSchema = z
+const guardSchema = z
   .object({
     budget: z.object({ maxGoodDeclinedShare: z.number(), maxGoodReviewedShare: z.number() }),
     /** The live model the floors are for. */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { apiEnum, IDENTIFIER_TYPES, idText, LIMITS, text } from './fields.ts';
 
 /** POST /v1/return/disposition/{return-id} request body (docs/api.md). */
-export const RETURNED_ITEM_CONDITIONS = [
+const RETURNED_ITEM_CONDITIONS = [
   'NEW',
   'OPEN_BOX',
   'LIGHTLY_USED',
@@ -12,9 +12,8 @@ export const RETURNED_ITEM_CONDITIONS = [
   'DAMAGED_ITEM',
   'LOST_ITEM',
 ] as const;
-export type ReturnedItemCondition = (typeof RETURNED_ITEM_CONDITIONS)[number];
 
-export const DISPOSITION_OUTCOMES = [
+const DISPOSITION_OUTCOMES = [
   'RESTOCK',
   'RESTOCK - SALE/CLEARANCE',
   'RECYCLED',
@@ -24,11 +23,10 @@ export const DISPOSITION_OUTCOMES = [
   'REMOVE_OTHERS',
   'REMOVE_SUSPECT_ABUSE',
 ] as const;
-export type DispositionOutcome = (typeof DISPOSITION_OUTCOMES)[number];
 
 /** Not the return's value sets: dispositions spell methods differently and add CASH. */
-export const DISPOSITION_RETURN_METHODS = ['PICKUP', 'DROPOFF', 'IN_STORE'] as const;
-export const DISPOSITION_REFUND_MODES = ['CASH', 'STORE_CREDIT', 'ORIGINAL_PAYMENT', 'EXCHANGE'] as const;
+const DISPOSITION_RETURN_METHODS = ['PICKUP', 'DROPOFF', 'IN_STORE'] as const;
+const DISPOSITION_REFUND_MODES = ['CASH', 'STORE_CREDIT', 'ORIGINAL_PAYMENT', 'EXCHANGE'] as const;
 
 /** Every enum of a disposition reports `unknown_enum_value`, the catalog's code for dispositions. */
 const dispositionEnum = <const T extends readonly [string, ...string[]]>(values: T) =>

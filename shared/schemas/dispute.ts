@@ -2,14 +2,13 @@ import * as z from 'zod';
 import { apiEnum, idText, LIMITS, text, timestampNumber } from './fields.ts';
 
 /** POST /v1/order/dispute/{order-id} request body (docs/api.md). */
-export const DISPUTE_TYPES = ['CHARGEBACK', 'INQUIRY', 'ARBITRATION'] as const;
-export const DISPUTE_STATUSES = ['OPEN', 'RESPONDED', 'WON', 'LOST'] as const;
-export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+const DISPUTE_TYPES = ['CHARGEBACK', 'INQUIRY', 'ARBITRATION'] as const;
+const DISPUTE_STATUSES = ['OPEN', 'RESPONDED', 'WON', 'LOST'] as const;
 
 /** Bounds a dispute amount so a typo cannot poison a customer's chargeback value for a year. */
 const MAX_DISPUTE_AMOUNT = 1e12;
 
-export const disputeEntrySchema = z.strictObject({
+const disputeEntrySchema = z.strictObject({
   disputeId: idText(),
   disputeType: apiEnum(DISPUTE_TYPES, 'unknown_enum_value'),
   // An open list of reason codes (INR, IND, UNAUTH, ...): any non-empty text.

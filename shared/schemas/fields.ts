@@ -13,7 +13,7 @@ import { ISO_NUMERIC_CURRENCIES } from './iso-currencies.ts';
  */
 export const MAX_STRING_LENGTH = 1024;
 /** Merchant ids (order, return, customer, ...) and ids in the path. */
-export const MAX_ID_LENGTH = 256;
+const MAX_ID_LENGTH = 256;
 /** Names people give merchants and console keys (admin CLI), shown by the console. */
 export const MAX_NAME_LENGTH = 256;
 /** A page cursor, as the lists give it and take it back. */
@@ -67,7 +67,7 @@ export const text = shared(() => z.string().max(MAX_STRING_LENGTH));
 /** A share of something, 0 to 1 (a margin, a budget of good customers). */
 export const share = /* @__PURE__ */ shared(() => z.number().min(0).max(1));
 /** The largest amount a setting takes, in the merchant's own currency (nothing is converted). */
-export const MAX_SETTING_AMOUNT = 1_000_000;
+const MAX_SETTING_AMOUNT = 1_000_000;
 export const settingAmount = /* @__PURE__ */ shared(() => z.number().min(0).max(MAX_SETTING_AMOUNT));
 /** A whole number of things a day (reviews), up to a million. */
 export const perDayCount = /* @__PURE__ */ shared(() =>
@@ -205,7 +205,7 @@ export const timestampNumber = shared(() =>
 );
 
 const CURRENCY_CODE = /^\d{3}$/;
-export const currencyCode = shared(() =>
+const currencyCode = shared(() =>
   z
     .custom<string>((v) => typeof v === 'string' && CURRENCY_CODE.test(v) && ISO_NUMERIC_CURRENCIES.has(v), {
       error: 'must be an ISO 4217 numeric currency code such as "840"',
@@ -304,7 +304,7 @@ export const cardExpiry = shared(() =>
     .meta({ examples: ['12/29'] }),
 );
 
-export const contactEntry = shared(() =>
+const contactEntry = shared(() =>
   z.discriminatedUnion('contactType', [
     z.strictObject({
       contactType: z.literal('ContactAddress'),
@@ -333,5 +333,3 @@ export const customData = shared(() =>
 );
 
 export type ContactEntry = z.infer<ReturnType<typeof contactEntry>>;
-export type Money = z.infer<ReturnType<typeof money>>;
-export type Identifier = z.infer<ReturnType<typeof identifier>>;

@@ -29,7 +29,7 @@ export type ListKind = (typeof LIST_KINDS)[number];
  * The allow list vouches for a person, so it takes the identities that are the customer: an
  * account (customer id) or an e-mail. A device, card, address or phone may be shared with others.
  */
-export const ALLOW_KINDS: readonly ListKind[] = ['customer', 'email'];
+const ALLOW_KINDS: readonly ListKind[] = ['customer', 'email'];
 
 /**
  * `manual`: a person (console, admin CLI, a script with a console key); `rule`: the merchant's own

@@ -2,9 +2,9 @@ import * as z from 'zod';
 import { apiEnum, deviceFingerprints, idText, phoneNumber, text, timestampString } from './fields.ts';
 
 /** POST /v1/evaluate/login request body (docs/api.md). */
-export const LOGIN_STATUSES = ['$success', '$failure'] as const;
-export const AUTH_METHOD_TYPES = ['password', 'sso', 'magic_link', 'passkey', 'oauth'] as const;
-export const MFA_METHODS = ['app_authenticator', 'sms', 'email', 'hardware_key'] as const;
+const LOGIN_STATUSES = ['$success', '$failure'] as const;
+const AUTH_METHOD_TYPES = ['password', 'sso', 'magic_link', 'passkey', 'oauth'] as const;
+const MFA_METHODS = ['app_authenticator', 'sms', 'email', 'hardware_key'] as const;
 
 export const loginRequestSchema = z.strictObject({
   providerCustomerId: idText(),

@@ -19,11 +19,11 @@ import {
 } from './fields.ts';
 
 /** POST /v1/order request body (docs/api.md). */
-export const ORDER_STATES = ['PAID', 'AUTHORIZED', 'PENDING'] as const;
+const ORDER_STATES = ['PAID', 'AUTHORIZED', 'PENDING'] as const;
 
 const trueFalse = () => apiEnum(['True', 'False']);
 
-export const lineItemSchema = z.strictObject({
+const lineItemSchema = z.strictObject({
   identifiers: z.array(identifier()).min(1).max(LIMITS.identifiers),
   title: text(),
   category: text(),
@@ -35,7 +35,7 @@ export const lineItemSchema = z.strictObject({
   discounts: z.array(jsonValue).max(LIMITS.discounts).optional(),
 });
 
-export const paymentEntrySchema = z.strictObject({
+const paymentEntrySchema = z.strictObject({
   amount: money().optional(),
   instrument: text().optional(),
   last4: cardLast4().optional(),
@@ -86,5 +86,3 @@ export const orderRequestSchema = z.strictObject({
 });
 
 export type OrderRequest = z.infer<typeof orderRequestSchema>;
-export type OrderLineItem = z.infer<typeof lineItemSchema>;
-export type PaymentEntry = z.infer<typeof paymentEntrySchema>;

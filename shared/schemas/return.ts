@@ -11,15 +11,13 @@ import {
 } from './fields.ts';
 
 /** POST /v1/return request body (docs/api.md). */
-export const RETURN_STATUSES = ['REQUESTED', 'APPROVED', 'RECEIVED', 'COMPLETED', 'CANCELLED'] as const;
-export type ReturnStatus = (typeof RETURN_STATUSES)[number];
+const RETURN_STATUSES = ['REQUESTED', 'APPROVED', 'RECEIVED', 'COMPLETED', 'CANCELLED'] as const;
 
 /** The return's own value sets; dispositions spell theirs differently (as merchants send them). */
-export const RETURN_METHODS = ['Drop-Off', 'Pickup', 'In-Store'] as const;
-export const RETURN_REFUND_MODES = ['ORIGINAL_PAYMENT', 'STORE_CREDIT', 'EXCHANGE'] as const;
-export type ReturnRefundMode = (typeof RETURN_REFUND_MODES)[number];
+const RETURN_METHODS = ['Drop-Off', 'Pickup', 'In-Store'] as const;
+const RETURN_REFUND_MODES = ['ORIGINAL_PAYMENT', 'STORE_CREDIT', 'EXCHANGE'] as const;
 
-export const returnedLineItemSchema = z.strictObject({
+const returnedLineItemSchema = z.strictObject({
   lineItem: z.strictObject({ identifiers: z.array(identifier()).min(1).max(LIMITS.identifiers) }),
   category: text().optional(),
   quantity: quantity(),

@@ -8,7 +8,6 @@ import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
  * Webhook endpoints as merchants set them (admin CLI, management API) and as the management API
  * shows them: settings, status, deliveries. Secrets appear only in the answers that make them.
  */
-export { WEBHOOK_EVENT_TYPES };
 
 const settings = {
   url: z
@@ -81,7 +80,7 @@ export const webhookDeletedSchema = z
   .object({ webhookId: serviceId(), deleted: z.literal(true) })
   .meta({ id: 'WebhookDeleted' });
 
-export const webhookDeliverySchema = z
+const webhookDeliverySchema = z
   .object({
     deliveryId: serviceId(),
     webhookId: serviceId(),

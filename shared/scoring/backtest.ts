@@ -16,7 +16,7 @@ export interface BacktestEvent {
   decisions: readonly Decision[];
 }
 
-export interface BacktestExample {
+interface BacktestExample {
   eventId: string;
   createdAt: string;
   abuseScore: number;

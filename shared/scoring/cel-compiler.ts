@@ -1,6 +1,6 @@
 import { type ASTNode, Environment, type ParseResult } from '@marcbachmann/cel-js';
+import type { EventType } from '../contract/endpoints.ts';
 import type { WorkflowVariable } from './variables.ts';
-import type { EventType } from './workflow.ts';
 
 /**
  * Compiles workflow conditions with cel-js. One typed Environment per event type, built from the

@@ -35,7 +35,7 @@ export interface Decision {
   shadow?: ShadowDecision;
 }
 
-export interface ShadowDecision {
+interface ShadowDecision {
   modelVersion: string;
   abuseScore: number;
   decision: DecisionOutcome;

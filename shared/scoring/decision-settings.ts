@@ -1,4 +1,4 @@
-import type { EventType } from './workflow.ts';
+import type { EventType } from '../contract/endpoints.ts';
 
 /**
  * What a merchant's decisions cost it, per event type, and the good-customer budget that guards
@@ -29,7 +29,7 @@ export interface DecisionSettings {
 
 export type SettingName = keyof DecisionSettings;
 
-export const COMMON_SETTINGS = [
+const COMMON_SETTINGS = [
   'reviewCost',
   'reviewCapacityPerDay',
   'maxGoodDeclinedShare',
@@ -39,7 +39,7 @@ export const COMMON_SETTINGS = [
 const ACCOUNT_ECONOMICS = ['abusiveAccountCost', 'goodCustomerDeclineCost'] as const;
 
 /** The economics of each event type, beside the settings every type has. */
-export const ECONOMICS_SETTINGS = {
+const ECONOMICS_SETTINGS = {
   order: ['grossMargin', 'chargebackFee'],
   return: ['abusiveReturnLossShare', 'goodCustomerDeclineCost'],
   signup: ACCOUNT_ECONOMICS,

@@ -1,7 +1,7 @@
+import type { EventType } from '../contract/endpoints.ts';
 import type { DecisionSettings } from './decision-settings.ts';
 import type { ModelThresholds, ScoringModel } from './model.ts';
 import type { FieldValue } from './variables.ts';
-import type { EventType } from './workflow.ts';
 
 /**
  * The thresholds one event is decided at (what `modelDeclineAt` and `modelReviewAt` hold for the

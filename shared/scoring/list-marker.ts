@@ -1,5 +1,5 @@
+import type { EventType } from '../contract/endpoints.ts';
 import type { ListName } from '../schemas/lists.ts';
-import type { EventType } from './workflow.ts';
 
 /** Entry ids are this prefix and LIST_ENTRY_ID_CHARS characters; a marker keeps the characters. */
 export const LIST_ENTRY_ID_PREFIX = 'le_';

@@ -1,9 +1,9 @@
+import type { EventType } from '../contract/endpoints.ts';
 import type { IdentityKind } from '../identity/identities.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { IdentitySnapshot } from './identity-snapshot.ts';
 import { appliesTo, type ListMarker, noteWords } from './list-marker.ts';
 import { KIND_WORDS } from './signals/signal.ts';
-import type { EventType } from './workflow.ts';
 
 /**
  * Block, watch and allow lists as a decision sees them: the entries on the event's identities, read
@@ -89,8 +89,8 @@ export function listFields(verdict: ListVerdict | undefined): {
   };
 }
 
-export const BLOCK_LIST_BRANCH = 'block_list';
-export const ALLOW_LIST_BRANCH = 'allow_list';
+const BLOCK_LIST_BRANCH = 'block_list';
+const ALLOW_LIST_BRANCH = 'allow_list';
 
 /**
  * The lists applied after the workflow: block over allow over the workflow. A block declines; a

@@ -22,7 +22,7 @@ export interface ModelThresholds {
   reviewAt: number;
 }
 
-export interface Contribution {
+interface Contribution {
   signal: string;
   value: number;
   contribution: number;

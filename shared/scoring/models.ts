@@ -1,3 +1,4 @@
+import type { EventType } from '../contract/endpoints.ts';
 import type { ModelThresholds, ScoringModel } from './model.ts';
 import accountModel from './models/account.json' with { type: 'json' };
 import loginModel from './models/login.json' with { type: 'json' };
@@ -5,7 +6,6 @@ import orderModel from './models/order.json' with { type: 'json' };
 import returnModel from './models/return.json' with { type: 'json' };
 import signupModel from './models/signup.json' with { type: 'json' };
 import type { SignalName } from './signals/registry.ts';
-import type { EventType } from './workflow.ts';
 
 /**
  * A default model of event type T: one weight per signal T declares (signals/registry.ts), no

@@ -1,3 +1,4 @@
+import type { EventType } from '../contract/endpoints.ts';
 import type { VelocityWindow } from './identity-snapshot.ts';
 import type { ListFieldName } from './lists.ts';
 import { type IdentityTimeField, identityTimeFieldList } from './signals/identity-time.ts';
@@ -9,7 +10,6 @@ import {
   type WorkflowVariable,
   workflowVariables,
 } from './variables.ts';
-import type { EventType } from './workflow.ts';
 
 /**
  * What each workflow variable (variables.ts) means, for the people writing conditions: the

@@ -1,8 +1,8 @@
+import type { EventType } from '../contract/endpoints.ts';
 import { LIST_FIELDS } from './lists.ts';
 import type { ModelThresholds } from './model.ts';
 import { MODELS } from './models.ts';
 import { identityTimeFieldList } from './signals/identity-time.ts';
-import type { EventType } from './workflow.ts';
 
 /**
  * The variables a workflow condition may use, per event type: the abuse score, every signal the

@@ -1,9 +1,10 @@
+import type { EventType } from '../contract/endpoints.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { ModelThresholds } from './model.ts';
 import { DEFAULT_MODEL_THRESHOLDS } from './models.ts';
 import { type Activation, compileSimpleCondition } from './simple-conditions.ts';
 import { celActivation, type FieldValue, normalizeFields, workflowVariables } from './variables.ts';
-import type { EventType, Workflow, WorkflowBranch } from './workflow.ts';
+import type { Workflow, WorkflowBranch } from './workflow.ts';
 
 /**
  * Runs workflow conditions. `loadWorkflow` compiles each rule once per process (cached by event type

@@ -1,10 +1,11 @@
 import { type ASTNode, serialize } from '@marcbachmann/cel-js';
 import * as z from 'zod';
+import type { EventType } from '../contract/endpoints.ts';
 import { DECISION_OUTCOMES } from '../schemas/decision.ts';
 import { WORKFLOW_LIMITS, workflowBranchName } from '../schemas/fields.ts';
 import { type CompiledCondition, type ConditionError, compileCondition } from './cel-compiler.ts';
 import { type VariableType, workflowVariables } from './variables.ts';
-import { ALLOWED_OUTCOMES, type EventType, type Workflow, type WorkflowRule } from './workflow.ts';
+import { ALLOWED_OUTCOMES, type Workflow, type WorkflowRule } from './workflow.ts';
 
 /**
  * Checks a workflow before it is saved: its shape, each condition (syntax, unknown variables, types,
@@ -13,7 +14,7 @@ import { ALLOWED_OUTCOMES, type EventType, type Workflow, type WorkflowRule } fr
  */
 export type WorkflowValidation = { valid: true; workflow: Workflow } | { valid: false; errors: string[] };
 
-export const MAX_RULES = WORKFLOW_LIMITS.rules;
+const MAX_RULES = WORKFLOW_LIMITS.rules;
 
 const OUTCOME = z.enum(DECISION_OUTCOMES);
 const BRANCH_NAME = workflowBranchName();

@@ -2,9 +2,6 @@ import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
 import { DECISION_OUTCOMES, type DecisionOutcome } from '../schemas/decision.ts';
 import { THRESHOLD_CONDITIONS } from './threshold-rules.ts';
 
-/** The scored event types come from the endpoint registry. */
-export { EVENT_TYPES, type EventType };
-
 /**
  * A merchant workflow: ordered rules, the first whose condition holds decides; the default branch
  * ends the list. Conditions are CEL expressions over the event type's variables (variables.ts); the

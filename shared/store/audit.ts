@@ -10,7 +10,6 @@ import type { TransactItem } from './transact.ts';
  * The audit log: one item per change made through the console, written in the change's own
  * transaction, so a change is never recorded without its entry (or the other way round).
  */
-export type { AuditEntry };
 
 /**
  * `auditId` names the entry among those of the same millisecond: random by default; a change that

@@ -1,7 +1,7 @@
+import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
 import type { BacktestEvent } from '../scoring/backtest.ts';
 import type { Decision } from '../scoring/decide.ts';
 import { nonZeroFields, normalizeFields } from '../scoring/variables.ts';
-import { EVENT_TYPES, type EventType } from '../scoring/workflow.ts';
 import { tableName } from './client.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { queryGsi1 } from './index-query.ts';
@@ -73,7 +73,7 @@ function compactDecision(eventType: EventType, decision: Decision): StoredDecisi
  * The one Put recording a decided event: refused when the key already holds one, and then the
  * stored item comes back with the cancellation (recordOnce answers from it).
  */
-export function decidedEventPut(
+function decidedEventPut(
   target: DecidedEventTarget,
   record: DecidedEventRecord,
   extra: Record<string, unknown> = {},

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType } from '../contract/endpoints.ts';
 import { type DecisionSettings, settingsFor } from '../scoring/decision-settings.ts';
 import type { GuardFloors } from '../scoring/decision-thresholds.ts';
-import type { EventType } from '../scoring/workflow.ts';
 import { batchGetItems } from './batch-get.ts';
 import { documentClient, tableName } from './client.ts';
 import { keys, reviewCounterShards, type TableKey } from './keys.ts';
@@ -45,7 +45,7 @@ export function decisionPolicyFromItem(item: Record<string, unknown> | undefined
   };
 }
 
-export function decisionSettingsFromItem(
+function decisionSettingsFromItem(
   item: Record<string, unknown> | undefined,
   eventType: EventType,
 ): DecisionSettingsRecord {

@@ -9,7 +9,7 @@ import { uploadGsi1, uploadKeys } from './keys.ts';
 import { queryAll } from './query-all.ts';
 import { getRecord } from './record-once.ts';
 import { GSI1, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from './table-definition.ts';
-import { ConditionFailedError, type TransactItem, transactWrite } from './transact.ts';
+import { type TransactItem, transactWrite, transactWriteIfFirstHolds } from './transact.ts';
 
 /**
  * A dispositions CSV upload recorded as a job. The validated rows are stored first, grouped per
@@ -31,7 +31,7 @@ const chunkReturnsSchema = z.array(
 );
 
 /** A return the worker could not record (the endpoint's own refusal), shown to the person. */
-export interface UploadFailure {
+interface UploadFailure {
   returnId: string;
   code: string;
   message: string;
@@ -63,7 +63,7 @@ export interface UploadChunk {
 }
 
 /** A chunk's JSON stays under this, far below DynamoDB's 400 KB item limit. */
-export const MAX_CHUNK_BYTES = 100_000;
+const MAX_CHUNK_BYTES = 100_000;
 /** Uploads and their chunks are kept 30 days: long enough to look a job up again. */
 const RETENTION_SECONDS = 30 * 24 * 3600;
 /** Chunk items written at once. */
@@ -220,40 +220,34 @@ export async function recordChunkDone(
   now: number,
 ): Promise<boolean> {
   const failures = outcome.failures.slice(0, FAILURES_KEPT_PER_CHUNK);
-  try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName,
-          Key: uploadKeys.chunk(merchantId, uploadId, index),
-          UpdateExpression: 'SET recordedAt = :now',
-          ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(recordedAt)',
-          ExpressionAttributeNames: { '#pk': PARTITION_KEY },
-          ExpressionAttributeValues: { ':now': new Date(now).toISOString() },
+  return transactWriteIfFirstHolds([
+    {
+      Update: {
+        TableName: tableName,
+        Key: uploadKeys.chunk(merchantId, uploadId, index),
+        UpdateExpression: 'SET recordedAt = :now',
+        ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(recordedAt)',
+        ExpressionAttributeNames: { '#pk': PARTITION_KEY },
+        ExpressionAttributeValues: { ':now': new Date(now).toISOString() },
+      },
+    },
+    {
+      Update: {
+        TableName: tableName,
+        Key: uploadKeys.upload(merchantId, uploadId),
+        UpdateExpression:
+          'ADD chunksRecorded :one, returnsRecorded :recorded, returnsAlreadyPresent :present, returnsFailed :failed' +
+          (failures.length > 0 ? ' SET failures = list_append(failures, :failures)' : ''),
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':recorded': outcome.recorded,
+          ':present': outcome.alreadyPresent,
+          ':failed': outcome.failures.length,
+          ...(failures.length > 0 ? { ':failures': failures } : {}),
         },
       },
-      {
-        Update: {
-          TableName: tableName,
-          Key: uploadKeys.upload(merchantId, uploadId),
-          UpdateExpression:
-            'ADD chunksRecorded :one, returnsRecorded :recorded, returnsAlreadyPresent :present, returnsFailed :failed' +
-            (failures.length > 0 ? ' SET failures = list_append(failures, :failures)' : ''),
-          ExpressionAttributeValues: {
-            ':one': 1,
-            ':recorded': outcome.recorded,
-            ':present': outcome.alreadyPresent,
-            ':failed': outcome.failures.length,
-            ...(failures.length > 0 ? { ':failures': failures } : {}),
-          },
-        },
-      },
-    ]);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailedError && error.index === 0) return false;
-    throw error;
-  }
+    },
+  ]);
 }
 
 /**

@@ -74,7 +74,7 @@ export interface DisputeWrite {
 }
 
 /** DynamoDB's TransactWriteItems limit. */
-export const MAX_TRANSACTION_ITEMS = 100;
+const MAX_TRANSACTION_ITEMS = 100;
 
 /**
  * Writes the changed disputes with every counter they move, and any `alsoWrite` items (the

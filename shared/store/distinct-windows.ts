@@ -28,7 +28,7 @@ const BUCKETS = {
   vh: { size: THREE_HOURS_MS, keep: 8 },
 } as const satisfies BucketScheme & Record<VelocityGranularity, unknown>;
 
-export const VELOCITY_WINDOWS = {
+const VELOCITY_WINDOWS = {
   m15: { granularity: 'vq', count: 1 },
   h1: { granularity: 'vq', count: 4 },
   h24: { granularity: 'vh', count: 8 },
@@ -38,7 +38,7 @@ export const VELOCITY_WINDOWS = {
 export const MAX_DISTINCT_PER_BUCKET = 8;
 
 /** Which linked kinds are counted per identity kind: the pairs rings cannot avoid reusing. */
-export const VELOCITY_LINKS: Partial<Record<IdentityKind, readonly IdentityKind[]>> = {
+const VELOCITY_LINKS: Partial<Record<IdentityKind, readonly IdentityKind[]>> = {
   device: ['email', 'customer', 'card'],
   card: ['email'],
   address: ['customer'],
@@ -51,7 +51,7 @@ const bucketIndex = (granularity: VelocityGranularity, at: number) =>
   Math.floor(at / BUCKETS[granularity].size);
 
 /** `<granularity><index><kind>`, the counters' compact naming (history-windows.ts). */
-export const velocityAttribute = (kind: string, granularity: VelocityGranularity, index: number) =>
+const velocityAttribute = (kind: string, granularity: VelocityGranularity, index: number) =>
   `${granularity}${index}${kind}`;
 
 /** The bucket attributes one sighting of a linked `kind` at `at` adds to. */

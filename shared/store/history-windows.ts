@@ -24,7 +24,7 @@ const BUCKETS: Record<Granularity, { size: number; keep: number }> = {
 };
 const COARSE_TO_FINE = ['y', 'd', 'h', 'q'] as const;
 
-export const WINDOWS = {
+const WINDOWS = {
   m15: { granularity: 'q', count: 1 },
   h1: { granularity: 'q', count: 4 },
   h24: { granularity: 'h', count: 8 },
@@ -33,15 +33,13 @@ export const WINDOWS = {
 } as const satisfies Record<string, { granularity: Granularity; count: number }>;
 
 export type WindowName = keyof typeof WINDOWS | 'lifetime';
-/** The counts scoring reads (shared/scoring/identity-snapshot.ts); WINDOWS must provide each. */
-export type { WindowedCount };
 
-export const lifetimeAttribute = (metric: string) => `c_${metric}`;
+const lifetimeAttribute = (metric: string) => `c_${metric}`;
 /** `<granularity><index><metric>`, no separators: every byte of a name is paid on every write. */
-export const bucketAttribute = (metric: string, granularity: Granularity, index: number) =>
+const bucketAttribute = (metric: string, granularity: Granularity, index: number) =>
   `${granularity}${index}${metric}`;
 
-export function bucketIndex(granularity: Granularity, at: number): number {
+function bucketIndex(granularity: Granularity, at: number): number {
   return Math.floor(at / BUCKETS[granularity].size);
 }
 

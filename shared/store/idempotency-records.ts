@@ -20,7 +20,7 @@ export interface IdempotencyRecord {
   [TTL_ATTRIBUTE]: number;
 }
 
-export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3_600;
+const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3_600;
 
 /**
  * The record if it is still within its window. DynamoDB's TTL deletes expired items lazily (often

@@ -32,7 +32,6 @@ import { activeMarkersOf, MARKERS_ATTRIBUTE } from './list-markers.ts';
  * IdentitySnapshot scoring defines, as of the event's own time `at`: windows end there and ages are
  * measured to it.
  */
-export type { IdentitySnapshot };
 
 export const identityKey = (merchantId: string, ref: IdentityRef): TableKey =>
   keys.identity(merchantId, ref.kind, ref.digest);

@@ -167,8 +167,8 @@ export const apiKeyHashOf = (apiKeyItem: TableKey): string =>
  * shard, and reviews (a share of decisions) stay under 500 per shard while under 40% of decisions
  * go to review.
  */
-export const EVENT_INDEX_SHARDS = 64;
-export const REVIEW_INDEX_SHARDS = 16;
+const EVENT_INDEX_SHARDS = 64;
+const REVIEW_INDEX_SHARDS = 16;
 
 /** FNV-1a of an id, modulo the shard count. */
 function shardOf(id: string, shards: number): number {

@@ -17,7 +17,7 @@ import { fingerprintOf } from './distinct-windows.ts';
 export const LINK_MEMBERS = 8;
 
 /** Which linked kinds are kept per identity kind: the ones signals read (shared/scoring/signals). */
-export const LINKS_READ: Partial<Record<IdentityKind, readonly IdentityKind[]>> = {
+const LINKS_READ: Partial<Record<IdentityKind, readonly IdentityKind[]>> = {
   card: ['email'],
   device: ['email', 'customer'],
   phone: ['customer'],

@@ -5,7 +5,7 @@ import { auditPut } from './audit.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
 import { HistoryChanges, identityKey } from './identity-history.ts';
-import { keys, listGsi1, listKeys, type TableKey } from './keys.ts';
+import { keys, listGsi1, listKeys } from './keys.ts';
 import {
   encodeMarkers,
   fitMarkers,
@@ -25,12 +25,11 @@ import { StaleRecordError } from './versioned.ts';
  * the transaction of the change that makes or removes it: a person's (management API, admin CLI) or
  * a feedback's (a dispute, a disposition, a review resolution), in that feedback's own transaction.
  */
-export type { ListEntry };
 
 /** An expired entry stays listed this long after it stopped acting; then the table's TTL removes it. */
 const EXPIRED_KEPT_SECONDS = 30 * 86_400;
 
-export function listEntryPut(merchantId: string, entry: ListEntry): TransactItem {
+function listEntryPut(merchantId: string, entry: ListEntry): TransactItem {
   const { expiresAt, ...fields } = entry;
   return {
     Put: {
@@ -84,10 +83,6 @@ export interface ListEntryChanges {
   add: readonly ListEntry[];
   remove: readonly ListEntry[];
 }
-
-/** The identity items a change rewrites the markers of: read before planning it. */
-export const identityKeysOf = (merchantId: string, changes: ListEntryChanges): TableKey[] =>
-  [...changes.add, ...changes.remove].map((entry) => identityKey(merchantId, identityRefOf(entry)));
 
 /** What a list change writes; `markers` are the identities' markers after it, by identity key. */
 export interface ListWrites {

@@ -1,6 +1,6 @@
+import type { EventType } from '../contract/endpoints.ts';
 import type { ListName } from '../schemas/lists.ts';
 import { isActiveAt, LIST_ENTRY_ID_CHARS, type ListMarker, NOTE_CAUSES } from '../scoring/list-marker.ts';
-import type { EventType } from '../scoring/workflow.ts';
 
 /**
  * How an identity's item carries the block, watch and allow entries on it: one string attribute of

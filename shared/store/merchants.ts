@@ -14,10 +14,10 @@ import { documentClient, tableName } from './client.ts';
 import { apiKeyHashOf, gsi1, keys, learningGsi1, type TableKey } from './keys.ts';
 import { queryAll } from './query-all.ts';
 import { GSI1 } from './table-definition.ts';
-import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
+import { type TransactItems, transactWriteIfFirstHolds } from './transact.ts';
 
 /** Merchants and their API keys. Keys are stored only as SHA-256 digests; the clear key is shown once. */
-export type MerchantStatus = 'active' | 'suspended';
+type MerchantStatus = 'active' | 'suspended';
 
 export interface Merchant {
   merchantId: string;
@@ -55,7 +55,7 @@ export interface IssuedKey {
   apiKey: string;
 }
 
-export const API_KEY_RANDOM_LENGTH = 40;
+const API_KEY_RANDOM_LENGTH = 40;
 
 export function hashApiKey(apiKey: string): string {
   return sha256Hex(apiKey);
@@ -160,25 +160,19 @@ export async function saveListRules(
   listRules: ListRules,
   alsoWrite: TransactItems,
 ): Promise<boolean> {
-  try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName,
-          Key: keys.merchantProfile(merchantId),
-          UpdateExpression: 'SET #rules = :rules',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#rules': 'listRules' },
-          ExpressionAttributeValues: { ':rules': listRules },
-        },
+  return transactWriteIfFirstHolds([
+    {
+      Update: {
+        TableName: tableName,
+        Key: keys.merchantProfile(merchantId),
+        UpdateExpression: 'SET #rules = :rules',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#rules': 'listRules' },
+        ExpressionAttributeValues: { ':rules': listRules },
       },
-      ...alsoWrite,
-    ]);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailedError && error.index === 0) return false;
-    throw error;
-  }
+    },
+    ...alsoWrite,
+  ]);
 }
 
 export interface NewKey {

@@ -1,9 +1,9 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType } from '../contract/endpoints.ts';
 import { type ModelPointers, NO_POINTERS, scoringPartOf } from '../learning/model-pointers.ts';
 import type { ModelVersion } from '../learning/train.ts';
 import type { LiveModels } from '../scoring/decide.ts';
 import { modelFor } from '../scoring/models.ts';
-import type { EventType } from '../scoring/workflow.ts';
 import { documentClient, tableName } from './client.ts';
 import { learningKeys, type TableKey } from './keys.ts';
 import { queryAll } from './query-all.ts';
@@ -78,7 +78,7 @@ export async function listModelVersions(merchantId: string, eventType: EventType
 export const modelPointersKey = (merchantId: string, eventType: EventType): TableKey =>
   learningKeys.modelPointers(merchantId, eventType);
 
-export function modelPointersFromItem(item: Record<string, unknown> | undefined): ModelPointers {
+function modelPointersFromItem(item: Record<string, unknown> | undefined): ModelPointers {
   const pointers = item?.pointers as ModelPointers | undefined;
   return pointers ?? NO_POINTERS;
 }

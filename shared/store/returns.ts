@@ -28,7 +28,7 @@ export interface StoredReturnItem {
   reason: string;
 }
 
-export interface ReturnStatusEntry {
+interface ReturnStatusEntry {
   status: string;
   timestamp: number;
   recordedAt: string;

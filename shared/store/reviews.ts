@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType } from '../contract/endpoints.ts';
 import type { IdentityRef } from '../identity/identities.ts';
 import { identityId } from '../identity/identity-ids.ts';
 import { importedEvent } from '../request-scope.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { Decision } from '../scoring/decide.ts';
-import type { EventType } from '../scoring/workflow.ts';
 import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
 import { reviewCounted } from './decision-settings.ts';
@@ -25,7 +25,7 @@ export const REVIEW_STATUSES: readonly ReviewStatus[] = ['open', 'resolved'];
 export const REVIEW_OUTCOMES: readonly ReviewOutcome[] = ['abuse', 'legitimate'];
 
 /** What a reviewer needs to see of a decision (its full variables stay on the event record). */
-export interface ReviewedDecision {
+interface ReviewedDecision {
   /** The line item (or other part of the event) the decision is for, when the event has several. */
   itemRef?: string;
   decision: DecisionOutcome;

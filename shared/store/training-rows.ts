@@ -1,6 +1,6 @@
+import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
 import type { DecidedEventRow, FeedbackRow } from '../learning/labels.ts';
 import { VALUE_FIELDS } from '../scoring/decision-thresholds.ts';
-import { EVENT_TYPES, type EventType } from '../scoring/workflow.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { decisionsOfItem } from './decided-events.ts';
 import type { StoredDispositions } from './dispositions.ts';

@@ -77,6 +77,20 @@ export async function transactWrite(items: TransactItems): Promise<void> {
   }
 }
 
+/**
+ * Writes all items or none, answering false instead of throwing when the first item's condition
+ * fails: the change is refused because the thing it changes is missing or no longer in that state.
+ */
+export async function transactWriteIfFirstHolds(items: TransactItems): Promise<boolean> {
+  try {
+    await transactWrite(items);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError && error.index === 0) return false;
+    throw error;
+  }
+}
+
 /** The key an action of a transaction addresses. */
 function keyOf(item: TransactItem | undefined): TableKey | undefined {
   const target = item?.Put?.Item ?? item?.Update?.Key ?? item?.Delete?.Key ?? item?.ConditionCheck?.Key;

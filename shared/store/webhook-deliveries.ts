@@ -21,7 +21,7 @@ import { ConditionFailedError, type TransactItems, transactWrite } from './trans
  * event some endpoint subscribed to (naming those endpoints); the worker fans it out into one
  * delivery per endpoint, and each delivery records its attempts. Both wait in sparse GSI1 queues.
  */
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface OutboxEvent {
   merchantId: string;
@@ -189,7 +189,7 @@ export async function dueDeliveries(
 }
 
 /** The one delivery of an event to an endpoint: a repeated fan-out finds it already there. */
-export const deliveryIdFor = (event: Pick<OutboxEvent, 'eventId' | 'createdAt'>, webhookId: string) =>
+const deliveryIdFor = (event: Pick<OutboxEvent, 'eventId' | 'createdAt'>, webhookId: string) =>
   `whd_${Date.parse(event.createdAt).toString(36).padStart(9, '0')}${sha256Hex(`${event.eventId}|${webhookId}`).slice(0, 16)}`;
 
 /**

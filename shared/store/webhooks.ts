@@ -8,7 +8,12 @@ import { documentClient, tableName } from './client.ts';
 import { queryGsi1 } from './index-query.ts';
 import { webhookGsi1, webhookKeys } from './keys.ts';
 import { GSI1 } from './table-definition.ts';
-import { ConditionFailedError, type TransactItem, transactWrite } from './transact.ts';
+import {
+  ConditionFailedError,
+  type TransactItem,
+  transactWrite,
+  transactWriteIfFirstHolds,
+} from './transact.ts';
 
 /**
  * A merchant's webhook endpoints. Each endpoint is one item holding its URL, filters and signing
@@ -16,9 +21,9 @@ import { ConditionFailedError, type TransactItem, transactWrite } from './transa
  * one subscriptions item, which every scored request reads in its existing BatchGetItem (no extra
  * round trip). Secrets never leave this module except to sign, and are shown once when made.
  */
-export type WebhookStatus = 'enabled' | 'disabled';
+type WebhookStatus = 'enabled' | 'disabled';
 
-export interface SigningSecret {
+interface SigningSecret {
   secret: string;
   /** Set on the previous secret during a rotation: it keeps signing until then. */
   expiresAt?: number;
@@ -37,12 +42,12 @@ export interface WebhookEndpoint extends WebhookSettings {
 }
 
 /** Enabled endpoints per merchant: every one adds at most one delivery per event. */
-export const MAX_WEBHOOK_ENDPOINTS = 10;
+const MAX_WEBHOOK_ENDPOINTS = 10;
 /** How long the previous secret keeps signing after a rotation. */
-export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 const SUBSCRIPTION_PREFIX = 'sub_';
 
-export const newWebhookId = () => `wh_${randomBase62(16)}`;
+const newWebhookId = () => `wh_${randomBase62(16)}`;
 
 /** The subscriptions of a merchant's enabled endpoints, from its subscriptions item (absent: none). */
 export function subscriptionsFromItem(item: Record<string, unknown> | undefined): WebhookSubscription[] {
@@ -198,22 +203,16 @@ export async function updateWebhookEndpoint(
 
 /** Deletes an endpoint and its subscription; its past deliveries stay listed until they expire. */
 export async function deleteWebhookEndpoint(merchantId: string, webhookId: string): Promise<boolean> {
-  try {
-    await transactWrite([
-      {
-        Delete: {
-          TableName: tableName,
-          Key: webhookKeys.endpoint(merchantId, webhookId),
-          ConditionExpression: 'attribute_exists(PK)',
-        },
+  return transactWriteIfFirstHolds([
+    {
+      Delete: {
+        TableName: tableName,
+        Key: webhookKeys.endpoint(merchantId, webhookId),
+        ConditionExpression: 'attribute_exists(PK)',
       },
-      subscriptionChange({ merchantId, webhookId, status: 'disabled' }),
-    ]);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailedError && error.index === 0) return false;
-    throw error;
-  }
+    },
+    subscriptionChange({ merchantId, webhookId, status: 'disabled' }),
+  ]);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_WORKFLOWS, type EventType, type Workflow, type WorkflowRule } from '../scoring/workflow.ts';
+import type { EventType } from '../contract/endpoints.ts';
+import { DEFAULT_WORKFLOWS, type Workflow, type WorkflowRule } from '../scoring/workflow.ts';
 import { documentClient, tableName } from './client.ts';
 import { consoleKeys, keys } from './keys.ts';
 import { type Page, queryPage } from './pages.ts';

@@ -4,12 +4,12 @@
  * Only the fields written here are encoded; protobuf readers skip what a message leaves out.
  */
 
-export type AttributeValue = string | number | boolean | readonly string[];
+type AttributeValue = string | number | boolean | readonly string[];
 export type Attributes = Readonly<Record<string, AttributeValue>>;
 
 /** OTLP's SpanKind and Status.StatusCode numbers. */
 export const SPAN_KIND = { internal: 1, server: 2, client: 3 } as const;
-export const STATUS_CODE = { ok: 1, error: 2 } as const;
+const STATUS_CODE = { ok: 1, error: 2 } as const;
 
 export interface FinishedSpan {
   /** 32 and 16 lowercase hex digits. */

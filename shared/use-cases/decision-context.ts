@@ -1,7 +1,7 @@
+import type { EventType } from '../contract/endpoints.ts';
 import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
 import type { DecisionPolicy, LiveModels } from '../scoring/decide.ts';
 import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
-import type { EventType } from '../scoring/workflow.ts';
 import { loadWorkflow, type RunnableWorkflow } from '../scoring/workflow-engine.ts';
 import { batchGetItems, keyString } from '../store/batch-get.ts';
 import { decisionPolicyFromItem, reviewCounterCount } from '../store/decision-settings.ts';

@@ -1,3 +1,4 @@
+import type { EventType } from '../contract/endpoints.ts';
 import {
   chooseThresholds,
   type GoodCustomerBudget,
@@ -11,7 +12,6 @@ import { DEFAULT_BUDGET, type DecisionSettings } from '../scoring/decision-setti
 import { DEFAULT_GUARD_FLOORS, floorsFor } from '../scoring/decision-thresholds.ts';
 import type { ScoringModel } from '../scoring/model.ts';
 import { DEFAULT_MODEL_THRESHOLDS, modelFor } from '../scoring/models.ts';
-import type { EventType } from '../scoring/workflow.ts';
 import {
   type FloorSource,
   getDecisionSettings,
@@ -27,12 +27,12 @@ import { loadTrainingData } from '../store/training-rows.ts';
  * the live model, and a trained live version's kept holdout.
  */
 const DAY_MS = 86_400_000;
-export const TRADEOFF_WINDOW_DAYS = 90;
+const TRADEOFF_WINDOW_DAYS = 90;
 /**
  * Events read per type (newest first) for one report or guard: past it the answer says
  * `truncated`. Account types read orders and returns too (their labels come from them), each capped.
  */
-export const MAX_TRADEOFF_EVENTS = 20_000;
+const MAX_TRADEOFF_EVENTS = 20_000;
 
 export interface LabeledDecisions {
   since: number;
@@ -152,6 +152,24 @@ export async function liveModelOf(merchantId: string, eventType: EventType): Pro
   return (await getModelPointers(merchantId, eventType)).active ?? modelFor(eventType);
 }
 
+/** The guard for these settings and model, computed from the merchant's decisions labeled so far. */
+export function guardFromLabeledHistory(
+  merchantId: string,
+  eventType: EventType,
+  settings: DecisionSettings,
+  model: ScoringModel,
+  now: number,
+): Promise<StoredGuard> {
+  return computeGuard(
+    merchantId,
+    eventType,
+    settings,
+    model,
+    () => loadLabeledDecisions(merchantId, eventType, model, now),
+    now,
+  );
+}
+
 /** Recomputes and keeps the guard (the nightly job): returns the floors now in force. */
 export async function refreshGuard(
   merchantId: string,
@@ -162,14 +180,7 @@ export async function refreshGuard(
     getDecisionSettings(merchantId, eventType),
     liveModelOf(merchantId, eventType),
   ]);
-  const guard = await computeGuard(
-    merchantId,
-    eventType,
-    settings,
-    model,
-    () => loadLabeledDecisions(merchantId, eventType, model, now),
-    now,
-  );
+  const guard = await guardFromLabeledHistory(merchantId, eventType, settings, model, now);
   await saveGuard(merchantId, eventType, guard);
   return guard;
 }

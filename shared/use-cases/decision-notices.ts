@@ -1,4 +1,4 @@
-import type { EventType } from '../scoring/workflow.ts';
+import type { EventType } from '../contract/endpoints.ts';
 import type { TableKey } from '../store/keys.ts';
 import { type DecisionsUnderReview, publicReview, reviewOf } from '../store/reviews.ts';
 import type { TransactItems } from '../store/transact.ts';

@@ -1,4 +1,4 @@
-import type { Holds, SameKeys } from '../contract/endpoints.ts';
+import type { EventType, Holds, SameKeys } from '../contract/endpoints.ts';
 import { ApiError } from '../errors.ts';
 import type { DecisionSettingsRequest, DecisionSettingValues } from '../schemas/decision-settings.ts';
 import {
@@ -9,7 +9,7 @@ import {
   settingsFor,
 } from '../scoring/decision-settings.ts';
 import { floorsFor } from '../scoring/decision-thresholds.ts';
-import { ALLOWED_OUTCOMES, type EventType } from '../scoring/workflow.ts';
+import { ALLOWED_OUTCOMES } from '../scoring/workflow.ts';
 import { auditPut } from '../store/audit.ts';
 import {
   type DecisionSettingsRecord,
@@ -18,16 +18,16 @@ import {
   saveDecisionSettings,
 } from '../store/decision-settings.ts';
 import {
-  computeGuard,
   type GuardInForce,
   guardExplanation,
+  guardFromLabeledHistory,
   guardInForce,
   liveModelOf,
-  loadLabeledDecisions,
 } from './decision-economics.ts';
 
-/** The API's schemas name exactly the settings scoring knows (tsc fails otherwise). */
+/** @public The API's schemas name exactly the settings scoring knows (tsc fails otherwise). */
 export type RequestNamesEverySetting = Holds<SameKeys<DecisionSettingsRequest, DecisionSettings>>;
+/** @public */
 export type AnswerNamesEverySetting = Holds<SameKeys<DecisionSettingValues, DecisionSettings>>;
 
 /**
@@ -117,14 +117,7 @@ export async function changeDecisionSettings(input: {
   const guard =
     current.guard && floorsFor(model, settings, current.guard) === current.guard
       ? current.guard
-      : await computeGuard(
-          merchantId,
-          eventType,
-          settings,
-          model,
-          () => loadLabeledDecisions(merchantId, eventType, model, now),
-          now,
-        );
+      : await guardFromLabeledHistory(merchantId, eventType, settings, model, now);
   const at = new Date(now).toISOString();
   await saveDecisionSettings(merchantId, eventType, { stored, guard, updatedBy: by.keyName, now }, [
     auditPut(merchantId, {

@@ -32,7 +32,7 @@ export interface WorkerOptions {
 }
 
 /** In flight at once per endpoint: enough to keep up, few enough not to flood a receiver. */
-export const DEFAULT_CONCURRENCY_PER_ENDPOINT = 4;
+const DEFAULT_CONCURRENCY_PER_ENDPOINT = 4;
 const BATCH = 50;
 
 export interface AttemptOutcome {

@@ -8,13 +8,13 @@ import type { DisputeEffects, DisputeEvent, StoredDispute } from '../store/dispu
  */
 
 /** Events kept per dispute; the oldest go first. A back-fill of one call (100) always fits. */
-export const MAX_DISPUTE_HISTORY = 200;
+const MAX_DISPUTE_HISTORY = 200;
 /**
  * Bytes of history kept per dispute (as JSON, a little more than DynamoDB counts): 200 events with
  * 1,024-character reasons would pass DynamoDB's 400 KB item limit and fail the write. 100 events
  * of the largest size still fit, so one call's back-fill is always kept whole.
  */
-export const MAX_DISPUTE_HISTORY_BYTES = 300_000;
+const MAX_DISPUTE_HISTORY_BYTES = 300_000;
 
 /** The dispute after some events, or undefined when every event was already recorded. */
 export function applyDisputeEvents(

@@ -11,7 +11,7 @@ import type { TransactItems } from '../store/transact.ts';
  * An entry a feedback record (a dispute, a return's dispositions) put on the lists: its id and its
  * identity (`kind#digest`), so taking it off reads its entry and its identity's item at once.
  */
-export interface ListedEntry {
+interface ListedEntry {
   entryId: string;
   identity: string;
 }

@@ -45,7 +45,7 @@ export type ScoredEndpoint = {
 }[EndpointName];
 
 /** The scored endpoints whose events are named by a body field (orders, returns, signups). */
-export type NaturalKeyEndpoint = {
+type NaturalKeyEndpoint = {
   [N in ScoredEndpoint]: (typeof ENDPOINT_DEFINITIONS)[N]['idempotency'] extends { kind: 'natural-key' }
     ? N
     : never;
@@ -73,14 +73,14 @@ export interface Evaluation<N extends ScoredEndpoint, TPlan> {
 }
 
 /** What an evaluated event writes and answers. */
-export interface ScoredEvent<N extends ScoredEndpoint> {
+interface ScoredEvent<N extends ScoredEndpoint> {
   write: Omit<DecidedEventWrite, 'alsoWrite'> & { alsoWrite?: TransactItems };
   /** The answer, built once from the record. */
   response: ResponseOf<N>;
 }
 
 /** A recorded event's record, as read back under its natural key. */
-export type StoredEventItem = BodyFingerprint & Record<string, unknown>;
+type StoredEventItem = BodyFingerprint & Record<string, unknown>;
 
 export interface ScoredEventType<N extends ScoredEndpoint, TPlan extends EventReads> {
   /** What the event reads, from its body (identities by role, its own records). */

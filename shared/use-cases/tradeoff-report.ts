@@ -1,5 +1,6 @@
+import type { EventType } from '../contract/endpoints.ts';
 import { tradeoffCurves } from '../learning/tradeoffs.ts';
-import { decisionTypeOf, type EventType } from '../scoring/workflow.ts';
+import { decisionTypeOf } from '../scoring/workflow.ts';
 import { getDecisionSettings, saveGuard } from '../store/decision-settings.ts';
 import { getModelVersion } from '../store/model-versions.ts';
 import { getWorkflow } from '../store/workflows.ts';

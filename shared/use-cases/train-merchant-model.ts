@@ -1,9 +1,9 @@
+import type { EventType } from '../contract/endpoints.ts';
 import { classifyEvents } from '../learning/labels.ts';
 import { withPromoted } from '../learning/model-pointers.ts';
 import { sampleNegatives } from '../learning/sampling.ts';
 import { type ModelVersion, TrainingError, trainModelVersion } from '../learning/train.ts';
 import { modelFor } from '../scoring/models.ts';
-import type { EventType } from '../scoring/workflow.ts';
 import {
   getModelPointers,
   ModelVersionExistsError,
@@ -29,7 +29,7 @@ export interface TrainingRun {
 export const DEFAULT_MAX_TRAINING_ROWS = 100_000;
 const MAX_EVENTS_PER_TYPE = 500_000;
 /** Rows come from the events of the last 180 days: older ones tell little about today's abuse. */
-export const TRAINING_WINDOW_DAYS = 180;
+const TRAINING_WINDOW_DAYS = 180;
 const DAY_MS = 86_400_000;
 
 export async function trainMerchantModel(input: {

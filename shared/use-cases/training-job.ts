@@ -1,5 +1,5 @@
+import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
 import { TrainingError } from '../learning/train.ts';
-import { EVENT_TYPES, type EventType } from '../scoring/workflow.ts';
 import type { StoredGuard } from '../store/decision-settings.ts';
 import { getMerchant, listMerchantIds } from '../store/merchants.ts';
 import { refreshGuard } from './decision-economics.ts';
@@ -34,7 +34,7 @@ export interface TrainingJobResult {
   guard?: Pick<StoredGuard, 'declineAt' | 'reviewAt' | 'source'> | { error: string };
 }
 
-export class UnknownMerchantError extends Error {
+class UnknownMerchantError extends Error {
   constructor(merchantId: string) {
     super(`no merchant ${merchantId}`);
     this.name = 'UnknownMerchantError';

@@ -1,5 +1,6 @@
+import type { EventType } from '../contract/endpoints.ts';
 import { type BacktestReport, backtest } from '../scoring/backtest.ts';
-import type { EventType, Workflow } from '../scoring/workflow.ts';
+import type { Workflow } from '../scoring/workflow.ts';
 import { loadWorkflow } from '../scoring/workflow-engine.ts';
 import { listDecidedEvents } from '../store/decided-events.ts';
 
@@ -10,7 +11,7 @@ import { listDecidedEvents } from '../store/decided-events.ts';
 const DAY_MS = 86_400_000;
 /** Enough recent events to judge a change without turning a backtest into a table export. */
 export const DEFAULT_BACKTEST_LIMIT = 10_000;
-export const DEFAULT_BACKTEST_DAYS = 30;
+const DEFAULT_BACKTEST_DAYS = 30;
 
 /** Sortable by time, unique enough for one merchant's edits: `wf_<epoch ms>_<4 random chars>`. */
 export const newWorkflowVersionId = (now: number) =>

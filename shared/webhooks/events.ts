@@ -1,17 +1,16 @@
 import type { ConsoleEventType as EventType } from '../schemas/console.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
-import { WEBHOOK_EVENT_TYPES } from '../schemas/webhook-event-types.ts';
+import type { WEBHOOK_EVENT_TYPES } from '../schemas/webhook-event-types.ts';
 
 /**
  * What a merchant can subscribe to, and the payload every delivery carries. Pure: the store writes
  * these payloads in the event's own transaction (outbox) and the worker posts them unchanged.
  */
-export { WEBHOOK_EVENT_TYPES };
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent only by `webhooks test` / `POST /v1/webhooks/{id}/test`, to the one endpoint asked for. */
 export const TEST_EVENT_TYPE = 'webhook.test';
 
-export const WEBHOOK_API_VERSION = 'v1';
+const WEBHOOK_API_VERSION = 'v1';
 
 /** What an enabled endpoint wants, as read in the decision's first BatchGetItem (no secret, no URL). */
 export interface WebhookSubscription {

@@ -12,7 +12,7 @@ const MAX_RETRY_MS = 3 * 3_600_000;
  * Exponential backoff with jitter: 30 s, 1 min, 2 min, ... capped at 3 h, each drawn uniformly from
  * half to all of that wait so receivers recovering together are not hit together.
  */
-export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
+function retryDelayMs(attempts: number, random: () => number = Math.random): number {
   const ceiling = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }

@@ -5,11 +5,11 @@ import { createHmac, randomBytes } from 'node:crypto';
  * "<t>.<raw body>">`, one `v1=` per secret still valid (two during a rotation). The client package's
  * verifyWebhook checks the same format (client/src/webhooks.ts).
  */
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 export const newWebhookSecret = () => `${SECRET_PREFIX}${randomBytes(32).toString('hex')}`;
 
-export function signatureOf(secret: string, timestamp: number, rawBody: string): string {
+function signatureOf(secret: string, timestamp: number, rawBody: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { EventType } from '../../shared/contract/endpoints.ts';
 import {
   classifyEvents,
   type DecidedEventRow,
@@ -6,7 +7,6 @@ import {
   labelEvents,
   PENDING_CHARGEBACK_WEIGHT,
 } from '../../shared/learning/labels.ts';
-import type { EventType } from '../../shared/scoring/workflow.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 1);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { EventType } from '../../shared/contract/endpoints.ts';
 import { type Decision, decide } from '../../shared/scoring/decide.ts';
 import { DEFAULT_SETTINGS, settingsFor } from '../../shared/scoring/decision-settings.ts';
 import {
@@ -14,7 +15,7 @@ import {
 } from '../../shared/scoring/decision-thresholds.ts';
 import type { ScoringModel } from '../../shared/scoring/model.ts';
 import type { Signals } from '../../shared/scoring/signals/signal.ts';
-import { DEFAULT_WORKFLOWS, type EventType } from '../../shared/scoring/workflow.ts';
+import { DEFAULT_WORKFLOWS } from '../../shared/scoring/workflow.ts';
 import { loadWorkflow } from '../../shared/scoring/workflow-engine.ts';
 
 const costs = (approvedAbuse: number, declinedGood: number, review = 5): DecisionCosts => ({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../shared/contract/endpoints.ts';
 import { modelFor } from '../../shared/scoring/models.ts';
 import { SHARED_SIGNAL_MEANINGS, SIGNAL_MEANINGS } from '../../shared/scoring/signals/meanings.ts';
 import { eventTypesOf, SIGNAL_REGISTRY, signalNames } from '../../shared/scoring/signals/registry.ts';
 import { EVENT_FIELDS, workflowVariables } from '../../shared/scoring/variables.ts';
-import { EVENT_TYPES } from '../../shared/scoring/workflow.ts';
 
 /**
  * The registry is the one list of signals: the default models, the workflow catalog and the meanings

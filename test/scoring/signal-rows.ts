@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { EventType } from '../../shared/contract/endpoints.ts';
 import type { ListMarker } from '../../shared/scoring/list-marker.ts';
 import type { IdentityTimeFacts } from '../../shared/scoring/signals/identity-time.ts';
 import { type SignalName, signalNames } from '../../shared/scoring/signals/registry.ts';
 import type { Signal, Signals } from '../../shared/scoring/signals/signal.ts';
 import { type WatchFacts, watchFacts } from '../../shared/scoring/signals/watched-identity.ts';
-import type { EventType } from '../../shared/scoring/workflow.ts';
 import { timeFacts } from './scoring-inputs.ts';
 import { fakeSnapshot, listMarker } from './snapshots.ts';
 

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES, type EventType } from '../../shared/contract/endpoints.ts';
 import { compileCondition } from '../../shared/scoring/cel-compiler.ts';
 import { type Activation, compileSimpleCondition } from '../../shared/scoring/simple-conditions.ts';
 import { type VariableType, workflowVariables } from '../../shared/scoring/variables.ts';
-import { DEFAULT_WORKFLOWS, EVENT_TYPES, type EventType } from '../../shared/scoring/workflow.ts';
+import { DEFAULT_WORKFLOWS } from '../../shared/scoring/workflow.ts';
 
 /**
  * The simple subset (compiled without cel-js) must decide exactly as cel-js does, wherever it

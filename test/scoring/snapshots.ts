@@ -1,9 +1,12 @@
 import type { IdentityKind, IdentityRef } from '../../shared/identity/identities.ts';
-import type { DistinctCount } from '../../shared/scoring/identity-snapshot.ts';
+import type {
+  DistinctCount,
+  IdentitySnapshot,
+  WindowedCount,
+} from '../../shared/scoring/identity-snapshot.ts';
 import type { ListMarker } from '../../shared/scoring/list-marker.ts';
 import { identityTimeFacts } from '../../shared/scoring/signals/identity-time.ts';
-import type { WindowedCount, WindowName } from '../../shared/store/history-windows.ts';
-import type { IdentitySnapshot } from '../../shared/store/identity-history.ts';
+import type { WindowName } from '../../shared/store/history-windows.ts';
 
 /** In-memory identity histories for pure scoring tests: counts per metric and window, and links. */
 export interface FakeHistory {

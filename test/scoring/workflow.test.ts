@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES, type EventType } from '../../shared/contract/endpoints.ts';
 import type { DecisionOutcome } from '../../shared/schemas/decision.ts';
 import { backtest } from '../../shared/scoring/backtest.ts';
 import { compileCondition } from '../../shared/scoring/cel-compiler.ts';
@@ -11,13 +12,7 @@ import {
   orderFields,
   workflowVariables,
 } from '../../shared/scoring/variables.ts';
-import {
-  DEFAULT_WORKFLOWS,
-  decisionTypeOf,
-  EVENT_TYPES,
-  type EventType,
-  type Workflow,
-} from '../../shared/scoring/workflow.ts';
+import { DEFAULT_WORKFLOWS, decisionTypeOf, type Workflow } from '../../shared/scoring/workflow.ts';
 import { loadWorkflow, matchWorkflow } from '../../shared/scoring/workflow-engine.ts';
 import { validateWorkflow } from '../../shared/scoring/workflow-validation.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES, type EventType } from '../../shared/contract/endpoints.ts';
 import type { Decision } from '../../shared/scoring/decide.ts';
 import { EVENT_FIELDS, normalizeFields } from '../../shared/scoring/variables.ts';
-import { EVENT_TYPES, type EventType } from '../../shared/scoring/workflow.ts';
 import { decidedEventItem, decisionsOfItem } from '../../shared/store/decided-events.ts';
 import { keys } from '../../shared/store/keys.ts';
 

@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import { expect } from 'vitest';
+import { newMerchant, type TestApi } from './api.ts';
 import { uid } from './fixtures.ts';
 
 /**
@@ -103,3 +105,13 @@ export function accountBody(options: AccountOptions = {}) {
 /** The decision of a signup, login or account response. */
 // biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary response shapes
 export const decisionOf = (body: any) => body.Decisions[0].decisions[0];
+
+/** A fresh merchant with one account that signed up, approved, on `device`. */
+export async function accountWithDevice(api: TestApi, merchant: Parameters<typeof newMerchant>[0] = {}) {
+  const { apiKey, merchantId } = await newMerchant(merchant);
+  const device = uid('home-device');
+  const body = signupBody({ device });
+  const response = await api.post('/v1/evaluate/signup', body, { apiKey });
+  expect(decisionOf(response.body).decision).toBe('APPROVE');
+  return { key: apiKey, merchantId, customerId: body.customerId, device };
+}

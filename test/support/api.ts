@@ -18,7 +18,7 @@ export interface TestApi {
   close: () => Promise<void>;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   apiKey?: string;
   headers?: Record<string, string>;
 }

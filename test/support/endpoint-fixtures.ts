@@ -18,7 +18,7 @@ import { orderBody, uid } from './fixtures.ts';
  * Valid requests for each of the seven endpoints, for the suites that treat every endpoint alike
  * (faults, fuzzing, bounds, tenant isolation, log hygiene) and for `npm run fuzz`.
  */
-export interface EndpointRequest {
+interface EndpointRequest {
   path: string;
   body: Record<string, unknown>;
 }

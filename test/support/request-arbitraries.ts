@@ -8,7 +8,7 @@ import type { EndpointFixture } from './endpoint-fixtures.ts';
  * path ids with malformed percent-encoding, and bad headers. A generated case is data (a plan),
  * turned into a request against a fixture's fresh valid body, so fast-check can print it.
  */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export interface FuzzRequest {
   method: string;
@@ -27,14 +27,7 @@ type Mutation =
   | { op: 'hugeNumber'; at: number; value: string }
   | { op: 'loneSurrogate'; at: number; inKey: boolean; position: number; unit: number };
 
-export type AuthVariant =
-  | 'valid'
-  | 'missing'
-  | 'bearer'
-  | 'padded'
-  | 'other-environment'
-  | 'malformed'
-  | 'unknown';
+type AuthVariant = 'valid' | 'missing' | 'bearer' | 'padded' | 'other-environment' | 'malformed' | 'unknown';
 
 export interface HeaderPlan {
   auth: AuthVariant;
@@ -92,7 +85,7 @@ const anyJson: fc.Arbitrary<Json> = fc.oneof(
  * Decimal strings past what a double holds exactly (2^53) and past the amount bound (18 integer
  * digits, 8 decimals), in the shapes an integration might send them.
  */
-export const hugeNumericString: fc.Arbitrary<string> = fc.oneof(
+const hugeNumericString: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
     '9007199254740991',
     '9007199254740992',
@@ -127,7 +120,7 @@ const surrogateUnit = fc.oneof(
  * non-hex digits, overlong forms, encoded surrogates, stray continuation bytes, around plain text
  * (which now and then completes a cut-off escape, `%2` + `6...`: `decodesAsPath` tells).
  */
-export const malformedPathSegment: fc.Arbitrary<string> = fc
+const malformedPathSegment: fc.Arbitrary<string> = fc
   .tuple(
     fc.stringMatching(/^[A-Za-z0-9_-]{0,8}$/),
     fc.oneof(
@@ -328,7 +321,7 @@ const DEEP_MARKER = '\u0001deep-nest:';
 const MAX_BODY_TEXT = 12 * 1024 * 1024;
 
 /** JSON text of a mutated body, with each deep-nest marker expanded into that many levels. */
-export function serialize(value: unknown): string {
+function serialize(value: unknown): string {
   return JSON.stringify(value).replace(/"\\u0001deep-nest:(\d+)"/g, (_match, depth: string) => {
     // Levels alternate object and array: {"v":[{"v":[ ... 0 ... ]}]}
     const levels = Number(depth);
@@ -360,7 +353,7 @@ function setOwn(target: Record<string, Json> | Json[], key: string | number, val
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-export function mutate(valid: Json, mutations: readonly Mutation[]): Json {
+function mutate(valid: Json, mutations: readonly Mutation[]): Json {
   let root = structuredClone(valid);
   for (const m of mutations) {
     const paths = pathsOf(root);

@@ -53,7 +53,7 @@ export function countRoundTrips() {
  * The calls of the endpoint itself: the API-key lookups (GetItems) that come first when the test
  * run's key cache has lapsed under load are authentication, not the endpoint.
  */
-export function afterAuthentication(calls: readonly SentCall[]): SentCall[] {
+function afterAuthentication(calls: readonly SentCall[]): SentCall[] {
   const first = calls.findIndex((call) => call.name !== 'GetItemCommand');
   return first < 0 ? [] : calls.slice(first);
 }
@@ -62,7 +62,7 @@ export function afterAuthentication(calls: readonly SentCall[]): SentCall[] {
  * What a request cost: its own commands in order, the rate-limit tokens taken beside them, and its
  * sequential round trips (the longest chain of calls each sent after the previous one answered).
  */
-export function roundTripReport(calls: readonly SentCall[]) {
+function roundTripReport(calls: readonly SentCall[]) {
   const ordered = [...calls].sort((a, b) => a.start - b.start);
   const chain: number[] = [];
   ordered.forEach((call, i) => {

@@ -4,13 +4,9 @@ import { ensureTable } from '../../shared/store/ensure-table.ts';
 
 /**
  * Whole-table snapshots, to prove a refused or failed request changed nothing. Suites that take
- * them run on a table of their own (call `ownTableName` in vi.hoisted, `createOwnTable` in
- * beforeAll), so a scan stays small and no other suite writes meanwhile.
+ * them run on a table of their own (a TABLE_NAME set in vi.hoisted, `createOwnTable` in beforeAll),
+ * so a scan stays small and no other suite writes meanwhile.
  */
-export function ownTableName(suite: string): string {
-  return `${suite}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
 export function createOwnTable(): Promise<void> {
   return ensureTable(dynamoDbClient, tableName);
 }

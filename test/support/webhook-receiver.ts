@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A webhook receiver on 127.0.0.1 for one test: records every request, answers from a script. */
-export interface ReceivedWebhook {
+interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
   body: string;
 }

@@ -46,7 +46,7 @@ export class PageBoundary extends Component<{ children: ComponentChildren }, Sta
 }
 
 /** What went wrong, in words, the request id to quote, and a way back. */
-export function ErrorPage(props: { error: unknown; requestIds: readonly string[]; onRetry: () => void }) {
+function ErrorPage(props: { error: unknown; requestIds: readonly string[]; onRetry: () => void }) {
   const { error, requestIds } = props;
   const what =
     error instanceof ConsoleApiError

@@ -1,7 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { authenticate, type CalledEndpoint } from '../../auth/authenticate.ts';
-import { authenticateSession, CONSOLE_REQUEST_HEADER, sessionTokenOf } from '../../auth/console-session.ts';
+import { authenticateSession, sessionTokenOf } from '../../auth/console-session.ts';
+import { CONSOLE_REQUEST_HEADER } from '../../contract/console-credentials.ts';
 import { logger } from '../../observability.ts';
 import type { ApiContext } from '../api-context.ts';
 import { headerValue } from '../headers.ts';

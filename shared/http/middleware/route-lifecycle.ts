@@ -38,7 +38,7 @@ export function routeLifecycle(
   };
 }
 
-export function deprecationHeaders(deprecation: RouteDeprecation): Record<string, string> {
+function deprecationHeaders(deprecation: RouteDeprecation): Record<string, string> {
   return {
     Deprecation: new Date(deprecation.sunsetAt).toUTCString(),
     Sunset: new Date(deprecation.sunsetAt).toUTCString(),

@@ -1,5 +1,6 @@
 import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
+import { plural } from '../../plural.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { accountDeviceFacts, otherAccountsOf } from './account-devices.ts';
 import type { IdentityTimeFacts } from './identity-time.ts';
@@ -9,7 +10,7 @@ import {
   youngIdentity,
 } from './identity-time.ts';
 import type { SignalDeclaration, Signals } from './signal.ts';
-import { declareSignal, plural, saturating, signalsOf } from './signal.ts';
+import { declareSignal, saturating, signalsOf } from './signal.ts';
 import { flagSignal, othersLinked } from './signal-shapes.ts';
 import {
   type WatchFacts,

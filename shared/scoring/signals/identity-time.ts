@@ -1,6 +1,7 @@
 import type { IdentityKind, IdentityRef } from '../../identity/identities.ts';
+import { plural } from '../../plural.ts';
 import type { DistinctCount, IdentitySnapshot, VelocityWindow } from '../identity-snapshot.ts';
-import { declareSignal, KIND_WORDS, kindWord, plural, saturating } from './signal.ts';
+import { declareSignal, KIND_WORDS, kindWord, saturating } from './signal.ts';
 
 /**
  * Time facts of an event's identities, as of the event's own time: how old each identity is, how

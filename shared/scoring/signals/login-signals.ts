@@ -1,11 +1,12 @@
 import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
+import { plural } from '../../plural.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { accountDeviceFacts } from './account-devices.ts';
 import type { IdentityTimeFacts } from './identity-time.ts';
 import { newIdentitiesAroundLastHour } from './identity-time.ts';
 import type { SignalDeclaration, Signals } from './signal.ts';
-import { declareSignal, maxCount, perEvent, plural, saturating, signalsOf } from './signal.ts';
+import { declareSignal, maxCount, perEvent, saturating, signalsOf } from './signal.ts';
 import { flagSignal } from './signal-shapes.ts';
 import {
   type WatchFacts,

@@ -1,5 +1,5 @@
+import type { EventType } from '../../contract/endpoints.ts';
 import { RISKY_CHANGE_TYPES } from '../../schemas/account.ts';
-import type { EventType } from '../workflow.ts';
 import { SCRIPT_SPEED_SECONDS, VELOCITY_FLOOR, YOUNG_SECONDS } from './identity-time.ts';
 import {
   MFA_HABIT_MIN_LOGINS,

@@ -1,4 +1,4 @@
-import type { EventType } from '../workflow.ts';
+import type { EventType } from '../../contract/endpoints.ts';
 import { ACCOUNT_SIGNALS } from './account-signals.ts';
 import type {
   newIdentitiesAroundLastHour,

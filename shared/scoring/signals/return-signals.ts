@@ -59,7 +59,7 @@ export const RATE_THRESHOLD = 0.5;
 export const HIGH_ITEM_VALUE = 500;
 export const LATE_RETURN_DAYS = 30;
 
-export function isHighValueCategory(category: string): boolean {
+function isHighValueCategory(category: string): boolean {
   const lowered = category.toLowerCase();
   return HIGH_VALUE_CATEGORY_WORDS.some((word) => lowered.includes(word));
 }

@@ -1,3 +1,4 @@
+import { plural } from '../../plural.ts';
 import type { HistoryWindow, IdentitySnapshot } from '../identity-snapshot.ts';
 import {
   declareSignal,
@@ -7,7 +8,6 @@ import {
   maxCount,
   maxOtherLinks,
   perEvent,
-  plural,
   type SignalDeclaration,
   saturating,
 } from './signal.ts';

@@ -1,7 +1,4 @@
-import { plural } from '../../plural.ts';
 import type { HistoryWindow, IdentitySnapshot } from '../identity-snapshot.ts';
-
-export { plural };
 
 /** A signal's model input and the plain words that explain it when it drives a score. */
 export interface Signal {

@@ -1,10 +1,11 @@
 import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
+import { plural } from '../../plural.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import type { IdentityTimeFacts } from './identity-time.ts';
 import { newIdentitiesAroundLastHour, scriptSpeedAfterPreviousEvent } from './identity-time.ts';
 import type { Signal, SignalDeclaration, Signals } from './signal.ts';
-import { declareSignal, KIND_WORDS, maxCount, plural, saturating, signalsOf } from './signal.ts';
+import { declareSignal, KIND_WORDS, maxCount, saturating, signalsOf } from './signal.ts';
 import { flagSignal, othersLinked } from './signal-shapes.ts';
 import {
   type WatchFacts,

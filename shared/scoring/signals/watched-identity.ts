@@ -1,7 +1,7 @@
+import type { EventType } from '../../contract/endpoints.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { noteWords } from '../list-marker.ts';
 import { dayOf, type ListHit, watchedOf } from '../lists.ts';
-import type { EventType } from '../workflow.ts';
 import { declareSignal, KIND_WORDS, perEvent, saturating } from './signal.ts';
 
 /**

@@ -1,7 +1,8 @@
 import type { IdentityKind, IdentityRef } from '../../identity/identities.ts';
+import { plural } from '../../plural.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { durationWords } from './identity-time.ts';
-import { declareSignal, KIND_WORDS, plural, type Signal, saturating } from './signal.ts';
+import { declareSignal, KIND_WORDS, type Signal, saturating } from './signal.ts';
 
 /**
  * Fresh accounts gathering on a young device, phone or card: the identity was first seen recently
