@@ -28,6 +28,7 @@ check('tsc --noEmit (strict type check)', bin('tsc'), ['--noEmit']);
 check('import cycles (dpdm: files and modules)', process.execPath, [
   join(import.meta.dirname, 'check-cycles.ts'),
 ]);
+check('unused files, exports and dependencies (knip)', bin('knip'), []);
 check('openapi.json lint (Spectral: OpenAPI + OWASP API Security 2023 rules)', process.execPath, [
   join(import.meta.dirname, 'lint-openapi.ts'),
 ]);
