@@ -591,7 +591,9 @@ export function takeoverAccountChanges(ctx: EvalContext, victims: readonly Shopp
   const pattern = 'account changes after takeover';
   for (const victim of victims) {
     const device = rng.id('ato-device');
-    let at = now - rng.int(1, 200) * DAY;
+    // Every good shopper joined at least 20 days before the end: the takeover comes after, on an
+    // account with history of its own.
+    let at = now - rng.int(1, 19) * DAY;
     for (let n = rng.chance(0.5) ? rng.int(2, 6) : 0; n > 0; n--) {
       ctx.send(at, '/v1/evaluate/login', loginBody(victim, device, false, at));
       at += rng.int(10, 60) * SECOND;
@@ -636,9 +638,10 @@ export function linkedLookAlikes(
     const cohort = 'household with long shared history';
     const disputed = orderBody(rng, first, lines(rng, 1, 40, 250), start);
     const filed = start + rng.int(60, 90) * DAY;
-    // Members join the family's device over months, each ordering now and then since.
+    // Members join the family's device weeks apart, all before the dispute (60-90 days in), each
+    // ordering now and then since: months of shared history when the device is watch-listed.
     const history = family.flatMap((member, m) => {
-      const joined = start + m * rng.int(30, 60) * DAY;
+      const joined = start + m * rng.int(10, 25) * DAY;
       return Array.from({ length: rng.int(3, 5) }, () =>
         orderBody(
           rng,

@@ -315,6 +315,27 @@ describe('disputes feed scoring', () => {
     expect(afterWon.abuseScore).toBe(baseline.abuseScore);
   });
 
+  it('a dispute lost over the goods (not received) is no fraud chargeback; recoded as fraud, it is', async () => {
+    const email = `${uid('inr')}@example.com`;
+    const day = (n: number) => Date.now() - n * DAY_MS;
+    const disputed = await placeOrder(api, apiKey, { email, timestamp: day(10) });
+    const score = async (n: number) => {
+      const response = await api.post('/v1/order', orderBody({ email, timestamp: day(n) }), { apiKey });
+      return response.body.cartLevelDecisions[0].decisions[0];
+    };
+    const baseline = await score(9);
+    const entry = disputeEntry({ disputeStatus: 'LOST', disputeReason: 'INR', timestamp: day(5) });
+    await report(disputed.providerOrderId, [entry]);
+    const afterService = await score(8);
+    expect(afterService.abuseScore).toBe(baseline.abuseScore);
+    expect(afterService.decisionReason).not.toContain('lost chargeback');
+    // The same dispute, its reason corrected to fraud by a later event: now it counts.
+    await report(disputed.providerOrderId, [{ ...entry, disputeReason: 'FRAUD', timestamp: day(4) }]);
+    const afterFraud = await score(7);
+    expect(afterFraud.abuseScore).toBeGreaterThan(baseline.abuseScore);
+    expect(afterFraud.decisionReason).toContain('1 lost chargeback on this');
+  });
+
   it('LOST raises the next return sharing the card or device; WON brings it back down', async () => {
     const disputed = await placeOrder(api, apiKey);
     const card = disputed.paymentInfo[0]!;

@@ -14,6 +14,11 @@ export const METRIC = {
   /** HEAVILY_USED dispositions: a customer's second and later ones count as abusive returns. */
   heavilyUsedReturns: 'hvu',
   lostChargebacks: 'cbL',
+  /**
+   * Lost disputes whose reason is not fraud (item not received, not as described), counted in
+   * lostChargebacks too: what an honest customer loses over goods says little about abuse.
+   */
+  lostServiceDisputes: 'cbS',
   lostChargebackValue: 'cbLV',
   openDisputes: 'dsO',
   /** Signups naming this device, phone, address, e-mail or e-mail domain. */

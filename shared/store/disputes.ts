@@ -15,7 +15,8 @@ export type DisputeEvent = Omit<DisputeEntry, 'disputeId'>;
 export interface DisputeEffects {
   /** Identities (`kind#digest`) the effects were added to: the order's. */
   identities: string[];
-  lost?: { value: number; at: number };
+  /** `service`: lost for a reason that is not fraud (shared/lists/feedback-rules.ts isFraudReason). */
+  lost?: { value: number; at: number; service?: true };
   open?: { at: number };
   /** List entries its state put on the lists (a lost fraud chargeback's): id and identity. */
   listed?: { entryId: string; identity: string }[];

@@ -1,3 +1,4 @@
+import { isFraudReason } from '../lists/feedback-rules.ts';
 import { canonicalJson } from '../store/canonical.ts';
 import type { DisputeEffects, DisputeEvent, StoredDispute } from '../store/disputes.ts';
 
@@ -60,8 +61,8 @@ function newestThatFit(history: readonly DisputeEvent[]): DisputeEvent[] {
 }
 
 /**
- * What a dispute in this state adds to counters: LOST a lost chargeback of its amount, OPEN and
- * RESPONDED an open dispute. An effect that carries on keeps its original time and identities.
+ * What a dispute in this state adds to counters: LOST a lost chargeback of its amount (and, for a
+ * reason that is not fraud, a lost service dispute), OPEN and RESPONDED an open dispute. An effect that carries on keeps its original time and identities.
  */
 export function effectsOf(
   current: DisputeEvent,
@@ -70,10 +71,11 @@ export function effectsOf(
 ): DisputeEffects {
   const effects: DisputeEffects = { identities: before?.identities ?? [...orderIdentities] };
   if (current.disputeStatus === 'LOST') {
+    const service = !isFraudReason(current.disputeReason);
     effects.lost =
-      before?.lost && before.lost.value === current.disputeAmount
+      before?.lost && before.lost.value === current.disputeAmount && Boolean(before.lost.service) === service
         ? before.lost
-        : { value: current.disputeAmount, at: current.timestamp };
+        : { value: current.disputeAmount, at: current.timestamp, ...(service ? { service: true } : {}) };
   }
   if (current.disputeStatus === 'OPEN' || current.disputeStatus === 'RESPONDED') {
     effects.open = before?.open ?? { at: current.timestamp };

@@ -49,7 +49,7 @@ function evaluateChange({
     accountSignals({
       changeType: body.changeType,
       risky,
-      watch: watchFacts('account', context.snapshots, [account], 'account'),
+      watch: watchFacts('account', context.snapshots, [account], 'account', at),
       customer,
       history: { customer: account, devices },
       time,

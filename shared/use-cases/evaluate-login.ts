@@ -50,7 +50,7 @@ function evaluateAttempt({
       customer,
       history: { customer: account, devices },
       time,
-      watch: watchFacts('login', context.snapshots, [account], 'account'),
+      watch: watchFacts('login', context.snapshots, [account], 'account', at),
     }),
     {
       loginStatus: body.loginStatus,

@@ -107,7 +107,7 @@ function evaluateNewReturn({ call, plan, context, at, now, fingerprint }: Evalua
   );
   const emails = history.customer.filter((s) => s.ref.kind === 'email');
   const lists = listVerdict('return', context.snapshots, emails);
-  const watch = watchFacts('return', context.snapshots, emails, 'e-mail');
+  const watch = watchFacts('return', context.snapshots, emails, 'e-mail', at);
   const decisions = lines.map((line) =>
     decide(
       context.models,

@@ -59,7 +59,7 @@ function evaluateNewSignup({
     signupSignals({
       customer: roles.customer,
       at,
-      watch: watchFacts('signup', context.snapshots, [account], 'account'),
+      watch: watchFacts('signup', context.snapshots, [account], 'account', at),
       referrerIsSelf,
       disposableEmail: emails.some((e) => isDisposableDomain(emailDomain(e))),
       machineGeneratedEmail: Math.max(0, ...emails.map((e) => machineGeneratedScore(normalizeEmail(e)))),

@@ -66,6 +66,7 @@ function evaluateOrder({
         ]),
         emails,
         'e-mail',
+        at,
       ),
       cvvResultCodes: body.paymentInfo.flatMap((p) => (p.cvv_result_code ? [p.cvv_result_code] : [])),
       avsResultCodes: body.paymentInfo.flatMap((p) => (p.avs_result_code ? [p.avs_result_code] : [])),

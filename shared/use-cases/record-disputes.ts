@@ -142,10 +142,12 @@ function moveDisputeCounters(
     if (before?.lost) {
       changes.addEach(oldRefs, METRIC.lostChargebacks, -1, before.lost.at);
       changes.addEach(oldRefs, METRIC.lostChargebackValue, -before.lost.value, before.lost.at);
+      if (before.lost.service) changes.addEach(oldRefs, METRIC.lostServiceDisputes, -1, before.lost.at);
     }
     if (after.lost) {
       changes.addEach(newRefs, METRIC.lostChargebacks, 1, after.lost.at);
       changes.addEach(newRefs, METRIC.lostChargebackValue, after.lost.value, after.lost.at);
+      if (after.lost.service) changes.addEach(newRefs, METRIC.lostServiceDisputes, 1, after.lost.at);
     }
   }
   if (!sameEffect(before?.open, after.open)) {

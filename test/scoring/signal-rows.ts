@@ -143,7 +143,7 @@ function watchedNewCustomerRows<Input>(
   type: EventType,
 ): SignalRow<Input>[] {
   const facts = (watchable: Parameters<typeof watchFacts>[1], firstSeenAt?: number) =>
-    make(watchFacts(type, watchable, [customer(firstSeenAt)], 'e-mail'));
+    make(watchFacts(type, watchable, [customer(firstSeenAt)], 'e-mail', ENTRY + 2 * 86_400_000));
   return [
     fires(
       'a new customer on a watched device, with the entry in words',
@@ -174,7 +174,7 @@ function watchedKnownCustomerRows<Input>(
   type: EventType,
 ): SignalRow<Input>[] {
   const known = (watchable: Parameters<typeof watchFacts>[1]) =>
-    make(watchFacts(type, watchable, [customer(ENTRY - 120 * 86_400_000)], 'e-mail'));
+    make(watchFacts(type, watchable, [customer(ENTRY - 120 * 86_400_000)], 'e-mail', ENTRY + 2 * 86_400_000));
   return [
     fires(
       'a household member with months of history on a watched device',
@@ -193,7 +193,10 @@ function watchedKnownCustomerRows<Input>(
       ENTRY_WORDS,
     ),
     silent('nothing watched', known([watchedDevice([])])),
-    silent('a new customer', make(watchFacts(type, [watchedDevice([watchEntry()])], [customer()], 'e-mail'))),
+    silent(
+      'a new customer',
+      make(watchFacts(type, [watchedDevice([watchEntry()])], [customer()], 'e-mail', ENTRY + 2 * 86_400_000)),
+    ),
   ];
 }
 

@@ -43,14 +43,15 @@ const accountsBehind = (identity: string, identities = `${identity}s`) =>
 export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSignalName<T>, string>> } = {
   order: {
     lostChargebacksOnIdentities:
-      "log2(1 + n), n = most lost chargebacks in 365 days on an identity of the event (orders: on its e-mail or card, the customer's own; 1 = one, 2 = three).",
+      "log2(1 + n), n = most lost chargebacks in 365 days on an identity of the event (orders: on its e-mail or card, the customer's own; 1 = one, 2 = three), not counting disputes lost for a reason that is not fraud (item not received, not as described).",
     lostChargebacksOnSharedIdentities:
-      "log2(1 + n), n = most lost chargebacks in 365 days on the device, address or phone of the order, less those on its own e-mail and card (a household's shared identities carry every member's chargebacks, so they weigh less than the customer's own).",
+      "log2(1 + n), n = most lost chargebacks (fraud reasons only) in 365 days on the device, address or phone of the order, less those on its own e-mail and card (a household's shared identities carry every member's chargebacks, so they weigh less than the customer's own); 0 when the order's e-mail was first seen 7 days or more before it (established on them).",
     abusiveReturnsOnIdentities:
       'log2(1 + n), n = most abusive returns in 365 days on any identity of the order.',
     openDisputesOnIdentities: 'log2(1 + n), n = most open disputes on any identity of the order.',
     cardSharedAcrossEmails: 'log2(1 + n), n = other e-mails seen with the card of the order.',
-    deviceSharedAcrossEmails: 'log2(1 + n), n = other e-mails seen with the device of the order.',
+    deviceSharedAcrossEmails:
+      'log2(1 + n), n = other e-mails seen with the device of the order; 0 when the order’s e-mail was first seen 7 days or more before it (a household’s device).',
     ordersLastHourOnIdentities:
       'log2(n) when n >= 2 earlier orders in the last hour on the e-mail, card or device; else 0.',
     newCustomer: '1 when the e-mail has no earlier order, else 0.',
@@ -69,7 +70,7 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
     abusiveReturnsOnIdentities:
       'log2(1 + n), n = most abusive returns in 365 days on any identity of the order or of the return.',
     lostChargebacksOnIdentities:
-      'log2(1 + n), n = most lost chargebacks in 365 days on any identity of the order or of the return.',
+      'log2(1 + n), n = most lost chargebacks in 365 days on any identity of the order or of the return, not counting disputes lost for a reason that is not fraud.',
     openDisputesOnIdentities:
       'log2(1 + n), n = most open disputes on any identity of the order or of the return.',
     returnsLast30Days:

@@ -55,9 +55,19 @@ const priorOrders = perEvent(({ history }: OrderScoringInput) => ({
 const lostChargebacksOnIdentities = mostOnIdentities('lostChargebacksOnIdentities', {
   identities: ({ history }: OrderScoringInput) => [...history.emails, ...history.cards],
   metric: METRIC.lostChargebacks,
+  except: METRIC.lostServiceDisputes,
   window: 'd365',
   event: 'lost chargeback',
 });
+
+/**
+ * A customer whose e-mail has ordered here for a week is established on its device and address:
+ * what others did on those (a household member's chargeback, its other e-mails) says little about it.
+ * Rings come back on them with fresh e-mails, one or a few orders each.
+ */
+const ESTABLISHED_SECONDS = 7 * 86_400;
+const sharedFor = (input: OrderScoringInput, shared: readonly IdentitySnapshot[]) =>
+  input.time.ages.email >= ESTABLISHED_SECONDS ? [] : shared;
 
 /** The order's signals, in the order a decision records them. */
 export const ORDER_SIGNALS = [
@@ -68,10 +78,12 @@ export const ORDER_SIGNALS = [
   newIdentitiesAroundLastHour(['emailsPerDevice', 'cardsPerDevice', 'emailsPerCard']),
   lostChargebacksOnIdentities,
   mostOnIdentities('lostChargebacksOnSharedIdentities', {
-    identities: ({ history }: OrderScoringInput) => [...history.devices, ...history.places],
+    identities: (input: OrderScoringInput) =>
+      sharedFor(input, [...input.history.devices, ...input.history.places]),
     // A chargeback lands on every identity of its order: the customer's own ones are counted above.
     less: lostChargebacksOnIdentities.most,
     metric: METRIC.lostChargebacks,
+    except: METRIC.lostServiceDisputes,
     window: 'd365',
     event: 'other lost chargeback',
   }),
@@ -103,7 +115,7 @@ export const ORDER_SIGNALS = [
     words: 'card used with',
   }),
   othersLinked('deviceSharedAcrossEmails', {
-    holders: ({ history }: OrderScoringInput) => history.devices,
+    holders: (input: OrderScoringInput) => sharedFor(input, input.history.devices),
     counted: 'email',
     own: ownEmails,
     words: 'device used with',

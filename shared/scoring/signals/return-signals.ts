@@ -104,6 +104,7 @@ export const RETURN_SIGNALS = [
   mostOnIdentities('lostChargebacksOnIdentities', {
     identities: everyIdentity,
     metric: METRIC.lostChargebacks,
+    except: METRIC.lostServiceDisputes,
     window: 'd365',
     event: 'lost chargeback',
   }),

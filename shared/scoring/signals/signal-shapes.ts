@@ -60,11 +60,15 @@ export function mostOnIdentities<Input extends object, Name extends string>(
     allowance?: number;
     /** Events taken off the count: those another signal reads already. */
     less?: (input: Input) => MostOnIdentity;
+    /** A metric counting some of `metric`'s events that do not count here, per identity. */
+    except?: string;
   },
 ): SignalDeclaration<Input, Name> & { most: (input: Input) => MostOnIdentity } {
   const allowance = spec.allowance ?? 0;
   const qualifier = spec.qualifier ? ` ${spec.qualifier}` : '';
-  const most = perEvent((input: Input) => maxCount(spec.identities(input), spec.metric, spec.window));
+  const most = perEvent((input: Input) =>
+    maxCount(spec.identities(input), spec.metric, spec.window, spec.except),
+  );
   return {
     most,
     ...declareSignal(name, (input: Input) => {

@@ -81,10 +81,13 @@ export function maxCount(
   snapshots: readonly IdentitySnapshot[],
   metric: string,
   window: HistoryWindow,
+  /** A metric counting some of `metric`'s events, taken off it on each identity. */
+  except?: string,
 ): MostOnIdentity {
   let best = { count: 0, kind: undefined as string | undefined };
   for (const snapshot of snapshots) {
-    const count = snapshot.count(metric)[window];
+    const excepted = except === undefined ? 0 : snapshot.count(except)[window];
+    const count = snapshot.count(metric)[window] - excepted;
     if (count > best.count) best = { count, kind: snapshot.ref.kind };
   }
   return best;

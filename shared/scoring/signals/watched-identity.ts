@@ -18,7 +18,12 @@ export interface WatchFacts {
   customerFirstSeenAt: number | undefined;
   /** `e-mail` or `account`, for the evidence. */
   customerWord: string;
+  /** The event's own time (epoch ms). */
+  at: number;
 }
+
+/** How long after its first sighting a customer still counts as new to a watched identity. */
+export const NEW_CUSTOMER_MS = 3 * 86_400_000;
 
 /** A scoring input that may carry the event's watch facts. */
 interface Watched {
@@ -30,12 +35,14 @@ export function watchFacts(
   watchable: readonly IdentitySnapshot[],
   customers: readonly IdentitySnapshot[],
   customerWord: string,
+  at: number,
 ): WatchFacts {
   const seen = customers.flatMap((c) => (c.firstSeenAt === undefined ? [] : [c.firstSeenAt]));
   return {
     watched: watchedOf(eventType, watchable),
     customerFirstSeenAt: seen.length > 0 ? Math.min(...seen) : undefined,
     customerWord,
+    at,
   };
 }
 
@@ -43,7 +50,10 @@ export function watchFacts(
 const watchedSplit = perEvent(({ watch }: Watched) => {
   const watched = watch?.watched ?? [];
   const first = watch?.customerFirstSeenAt;
-  const isNew = (hit: ListHit) => first === undefined || first >= hit.marker.since;
+  // New: first seen after the entry and only days before the event (a ring's fresh e-mail); a
+  // household member who joined after the entry and has ordered for weeks is known by now.
+  const isNew = (hit: ListHit) =>
+    first === undefined || (first >= hit.marker.since && (watch?.at ?? first) - first <= NEW_CUSTOMER_MS);
   return { fresh: watched.filter(isNew), known: watched.filter((hit) => !isNew(hit)) };
 });
 

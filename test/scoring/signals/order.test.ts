@@ -39,6 +39,18 @@ describeSignalRows('order', orderSignals, {
       '3 lost chargebacks on this e-mail in 365 days',
     ),
     silent(
+      'a dispute lost over goods (item not received): not fraud',
+      order({
+        card: {
+          links: { email: [EMAIL] },
+          counts: {
+            [METRIC.lostChargebacks]: countIn('d30', 1),
+            [METRIC.lostServiceDisputes]: countIn('d30', 1),
+          },
+        },
+      }),
+    ),
+    silent(
       'older than 365 days',
       order({ card: { links: { email: [EMAIL] }, counts: { [METRIC.lostChargebacks]: { lifetime: 4 } } } }),
     ),
@@ -56,6 +68,24 @@ describeSignalRows('order', orderSignals, {
       }),
       Math.log2(3),
       '2 other lost chargebacks on this address in 365 days',
+    ),
+    silent(
+      'an e-mail first seen 7 days before the order: a household member’s chargeback',
+      order({
+        email: { ...withOrders(), firstSeenAt: AT - 7 * DAY },
+        address: { counts: { [METRIC.lostChargebacks]: countIn('d365', 3) } },
+      }),
+    ),
+    silent(
+      'disputes lost over goods (not fraud) do not count',
+      order({
+        address: {
+          counts: {
+            [METRIC.lostChargebacks]: countIn('d365', 2),
+            [METRIC.lostServiceDisputes]: countIn('d365', 2),
+          },
+        },
+      }),
     ),
     silent(
       'the customer’s own chargeback on its device is not counted twice',
@@ -130,6 +160,13 @@ describeSignalRows('order', orderSignals, {
       'device used with 1 other e-mail',
     ),
     silent('only the order’s own e-mail', order()),
+    silent(
+      'an e-mail first seen 7 days before the order: a household’s device',
+      order({
+        email: { ...withOrders(), firstSeenAt: AT - 7 * DAY },
+        device: { links: { email: [EMAIL, 'e2'] } },
+      }),
+    ),
   ],
   ordersLastHourOnIdentities: [
     fires(
