@@ -642,12 +642,13 @@ export function linkedLookAlikes(
     // ordering now and then since: months of shared history when the device is watch-listed.
     const history = family.flatMap((member, m) => {
       const joined = start + m * rng.int(10, 25) * DAY;
-      return Array.from({ length: rng.int(3, 5) }, () =>
+      // The first order on the day the member joins; the others spread over the months since.
+      return Array.from({ length: rng.int(3, 5) }, (_, i) =>
         orderBody(
           rng,
           member,
           lines(rng, rng.int(1, 3), 15, 250),
-          joined + rng.int(0, 150 - 50 * m) * DAY + rng.int(0, DAY),
+          joined + (i === 0 ? 0 : rng.int(0, 150 - 50 * m) * DAY) + rng.int(0, DAY),
         ),
       );
     });

@@ -23,7 +23,7 @@ export interface WatchFacts {
 }
 
 /** How long after its first sighting a customer still counts as new to a watched identity. */
-export const NEW_CUSTOMER_MS = 3 * 86_400_000;
+const NEW_CUSTOMER_MS = 3 * 86_400_000;
 
 /** A scoring input that may carry the event's watch facts. */
 interface Watched {
