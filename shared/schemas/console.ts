@@ -327,6 +327,7 @@ export const auditEntrySchema = z
       'listEntry.removed',
       'listEntry.displaced',
       'listRules.saved',
+      'network.saved',
     ]),
     keyId: serviceId(),
     keyName: label(),

@@ -1,5 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IdentityRef } from '../identity/identities.ts';
+import { identityId, parseIdentityId } from '../identity/identity-ids.ts';
 import {
   isEmptyLedger,
   NETWORK_RETENTION_DAYS,
@@ -207,7 +208,8 @@ function contributionWrites(
               entity: 'networkLedger',
               merchantId,
               networkKey,
-              kind: identity.kind,
+              // The merchant's own identity, so a withdrawal can clear its summary there.
+              identity: identityId(identity),
               ...after,
               version: Number(mine?.version ?? 0) + 1,
               [TTL_ATTRIBUTE]: expiresAtFor(now),
@@ -235,8 +237,8 @@ function contributionWrites(
 export async function merchantLedgerEntries(
   merchantId: string,
   limit: number,
-): Promise<{ networkKey: string; kind: string }[]> {
-  const found: { networkKey: string; kind: string }[] = [];
+): Promise<{ networkKey: string; identity: IdentityRef }[]> {
+  const found: { networkKey: string; identity: IdentityRef }[] = [];
   for (const partition of networkGsi1.ledgerPartitions(merchantId)) {
     const page = await documentClient.send(
       new QueryCommand({
@@ -249,16 +251,10 @@ export async function merchantLedgerEntries(
       }),
     );
     for (const item of page.Items ?? [])
-      found.push({ networkKey: String(item.networkKey), kind: String(item.kind) });
+      found.push({ networkKey: String(item.networkKey), identity: parseIdentityId(String(item.identity)) });
     if (found.length >= limit) break;
   }
   return found;
-}
-
-/** A merchant's ledger of one network identity, read by key (withdrawal reads the causes it holds). */
-export async function ledgerDigestOf(networkKey: string, merchantId: string) {
-  const { ledgers } = await readNetworkPartition(networkKey);
-  return ledgers.get(merchantId);
 }
 
 // ---- The worker's queue -------------------------------------------------------------------------
