@@ -215,7 +215,7 @@ describe('isolation, probed by a member', () => {
     };
     for (const [name, definition] of Object.entries(MANAGEMENT_ENDPOINT_DEFINITIONS)) {
       if (definition.method !== 'GET' || !definition.path.includes('{')) continue;
-      let path = definition.path;
+      let path: string = definition.path;
       for (const [slot, value] of Object.entries(probes))
         path = path.replace(slot, encodeURIComponent(value));
       const theirs = await suite.api.request('GET', path, { apiKey: b.console });
