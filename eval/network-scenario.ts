@@ -20,10 +20,20 @@ export interface NetworkScenarioReport {
   honestDeclineReasons: string[];
 }
 
+/** What the scenario reads of an answer (an order's first decision; other answers only their status). */
+export interface OrderAnswer {
+  cartLevelDecisions: { decisions: { decision: string; decisionReason: string }[] }[];
+}
+
 export interface ScenarioApi {
   /** A fresh merchant's events key and console key. */
   merchant: () => Promise<{ eventsKey: string; consoleKey: string }>;
-  call: (method: string, key: string, path: string, body: unknown) => Promise<{ status: number; body: any }>;
+  call: (
+    method: string,
+    key: string,
+    path: string,
+    body: unknown,
+  ) => Promise<{ status: number; body: OrderAnswer }>;
   /** Runs the network worker until its queue is empty. */
   drain: () => Promise<void>;
 }
@@ -198,7 +208,7 @@ async function play(api: ScenarioApi, orders: readonly Order[], member: boolean,
     );
     if (answer.status !== 200)
       throw new Error(`order failed: ${answer.status} ${JSON.stringify(answer.body)}`);
-    const decision = answer.body.cartLevelDecisions[0].decisions[0];
+    const decision = answer.body.cartLevelDecisions[0]!.decisions[0]!;
     if (order.firstAtB && decision.decision !== 'APPROVE') run.caught++;
     if (!order.ring) {
       run.honestOrders++;

@@ -31,6 +31,7 @@ import {
 } from '../eval/metrics.ts';
 import {
   type NetworkScenarioReport,
+  type OrderAnswer,
   runNetworkScenario,
   type ScenarioApi,
 } from '../eval/network-scenario.ts';
@@ -466,7 +467,7 @@ function scenarioApi(): ScenarioApi {
         headers: { Authorization: key, 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
       });
-      return { status: response.status, body: await response.json() };
+      return { status: response.status, body: (await response.json()) as OrderAnswer };
     },
     drain: () => drainNetworkQueue(),
   };
