@@ -1,7 +1,7 @@
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { readRuntimeConfig } from '../config.ts';
-import { dynamoDbClient } from '../store/client.ts';
 
 /**
  * The platform secret network keys are made under. Locally (and in tests) NETWORK_HASH_SECRET
@@ -34,7 +34,7 @@ async function getSecretString(secretId: string): Promise<string> {
   const signer = new SignatureV4({
     service: 'secretsmanager',
     region,
-    credentials: dynamoDbClient.config.credentials,
+    credentials: defaultProvider(),
     sha256: Hash.bind(null, 'sha256'),
   });
   const body = JSON.stringify({ SecretId: secretId });

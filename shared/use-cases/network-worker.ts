@@ -7,15 +7,15 @@ import { readNetworkSecret } from '../network/network-secret.ts';
 import { withCause, withSighting } from '../network/reputation.ts';
 import { isNetworkKind } from '../scoring/network-reputation.ts';
 import { UNMARSHALL_OPTIONS } from '../store/client.ts';
-import { getMerchant, type Merchant } from '../store/merchants.ts';
+import { keys } from '../store/keys.ts';
+import type { Merchant } from '../store/merchants.ts';
 import {
   applyContribution,
   dequeueNetworkItem,
   merchantLedgerEntries,
-  type QueuedNetworkItem,
-  queuedNetworkItem,
   queuedNetworkItems,
-} from '../store/network-items.ts';
+} from '../store/network-contributions.ts';
+import { type QueuedNetworkItem, queuedNetworkItem } from '../store/network-items.ts';
 import { getRecord } from '../store/record-once.ts';
 
 /**
@@ -36,7 +36,10 @@ export async function processNetworkItem(item: Record<string, unknown>, now = Da
   );
   const still = current && queuedNetworkItem(current);
   if (!still) return;
-  const merchant = await getMerchant(still.type === 'work' ? still.work.merchantId : still.merchantId);
+  // The profile by key (the worker needs its membership only, not the merchants store).
+  const merchant = await getRecord<Merchant>(
+    keys.merchantProfile(still.type === 'work' ? still.work.merchantId : still.merchantId),
+  );
   if (still.type === 'work' && still.work.withdraw) await withdraw(still.work.merchantId, now);
   else if (merchant && contributes(merchant, still)) await contribute(still, now);
   await dequeueNetworkItem(still);
