@@ -645,7 +645,9 @@ async function actionsSentBy(handlerFile: string): Promise<{ actions: string[]; 
   });
   const text = result.outputFiles[0]?.text ?? '';
   const ours = text
-    .split(/^(?=\/\/ (?:shared|functions|node_modules|local)\/)/m)
+    // Dependencies are labelled `node_modules/...`, or `../<elsewhere>/node_modules/...` when the
+    // checkout's node_modules is a link: either way they are not ours.
+    .split(/^(?=\/\/ (?:shared\/|functions\/|local\/|\S*node_modules\/))/m)
     .filter((chunk) => /^\/\/ (?:shared|functions)\//.test(chunk))
     .join('\n');
   const actions = new Set<string>();
