@@ -10,6 +10,7 @@ import {
   showEntry,
   showListRules,
 } from '../shared/console/lists.ts';
+import { saveNetwork, showNetwork } from '../shared/console/network.ts';
 import { overview } from '../shared/console/overview.ts';
 import { listReviews, resolve, showReview } from '../shared/console/reviews.ts';
 import { signIn, signOut } from '../shared/console/session.ts';
@@ -68,4 +69,6 @@ export const handler = routedFunction({
   listEntryRemove: managementHandler('listEntryRemove', removeEntry),
   listRulesShow: managementHandler('listRulesShow', showListRules),
   listRulesSave: managementHandler('listRulesSave', saveListRules),
+  networkShow: managementHandler('networkShow', showNetwork),
+  networkSave: managementHandler('networkSave', saveNetwork),
 });

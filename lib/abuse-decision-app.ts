@@ -57,6 +57,7 @@ export function buildAbuseDecisionApp(
       description: `Abuse-decision API, ${config.stage}: API Gateway, functions, alarms (stateless)`,
       config,
       table: data.table,
+      networkSecret: data.networkSecret,
       ...(options.routes ? { routes: options.routes } : {}),
     });
     const learning = new LearningStack(app, stackName(config.stage, 'Learning'), {
@@ -71,6 +72,7 @@ export function buildAbuseDecisionApp(
       description: `Abuse-decision API, ${config.stage}: webhook delivery worker and retry queues (stateless)`,
       config,
       table: data.table,
+      networkSecret: data.networkSecret,
       alarmTopic: api.monitoring.topic,
     });
     const uploads = new UploadWorkerStack(app, stackName(config.stage, 'Uploads'), {

@@ -16,6 +16,7 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../shared/http/route.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
@@ -29,6 +30,8 @@ import { TABLE_ACCESS } from './table-access.ts';
 export interface ApiStackProps extends StackProps {
   config: StageConfig;
   table: Table;
+  /** The network's keyed-hash secret: every API function may read it (only members' requests do). */
+  networkSecret: ISecret;
   /** The API's routes; defaults to shared/http/routes.ts, the same list the local server serves. */
   routes?: readonly RouteDefinition[];
 }
@@ -55,6 +58,7 @@ export class ApiStack extends Stack {
       POWERTOOLS_LOG_LEVEL: config.logLevel,
       DEFAULT_RATE_LIMIT_PER_SECOND: String(config.defaultRateLimit.perSecond),
       DEFAULT_RATE_LIMIT_BURST: String(config.defaultRateLimit.burst),
+      NETWORK_SECRET_ARN: props.networkSecret.secretArn,
     };
     const functions = new Map<string, ApiFunction>();
     const apiFunction = (name: keyof typeof TABLE_ACCESS, handlerFile: string, description: string) => {
@@ -67,6 +71,7 @@ export class ApiStack extends Stack {
         logRemovalPolicy,
       });
       fn.bindTable(table, TABLE_ACCESS[name]);
+      props.networkSecret.grantRead(fn.role);
       functions.set(name, fn);
       return fn;
     };

@@ -110,11 +110,18 @@ export const TABLE_ACCESS: Readonly<Record<EndpointName | AuxiliaryFunction, Tab
  * UpdateItem), and records attempts and endpoint health (UpdateItem). It reads no index: its work
  * arrives from the stream and the retry queue.
  */
-export const WEBHOOK_WORKER_ACCESS: TableAccess = access([
-  'dynamodb:GetItem',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-]);
+export const WEBHOOK_WORKER_ACCESS: TableAccess = {
+  ...access([
+    'dynamodb:GetItem',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:Query',
+    'dynamodb:DeleteItem',
+  ]),
+  // The network's contributions: an identity's partition (Query), its reputation and ledger rebuilt
+  // (Put, Delete), a leaving member's ledger entries listed on GSI1 (shared/use-cases/network-worker.ts).
+  queriedIndexes: [GSI1.name],
+};
 
 /**
  * The dispositions upload worker (functions/dispositions-upload-worker.ts): reads the upload item

@@ -4,9 +4,11 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { NETWORK_QUEUED_ATTRIBUTE } from '../shared/store/network-items.ts';
 import {
   ApiFunction,
   acknowledgeStreamReading,
@@ -21,13 +23,15 @@ export interface WebhookStackProps extends StackProps {
   table: Table;
   /** The API stack's alarm topic: an endpoint disabled for failing 72 h alarms there. */
   alarmTopic: ITopic;
+  /** The network's keyed-hash secret: the worker writes members' contributions under it. */
+  networkSecret: ISecret;
 }
 
 /** The worker's function timeout: a batch of attempts, each waiting at most 10 s on its receiver. */
 const WORKER_TIMEOUT = Duration.seconds(60);
 
 /**
- * Webhook delivery, out of the decision's path: the worker Lambda is fed by the table's stream,
+ * Webhook delivery and the network's contributions, out of the decision's path: the worker Lambda is fed by the table's stream,
  * filtered to new outbox items (entity `webhookEvent`), and by a retry queue of delayed messages
  * (SQS, with a dead-letter queue). Its role reads and writes only the table items the delivery code
  * touches, reads the stream, and sends to and receives from its own queues.
@@ -63,6 +67,7 @@ export class WebhookStack extends Stack {
         ENVIRONMENT: config.stage,
         POWERTOOLS_LOG_LEVEL: config.logLevel,
         WEBHOOK_RETRY_QUEUE_URL: this.retryQueue.queueUrl,
+        NETWORK_SECRET_ARN: props.networkSecret.secretArn,
       },
       logRetention: config.logRetention,
       logRemovalPolicy: removalPolicy,
@@ -70,6 +75,7 @@ export class WebhookStack extends Stack {
     });
     this.worker.bindTable(table, WEBHOOK_WORKER_ACCESS);
     this.retryQueue.grantSendMessages(this.worker.role);
+    props.networkSecret.grantRead(this.worker.role);
 
     this.worker.handler.addEventSource(
       new DynamoEventSource(table, {
@@ -83,6 +89,10 @@ export class WebhookStack extends Stack {
           FilterCriteria.filter({
             eventName: FilterRule.isEqual('INSERT'),
             dynamodb: { NewImage: { entity: { S: FilterRule.isEqual('webhookEvent') } } },
+          }),
+          // Network members' queued feedback and first sightings: only members' items carry the marker.
+          FilterCriteria.filter({
+            dynamodb: { NewImage: { [NETWORK_QUEUED_ATTRIBUTE]: { S: FilterRule.exists() } } },
           }),
         ],
       }),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { applyLocalEnvironment } from './local-env.ts';
@@ -11,6 +12,8 @@ export async function startInMemoryApi(): Promise<{ baseUrl: string; stop: () =>
   applyLocalEnvironment(dynamoDb.endpoint, {
     DEFAULT_RATE_LIMIT_PER_SECOND: '100000',
     DEFAULT_RATE_LIMIT_BURST: '100000',
+    // The network's keyed-hash secret: a fresh one per run (nothing outlives the in-memory table).
+    NETWORK_HASH_SECRET: process.env.NETWORK_HASH_SECRET ?? randomBytes(32).toString('base64url'),
   });
   const { ensureTable } = await import('../shared/store/ensure-table.ts');
   const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');

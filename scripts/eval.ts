@@ -29,6 +29,12 @@ import {
   reviewRate,
   type ScoredEvent,
 } from '../eval/metrics.ts';
+import {
+  type NetworkScenarioReport,
+  type OrderAnswer,
+  runNetworkScenario,
+  type ScenarioApi,
+} from '../eval/network-scenario.ts';
 import * as patterns from '../eval/patterns.ts';
 import { SeededRandom } from '../eval/random.ts';
 import { startInMemoryApi } from '../local/in-memory-api.ts';
@@ -46,6 +52,7 @@ const { EVENT_TYPES } = await import('../shared/contract/endpoints.ts');
 const { evaluateScores } = await import('../shared/learning/evaluation.ts');
 const { refreshGuard } = await import('../shared/use-cases/decision-economics.ts');
 const { decisionCosts } = await import('../shared/scoring/decision-thresholds.ts');
+const { drainNetworkQueue } = await import('../shared/use-cases/network-worker.ts');
 const { DEFAULT_SETTINGS } = await import('../shared/scoring/decision-settings.ts');
 
 /**
@@ -425,12 +432,45 @@ function reviewIdOf(eventType: patterns.EventType, request: unknown, response: u
 const started = realNow();
 let before: Awaited<ReturnType<typeof playTimeline>>;
 let after: Awaited<ReturnType<typeof playTimeline>>;
+let network: NetworkScenarioReport;
 try {
   before = await playTimeline(false);
   after = await playTimeline(true);
+  simulatedNow = undefined;
+  network = await runNetworkScenario(scenarioApi(), seed, realNow() - 60_000);
 } finally {
   simulatedNow = undefined;
   await stop();
+}
+
+/** The multi-merchant scenario's merchants, calls and worker, on the same server. */
+function scenarioApi(): ScenarioApi {
+  return {
+    merchant: async () => {
+      const merchant = await createMerchant({
+        name: 'eval-network',
+        accountUpdatesEnabled: false,
+        environment: 'sandbox',
+      });
+      const consoleKey = await createApiKey({
+        merchantId: merchant.merchantId,
+        environment: 'sandbox',
+        scope: 'console',
+        name: 'owner@eval.example',
+      });
+      if (!consoleKey) throw new Error('no console key');
+      return { eventsKey: merchant.apiKey, consoleKey: consoleKey.apiKey };
+    },
+    call: async (method, key, path, body) => {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { Authorization: key, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as OrderAnswer };
+    },
+    drain: () => drainNetworkQueue(),
+  };
 }
 
 const percent = (x: number) => (Number.isNaN(x) ? '    -  ' : `${(x * 100).toFixed(1).padStart(5)} %`);
@@ -612,3 +652,26 @@ console.log(
   }`,
 );
 if (broken.length > 0) process.exitCode = 1;
+
+// The multi-merchant scenario (eval/network-scenario.ts): the ring's first orders at B, with and
+// without the network, and honest customers shopping at several merchants.
+const NETWORK_CATCH = 0.9;
+const HONEST_DECLINES = 0.005;
+const networkCatch = network.caughtWith / network.ringFirstOrders;
+const honestDeclines = network.honestDeclinedWith / network.honestOrders;
+console.log(
+  '\nMulti-merchant network scenario (a ring loses chargebacks at A, moves to B with new e-mails):',
+);
+console.log(
+  `  B catches the ring's first orders: ${percent(networkCatch).trim()} with the network, ${percent(network.caughtWithout / network.ringFirstOrders).trim()} without (${network.ringFirstOrders} orders, no label at B)`,
+);
+console.log(
+  `  honest customers at 2-4 merchants declined: ${percent(honestDeclines).trim()} with the network, ${percent(network.honestDeclinedWithout / network.honestOrders).trim()} without (${network.honestOrders} orders)`,
+);
+for (const reason of network.honestDeclineReasons) console.log(`    declined honest: ${reason}`);
+if (networkCatch < NETWORK_CATCH || honestDeclines > HONEST_DECLINES) {
+  console.log(
+    `  BELOW the bar: catch >= ${percent(NETWORK_CATCH).trim()}, honest declines <= ${percent(HONEST_DECLINES).trim()}`,
+  );
+  process.exitCode = 1;
+}

@@ -3,6 +3,7 @@
  * the webhook and upload workers polling their queues. Ctrl-C stops them.
  */
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local.ts';
@@ -23,7 +24,15 @@ try {
   );
   process.exit(1);
 }
-applyLocalEnvironment(dynamoDb.endpoint);
+applyLocalEnvironment(dynamoDb.endpoint, { NETWORK_HASH_SECRET: localNetworkSecret() });
+
+/** The network's keyed-hash secret (docs/network.md): generated once into DATA_DIR, kept after. */
+function localNetworkSecret(): string {
+  if (process.env.NETWORK_HASH_SECRET) return process.env.NETWORK_HASH_SECRET;
+  const file = join(dataDir, 'network-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
 
 // The merchant console, served at / beside the API (rebuilt when its sources changed).
 const consoleBuild = spawnSync(process.execPath, [join(import.meta.dirname, 'build-dashboard.ts')], {
@@ -43,6 +52,7 @@ const { createApiKey, createMerchant } = await import('../shared/store/merchants
 const { readRuntimeConfig } = await import('../shared/config.ts');
 const { createLocalServer } = await import('../local/http-adapter.ts');
 const { startWebhookPoller } = await import('../local/webhook-poller.ts');
+const { startNetworkPoller } = await import('../local/network-poller.ts');
 const { startUploadPoller } = await import('../local/upload-poller.ts');
 
 await ensureTable(dynamoDbClient, tableName);
@@ -85,6 +95,8 @@ const server = createLocalServer();
 const webhooks = startWebhookPoller();
 // Accepted disposition uploads are recorded from here, as the upload worker Lambda does in AWS.
 const uploads = startUploadPoller();
+// Members' feedback and first sightings reach the network from here, as the worker Lambda's stream does in AWS.
+const network = startNetworkPoller();
 server.listen(port, '127.0.0.1', () => {
   console.log(`Abuse-decision API (${readRuntimeConfig().environment}) ready at http://127.0.0.1:${port}`);
   console.log(
@@ -98,6 +110,7 @@ async function stop() {
   stopping = true;
   webhooks.stop();
   uploads.stop();
+  network.stop();
   server.close();
   server.closeAllConnections();
   await dynamoDb.stop();

@@ -82,15 +82,13 @@ describe('every page of the docs', () => {
     expect(missing).toEqual([]);
   });
 
-  // docs/network.md is written with the network signals' own change; the link may precede it.
-  const WRITTEN_ELSEWHERE = new Set(['docs/network.md']);
   it.each(DOCS)('%s: its relative links reach files of the repository', (path) => {
     const targets = [...read(path).matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)]
       .map((m) => m[1]!)
       .filter((target) => !/^[a-z]+:/.test(target));
     const broken = targets
       .map((target) => relative(ROOT, resolve(ROOT, dirname(path), target)))
-      .filter((target) => !WRITTEN_ELSEWHERE.has(target) && !existsSync(join(ROOT, target)));
+      .filter((target) => !existsSync(join(ROOT, target)));
     expect(broken).toEqual([]);
   });
 });

@@ -1,6 +1,13 @@
 import { readRuntimeConfig, validRateLimit } from '../../shared/config.ts';
 import { ENDPOINTS, KEY_SCOPES, type KeyScope } from '../../shared/contract/endpoints.ts';
-import { createApiKey, createMerchant, revokeApiKey, updateMerchant } from '../../shared/store/merchants.ts';
+import {
+  createApiKey,
+  createMerchant,
+  getMerchant,
+  revokeApiKey,
+  updateMerchant,
+} from '../../shared/store/merchants.ts';
+import { saveMembership } from '../../shared/use-cases/network-membership.ts';
 import {
   type AdminCommand,
   boundedName,
@@ -9,6 +16,7 @@ import {
   requireFlag,
   UsageError,
 } from '../command.ts';
+import { ADMIN_CLI } from '../targets.ts';
 
 /** Merchants and their API keys. Keys are printed once, here, and stored only as hashes. */
 export const merchantCommands: AdminCommand[] = [
@@ -28,7 +36,7 @@ export const merchantCommands: AdminCommand[] = [
   {
     words: ['merchant', 'update'],
     usage:
-      'merchant update --merchant ID [--enable-account-updates|--disable-account-updates] [--suspend|--unsuspend] [--auto-promote-models|--no-auto-promote-models] [--rate-limit N [--burst M]]',
+      'merchant update --merchant ID [--enable-account-updates|--disable-account-updates] [--suspend|--unsuspend] [--auto-promote-models|--no-auto-promote-models] [--rate-limit N [--burst M]] [--network on|off]',
     options: {
       merchant: { type: 'string' },
       'enable-account-updates': { type: 'boolean' },
@@ -39,6 +47,7 @@ export const merchantCommands: AdminCommand[] = [
       'no-auto-promote-models': { type: 'boolean' },
       'rate-limit': { type: 'string' },
       burst: { type: 'string' },
+      network: { type: 'string' },
     },
     run: async (flags) => {
       const merchantId = requireFlag(flags, 'merchant');
@@ -54,8 +63,23 @@ export const merchantCommands: AdminCommand[] = [
       if (autoPromote && noAutoPromote)
         throw new UsageError('choose one of --auto-promote-models and --no-auto-promote-models');
       const rateLimit = rateLimitFlags(flags);
-      if (!enable && !disable && !suspend && !unsuspend && !autoPromote && !noAutoPromote && !rateLimit)
+      const network = networkFlag(flags);
+      if (
+        !enable &&
+        !disable &&
+        !suspend &&
+        !unsuspend &&
+        !autoPromote &&
+        !noAutoPromote &&
+        !rateLimit &&
+        network === undefined
+      )
         throw new UsageError('nothing to update');
+      // Membership is audited and a departure withdraws contributions: its own use case, first.
+      if (network !== undefined) {
+        if (!(await getMerchant(merchantId))) throw new CommandError(`no merchant ${merchantId}`);
+        await saveMembership(merchantId, network, ADMIN_CLI, Date.now());
+      }
       const merchant = await updateMerchant(merchantId, {
         ...(enable || disable ? { accountUpdatesEnabled: enable } : {}),
         ...(suspend || unsuspend ? { status: suspend ? 'suspended' : 'active' } : {}),
@@ -126,6 +150,15 @@ function rateLimitFlags(flags: Record<string, string | boolean | undefined>) {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** `--network on|off`: join or leave the opt-in network. */
+function networkFlag(flags: Record<string, string | boolean | undefined>): boolean | undefined {
+  const value = flags.network;
+  if (value === undefined) return undefined;
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new UsageError('--network must be on or off');
 }
 
 function parseEndpoints(list: string): string[] {

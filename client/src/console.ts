@@ -35,6 +35,7 @@ export type ListEntry = Schemas['ListEntry'];
 export type ListEntryPage = Schemas['ListEntryPage'];
 export type ListEntryRequest = Schemas['ListEntryAddRequest'];
 export type ListRules = Schemas['ListRules'];
+export type NetworkMembership = Schemas['NetworkMembership'];
 export type ConsoleEventType = Review['eventType'];
 export type ErrorDetail = NonNullable<Schemas['ErrorEnvelope']['error']['details']>[number];
 
@@ -181,6 +182,9 @@ export function createConsoleClient(options: ConsoleClientOptions) {
       answer(api.DELETE('/v1/lists/{entry-id}', { params: { path: { 'entry-id': entryId } } })),
     listRules: () => answer(api.GET('/v1/list-rules')),
     saveListRules: (rules: ListRules) => answer(api.PUT('/v1/list-rules', { body: rules })),
+    /** Membership of the opt-in network: whether the merchant contributes to it and reads it. */
+    network: () => answer(api.GET('/v1/network')),
+    saveNetwork: (enabled: boolean) => answer(api.PUT('/v1/network', { body: { enabled } })),
   };
 }
 

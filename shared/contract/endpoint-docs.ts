@@ -283,4 +283,17 @@ export const ENDPOINT_DOCS: Readonly<Record<ApiEndpointName, EndpointDocs>> = {
     errors: [],
     exampleFile: 'list-rules.json',
   },
+  networkShow: {
+    summary: 'Get the network membership',
+    description:
+      'Whether the merchant is in the opt-in network (off by default) and when that last changed. A member’s confirmed abuse (lost fraud chargebacks, abusive dispositions, reviews resolved as abuse) and first sightings of cards, devices and e-mails contribute keyed-hash reputation; its order decisions read other members’ reputation as two signals. Nothing else is shared: see docs/network.md.',
+    errors: [],
+  },
+  networkSave: {
+    summary: 'Join or leave the network',
+    description:
+      'Sets membership on or off, audited. Decisions follow within 30 seconds. Leaving withdraws everything the merchant contributed; joining again starts afresh (earlier feedback is not back-filled).',
+    errors: [],
+    exampleFile: 'network.json',
+  },
 };

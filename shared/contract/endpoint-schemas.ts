@@ -6,6 +6,7 @@ import { dispositionRequestSchema } from '../schemas/disposition.ts';
 import { disputeRequestSchema } from '../schemas/dispute.ts';
 import * as listSchemas from '../schemas/lists.ts';
 import { loginRequestSchema } from '../schemas/login.ts';
+import * as networkSchemas from '../schemas/network.ts';
 import { orderRequestSchema } from '../schemas/order.ts';
 import {
   accountResponseSchema,
@@ -119,6 +120,11 @@ export const MANAGEMENT_ENDPOINT_SCHEMAS = {
   listRulesSave: schemas({
     request: listSchemas.listRulesRequestSchema,
     response: listSchemas.listRulesSchema,
+  }),
+  networkShow: schemas({ response: networkSchemas.networkMembershipSchema }),
+  networkSave: schemas({
+    request: networkSchemas.networkMembershipRequestSchema,
+    response: networkSchemas.networkMembershipSchema,
   }),
 };
 

@@ -139,6 +139,8 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
   listEntryRemove: consoleEndpoint({ method: 'DELETE', path: '/v1/lists/{entry-id}' }),
   listRulesShow: consoleEndpoint({ method: 'GET', path: '/v1/list-rules' }),
   listRulesSave: consoleEndpoint({ method: 'PUT', path: '/v1/list-rules' }),
+  networkShow: consoleEndpoint({ method: 'GET', path: '/v1/network' }),
+  networkSave: consoleEndpoint({ method: 'PUT', path: '/v1/network' }),
 };
 
 /** Every endpoint of the API: the event endpoints and the management API. */

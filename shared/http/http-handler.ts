@@ -72,6 +72,7 @@ export function endpointHandler<N extends EndpointName>(
           endpoint,
           merchantId: context.principal!.merchant.merchantId,
           body,
+          ...(context.principal!.merchant.network?.enabled ? { network: true } : {}),
           pathParameters,
           ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
         });

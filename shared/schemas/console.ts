@@ -325,6 +325,7 @@ const auditEntrySchema = z
       'listEntry.removed',
       'listEntry.displaced',
       'listRules.saved',
+      'network.saved',
     ]),
     keyId: serviceId(),
     keyName: label(),

@@ -1,5 +1,6 @@
 import type { IdentityRef } from '../identity/identities.ts';
 import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
+import { isNetworkKind } from '../scoring/network-reputation.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
 import {
@@ -23,6 +24,7 @@ import {
   sketchAttribute,
 } from './link-sketch.ts';
 import { activeMarkersOf, MARKERS_ATTRIBUTE } from './list-markers.ts';
+import { sightingQueueAttributes } from './network-items.ts';
 
 /**
  * Per-identity history: counters in time windows and the distinct identities linked to it
@@ -99,6 +101,14 @@ interface PendingIdentityChange {
  */
 export class HistoryChanges {
   private readonly changes = new Map<string, PendingIdentityChange>();
+  /** Set for a network member's event: its new shared identities are queued as first sightings. */
+  private networkSightings: { merchantId: string; at: number } | undefined;
+
+  /** Queues the first sighting of each shared identity these moves create (network members only). */
+  queueNetworkSightings(merchantId: string, at: number): this {
+    this.networkSightings = { merchantId, at };
+    return this;
+  }
 
   private entry(ref: IdentityRef): PendingIdentityChange {
     const id = `${ref.kind}#${ref.digest}`;
@@ -284,6 +294,16 @@ export class HistoryChanges {
         names['#last'] = 'lastSeenAt';
         values[':last'] = latest;
         setClauses.push('#last = :last');
+      }
+      // A new shared identity of a network member waits for the worker; re-creating it never re-queues it.
+      if (!stored && this.networkSightings && isNetworkKind(change.ref.kind)) {
+        const { merchantId: member, at } = this.networkSightings;
+        for (const [name, value] of Object.entries(sightingQueueAttributes(member, change.ref, at))) {
+          names[`#n${n}`] = name;
+          values[`:n${n}`] = value;
+          setClauses.push(`#n${n} = if_not_exists(#n${n}, :n${n})`);
+          n++;
+        }
       }
       const { markers } = change;
       if (markers) {

@@ -255,3 +255,52 @@ export const learningGsi1 = {
     [GSI1.sortKey]: `${createdAt}#${disputeId}`,
   }),
 };
+
+/**
+ * The opt-in network (shared/network/): per network identity (a keyed hash, never a merchant's
+ * digest), one reputation item read on members' decision paths and one ledger item per merchant
+ * that contributed to it, in the same partition (a Query lists an identity's ledgers when its
+ * reputation is rebuilt). Nothing here starts with `M#`: no merchant's id addresses these items,
+ * and the ledger is never read on the decision path nor returned to anyone.
+ */
+const networkPartition = (networkKey: string) => `NET#${networkKey}`;
+
+export const networkKeys = {
+  reputation: (networkKey: string) => key(networkPartition(networkKey), 'REPUTATION'),
+  ledger: (networkKey: string, merchantId: string) => key(networkPartition(networkKey), `M#${merchantId}`),
+  /** Sort-key prefix of the ledger items in an identity's partition. */
+  ledgerPrefix: 'M#',
+  /** A member's feedback waiting for the worker: one item per cause, overwritten by its latest state. */
+  work: (merchantId: string, cause: string) =>
+    key(`${merchantScope(merchantId)}#NETWORKWORK#${cause}`, 'WORK'),
+};
+
+/**
+ * GSI1 for the network: the worker's queue (members' feedback and first sightings, and a leaving
+ * member's withdrawal) and each member's ledger entries (withdrawal finds them there). Both are
+ * sparse and sharded: a first sighting is queued with every new identity of a member, up to a few
+ * per order, so at 20,000 orders/s with two new shared identities each the queue takes 40,000
+ * writes/s over NETWORK_QUEUE_SHARDS = 64 partitions (625/s each, under the 1,000 a partition
+ * takes); a member's ledger entries are written at the rate of its first sightings, spread over
+ * NETWORK_LEDGER_SHARDS = 64 per merchant by network key for the same reason.
+ */
+const NETWORK_QUEUE_SHARDS = 64;
+const NETWORK_LEDGER_SHARDS = 64;
+
+const networkQueuePartition = (shard: number) => `NETWORK#QUEUE#${shard}`;
+const networkLedgerPartition = (merchantId: string, shard: number) =>
+  `${merchantScope(merchantId)}#NETLEDGER#${shard}`;
+
+export const networkGsi1 = {
+  queued: (id: string, at: string) => ({
+    [GSI1.partitionKey]: networkQueuePartition(shardOf(id, NETWORK_QUEUE_SHARDS)),
+    [GSI1.sortKey]: `${at}#${id}`,
+  }),
+  queuePartitions: () => allShards(NETWORK_QUEUE_SHARDS).map(networkQueuePartition),
+  ledgerByMerchant: (merchantId: string, networkKey: string) => ({
+    [GSI1.partitionKey]: networkLedgerPartition(merchantId, shardOf(networkKey, NETWORK_LEDGER_SHARDS)),
+    [GSI1.sortKey]: networkKey,
+  }),
+  ledgerPartitions: (merchantId: string) =>
+    allShards(NETWORK_LEDGER_SHARDS).map((shard) => networkLedgerPartition(merchantId, shard)),
+};

@@ -30,7 +30,15 @@ export interface Merchant {
   rateLimit?: { perSecond: number; burst: number };
   /** The feedback rules' switches as saved (shared/lists/feedback-rules.ts fills in the defaults). */
   listRules?: Partial<ListRules>;
+  /** Membership of the opt-in network (shared/network/): absent means never joined (off). */
+  network?: NetworkMembership;
   createdAt: string;
+}
+
+/** On: the merchant's feedback contributes to the network and its decisions read it; changedAt: ISO time. */
+export interface NetworkMembership {
+  enabled: boolean;
+  changedAt: string;
 }
 
 export interface ApiKeyRecord {
@@ -175,6 +183,30 @@ export async function saveListRules(
   ]);
 }
 
+/**
+ * Sets the merchant's network membership with `alsoWrite` (its audit entry, a withdrawal's work
+ * item) in one transaction. Returns false when there is no such merchant (nothing written).
+ */
+export async function saveNetworkMembership(
+  merchantId: string,
+  network: NetworkMembership,
+  alsoWrite: TransactItems,
+): Promise<boolean> {
+  return transactWriteIfFirstHolds([
+    {
+      Update: {
+        TableName: tableName,
+        Key: keys.merchantProfile(merchantId),
+        UpdateExpression: 'SET #network = :network',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#network': 'network' },
+        ExpressionAttributeValues: { ':network': network },
+      },
+    },
+    ...alsoWrite,
+  ]);
+}
+
 export interface NewKey {
   merchantId: string;
   environment: Environment;
@@ -272,6 +304,7 @@ function toMerchant(item: Record<string, unknown>): Merchant {
     autoPromoteModels: item.autoPromoteModels === true,
     ...(item.rateLimit ? { rateLimit: item.rateLimit as Merchant['rateLimit'] } : {}),
     ...(item.listRules ? { listRules: item.listRules as Merchant['listRules'] } : {}),
+    ...(item.network ? { network: item.network as NetworkMembership } : {}),
     createdAt: item.createdAt as string,
   };
 }

@@ -1,13 +1,17 @@
 import type { EventType } from '../contract/endpoints.ts';
 import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
+import { networkKeysOf } from '../network/network-key.ts';
+import { reputationAsOf } from '../network/reputation.ts';
 import type { DecisionPolicy, LiveModels } from '../scoring/decide.ts';
 import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
+import { isNetworkKind, type NetworkReputation } from '../scoring/network-reputation.ts';
 import { loadWorkflow, type RunnableWorkflow } from '../scoring/workflow-engine.ts';
 import { batchGetItems, keyString } from '../store/batch-get.ts';
 import { decisionPolicyFromItem, reviewCounterCount } from '../store/decision-settings.ts';
 import { identityKey, snapshotsFrom } from '../store/identity-history.ts';
 import { REVIEW_COUNTER_SHARDS, type TableKey, webhookKeys } from '../store/keys.ts';
 import { liveModelsFromItem, modelPointersKey } from '../store/model-versions.ts';
+import { ownSummaryFrom, reputationItemsFrom, uncachedReputationKeys } from '../store/network-items.ts';
 import { subscriptionsFromItem } from '../store/webhooks.ts';
 import { workflowFromItem, workflowKey } from '../store/workflows.ts';
 import type { WebhookSubscription } from '../webhooks/events.ts';
@@ -32,6 +36,8 @@ export interface DecisionContext {
   /** What the merchant's webhooks want (empty when the call is not to notify). */
   subscriptions: WebhookSubscription[];
   snapshots: IdentitySnapshot[];
+  /** A network member's card, device and e-mail as other members know them; empty otherwise. */
+  network: NetworkReputation[];
   /** Raw items by key, so the write can prune stale buckets and use cases can read their records. */
   items: Map<string, Record<string, unknown>>;
   item: <T = Record<string, unknown>>(key: TableKey) => T | undefined;
@@ -52,6 +58,8 @@ export interface DecisionReads {
   reviewCounter?: TableKey | undefined;
   /** Identities named by the records just read; an empty answer saves the second read. */
   identitiesFromRecords?: ((item: <T>(key: TableKey) => T | undefined) => readonly IdentityRef[]) | undefined;
+  /** true: the merchant is a network member and the event type reads the network. */
+  network?: boolean | undefined;
 }
 
 export async function loadDecisionContext(reads: DecisionReads): Promise<DecisionContext> {
@@ -59,6 +67,11 @@ export async function loadDecisionContext(reads: DecisionReads): Promise<Decisio
   const wfKey = workflowKey(merchantId, eventType);
   const pointersKey = modelPointersKey(merchantId, eventType);
   const subscriptionsKey = webhookKeys.subscriptions(merchantId);
+  // A member's shared identities: their reputation items join this same read (those not cached).
+  const networked = reads.network ? reads.identities.filter((ref) => isNetworkKind(ref.kind)) : [];
+  const networkKeys = await networkKeysOf(networked);
+  const readAt = Date.now();
+  const reputationKeys = uncachedReputationKeys(networkKeys, readAt);
   const items = await batchGetItems([
     wfKey,
     pointersKey,
@@ -67,6 +80,7 @@ export async function loadDecisionContext(reads: DecisionReads): Promise<Decisio
     ...(reads.reviewCounter ? [reads.reviewCounter] : []),
     ...records,
     ...reads.identities.map((ref) => identityKey(merchantId, ref)),
+    ...reputationKeys,
   ]);
   const item = <T>(key: TableKey) => items.get(keyString(key)) as T | undefined;
   const linked = reads.identitiesFromRecords?.(item) ?? [];
@@ -75,6 +89,15 @@ export async function loadDecisionContext(reads: DecisionReads): Promise<Decisio
   const unread = identities.map((ref) => identityKey(merchantId, ref)).filter((k) => !read.has(keyString(k)));
   if (unread.length > 0) for (const [k, v] of await batchGetItems(unread)) items.set(k, v);
   const snapshots = snapshotsFrom(merchantId, identities, items, at);
+  const reputations = reputationItemsFrom(networkKeys, items, reputationKeys, readAt);
+  const network = networked.map((ref, i) =>
+    reputationAsOf(
+      ref,
+      reputations[i],
+      ownSummaryFrom(items.get(keyString(identityKey(merchantId, ref)))),
+      at,
+    ),
+  );
   const { settings, guard } = decisionPolicyFromItem(item(wfKey), eventType);
   // One shard scaled by the shard count: approximate by design (store/keys.ts says how far).
   const reviewsToday = reads.reviewCounter
@@ -89,6 +112,7 @@ export async function loadDecisionContext(reads: DecisionReads): Promise<Decisio
     reviewCounter: reads.reviewCounter,
     subscriptions: subscriptionsFromItem(item(subscriptionsKey)),
     snapshots,
+    network,
     items,
     item,
     snapshotsOf: (refs) =>

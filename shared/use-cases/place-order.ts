@@ -29,6 +29,7 @@ export const placeOrder = scoredEventUseCase('order', {
     return { identities: roles.all, roles };
   },
   evaluate: evaluateOrder,
+  readsNetwork: true,
   recorded: {
     key: (merchantId, body) => keys.order(merchantId, body.providerOrderId),
     answer: (stored) => orderResponse(stored as unknown as OrderRecord),
@@ -80,6 +81,7 @@ function evaluateOrder({
         all: context.snapshots,
       },
       time,
+      network: context.network,
     }),
     { ...orderFields(body), ...identityTimeFields(time) },
     { ...context.policy, lists: listVerdict('order', context.snapshots, emails) },

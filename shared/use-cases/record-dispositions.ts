@@ -22,6 +22,7 @@ import { keys } from '../store/keys.ts';
 import type { ReturnRecord } from '../store/returns.ts';
 import { answeredOncePerKey, type IdempotencyClaim } from './idempotency-key.ts';
 import { feedbackListWrites } from './list-feedback.ts';
+import { networkFeedbackWrites } from './network-feedback.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 import type { Answer, EndpointCall } from './use-case.ts';
 
@@ -36,7 +37,7 @@ type DispositionResponse = ResponseOf<'disposition'>;
 export const recordDispositions = answeredOncePerKey(recordItemDispositions);
 
 async function recordItemDispositions(
-  { body, merchantId, pathParameters }: EndpointCall<DispositionRequest>,
+  { body, merchantId, pathParameters, network }: EndpointCall<DispositionRequest>,
   claim: IdempotencyClaim<DispositionResponse> | undefined,
 ): Promise<Answer<DispositionResponse>> {
   const providerReturnId = pathParameters['return-id'];
@@ -123,7 +124,24 @@ async function recordItemDispositions(
           { field: 'itemDispositions' },
         );
       }
+      // A member's abusive verdicts on the return confirm abuse to the network, once per return.
+      const abusiveAt = Object.values(byLine).flatMap((d) =>
+        d.effects.abusiveAt !== undefined ? [d.effects.abusiveAt] : [],
+      );
+      const contributions = networkFeedbackWrites(
+        network,
+        [
+          {
+            merchantId,
+            cause: `return:${providerReturnId}`,
+            abuse: abusiveAt.length > 0 ? { kind: 'disposition', at: Math.min(...abusiveAt) } : undefined,
+            identities: stored.identities,
+          },
+        ],
+        now,
+      );
       await saveDispositions(record, dispositions?.version, changes, now, [
+        ...contributions,
         ...lists!.items,
         ...idempotencyRecord,
       ]);

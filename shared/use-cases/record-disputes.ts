@@ -18,6 +18,7 @@ import { keys } from '../store/keys.ts';
 import { applyDisputeEvents, sameEffect } from './dispute-state.ts';
 import { answeredOncePerKey, type IdempotencyClaim } from './idempotency-key.ts';
 import { feedbackListWrites } from './list-feedback.ts';
+import { networkFeedbackWrites } from './network-feedback.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 import type { Answer, EndpointCall } from './use-case.ts';
 
@@ -32,7 +33,7 @@ type DisputeResponse = ResponseOf<'dispute'>;
 export const recordDisputes = answeredOncePerKey(recordDisputeEntries);
 
 async function recordDisputeEntries(
-  { body, merchantId, pathParameters }: EndpointCall<DisputeRequest>,
+  { body, merchantId, pathParameters, network }: EndpointCall<DisputeRequest>,
   claim: IdempotencyClaim<DisputeResponse> | undefined,
 ): Promise<Answer<DisputeResponse>> {
   const providerOrderId = pathParameters['order-id'];
@@ -124,7 +125,24 @@ async function recordDisputeEntries(
       serviceOrderId: order.serviceOrderId,
       disputesRecorded: body.dispute.length,
     };
-    await saveDisputes(merchantId, writes, now, claim ? [claim.recordPut(response, now)] : []);
+    // A member's lost fraud chargeback confirms abuse to the network; any other state takes it back.
+    const contributions = networkFeedbackWrites(
+      network,
+      writes.map(({ record }) => ({
+        merchantId,
+        cause: `dispute:${record.disputeId}`,
+        abuse:
+          isLostFraudDispute(record.current) && record.applied.lost
+            ? { kind: 'chargeback' as const, at: record.applied.lost.at }
+            : undefined,
+        identities: record.applied.identities,
+      })),
+      now,
+    );
+    await saveDisputes(merchantId, writes, now, [
+      ...contributions,
+      ...(claim ? [claim.recordPut(response, now)] : []),
+    ]);
     // Every entry already recorded exactly as sent: nothing was written, the answer is a replay.
     return { response, replayed: writes.length === 0 };
   });

@@ -24,6 +24,7 @@ import { StaleRecordError } from '../store/versioned.ts';
 import { webhookOutboxItems } from '../store/webhook-deliveries.ts';
 import { readSubscriptions } from '../store/webhooks.ts';
 import { type FeedbackListWrites, feedbackListWrites } from './list-feedback.ts';
+import { networkFeedbackWrites } from './network-feedback.ts';
 import { retryOnStaleRecord } from './retry-stale.ts';
 
 export type ResolveResult =
@@ -82,6 +83,7 @@ async function resolveOnce(input: ResolveInput): Promise<ResolveResult> {
   const lists = await listWritesOf(review, outcome, now);
   label.absorb(lists.history);
   const subscriptions = input.notify === false ? [] : await readSubscriptions(merchantId);
+  const network = outcome === 'abuse' ? await networkContributionOf(review, now) : [];
   const notice = {
     type: 'review.resolved' as const,
     eventType: review.eventType,
@@ -94,6 +96,7 @@ async function resolveOnce(input: ResolveInput): Promise<ResolveResult> {
       ...label.toTransactItems(merchantId, new Map(), now),
       ...lists.items,
       ...webhookOutboxItems(merchantId, subscriptions, [notice], now),
+      ...network,
       ...(input.alsoWrite ?? []),
     ]);
   } catch (error) {
@@ -104,6 +107,29 @@ async function resolveOnce(input: ResolveInput): Promise<ResolveResult> {
     return { status: 'already_resolved', review: current };
   }
   return { status: 'resolved', review: resolved };
+}
+
+/**
+ * A member's review resolved as abuse confirms it to the network: on a login or an account update
+ * a confirmed takeover, otherwise abuse confirmed by review. A review is resolved once, so its
+ * contribution is never taken back but by a withdrawal.
+ */
+async function networkContributionOf(review: Review, now: number): Promise<TransactItems> {
+  const profile = await getRecord<Record<string, unknown>>(keys.merchantProfile(review.merchantId));
+  const member = (profile?.network as { enabled?: boolean } | undefined)?.enabled === true;
+  const takeover = review.eventType === 'login' || review.eventType === 'account';
+  return networkFeedbackWrites(
+    member,
+    [
+      {
+        merchantId: review.merchantId,
+        cause: `review:${review.reviewId}`,
+        abuse: { kind: takeover ? 'takeover' : 'review', at: now },
+        identities: review.identities,
+      },
+    ],
+    now,
+  );
 }
 
 /**

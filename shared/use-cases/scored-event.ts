@@ -83,6 +83,8 @@ interface ScoredEvent<N extends ScoredEndpoint> {
 type StoredEventItem = BodyFingerprint & Record<string, unknown>;
 
 export interface ScoredEventType<N extends ScoredEndpoint, TPlan extends EventReads> {
+  /** Whether a network member's events of this type read the network (their signals use it). */
+  readsNetwork?: boolean;
   /** What the event reads, from its body (identities by role, its own records). */
   plan: (call: EndpointCall<RequestOf<N>>) => TPlan;
   /** Refusals that need the records read (a return of an unknown order), before repeats are answered. */
@@ -145,6 +147,7 @@ async function scoreEvent<N extends ScoredEndpoint, TPlan extends EventReads>(
     notify: call.notify,
     identitiesFromRecords: plan.identitiesFromRecords,
     reviewCounter,
+    network: call.network === true && type.readsNetwork === true,
   });
   type.check?.({ call, plan, context, at, now });
 
@@ -158,6 +161,9 @@ async function scoreEvent<N extends ScoredEndpoint, TPlan extends EventReads>(
   if (prior) return prior;
 
   const { write, response } = type.evaluate({ call, plan, context, at, now, fingerprint });
+  // A member's first sighting of a shared identity is queued for the network worker, on the
+  // identity's own item: nothing is added to a non-member's writes.
+  if (call.network === true) write.changes.queueNetworkSightings(merchantId, at);
   const alsoWrite = [
     ...(write.alsoWrite ?? []),
     ...decidedEventOutbox(

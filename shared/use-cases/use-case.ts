@@ -14,6 +14,8 @@ export interface EndpointCall<TBody> {
   idempotencyKey?: string;
   /** false: record the event but send no webhook (the history import). Default: notify. */
   notify?: boolean;
+  /** true when the merchant is in the opt-in network (shared/network/): its decisions read it. */
+  network?: boolean;
 }
 
 /** What a use case answers: the response body, and whether it is an earlier call's answer replayed. */

@@ -10,6 +10,9 @@ applyLocalEnvironment(inject('dynamoDbEndpoint'), {
   DEFAULT_RATE_LIMIT_PER_SECOND: '1000',
   DEFAULT_RATE_LIMIT_BURST: '2000',
   POWERTOOLS_LOG_LEVEL: 'CRITICAL',
+  // The network's keyed-hash secret, and its reputation cache off: a test reads what it just wrote.
+  NETWORK_HASH_SECRET: 'test-network-secret',
+  NETWORK_CACHE_MS: '0',
 });
 
 // The contract helper's tally of checked responses, summed and printed by the global teardown.

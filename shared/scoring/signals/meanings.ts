@@ -7,6 +7,7 @@ import {
   OWNER_DEVICE_DISCOUNT,
   SUCCESS_AFTER_FAILURES_FLOOR,
 } from './login-signals.ts';
+import { NETWORK_SIGHTING_FLOOR } from './network-signals.ts';
 import { type OwnSignalName, type SharedSignalName, signalNames } from './registry.ts';
 import {
   HIGH_ITEM_VALUE,
@@ -63,6 +64,9 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
       'min(3, log2(r)) when the order is r > 2 times the average order value of the e-mail; else 0.',
     legitimateReviewsOnIdentities:
       'log2(1 + n), n = most reviews resolved "legitimate" in 365 days on the e-mail, card or device (lowers the score).',
+    networkConfirmedAbuse:
+      'Network members only: s x log2(1 + n), n = confirmed abuse (lost fraud chargebacks, abusive returns, reviews resolved as abuse, confirmed takeovers) on the card, device or e-mail at other merchants, s = 1 for a card or device and 0.5 for an e-mail; the most over those identities. Always 0 outside the network.',
+    networkNewMerchantsLastDay: `Network members only: log2(n - ${NETWORK_SIGHTING_FLOOR - 2}) when n >= ${NETWORK_SIGHTING_FLOOR} other merchants first saw the card, device or e-mail in the 24 hours before the event (the most over them), else 0. Always 0 outside the network.`,
   },
   return: {
     moreUnitsReturnedThanBought:

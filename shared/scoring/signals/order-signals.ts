@@ -1,11 +1,13 @@
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
+import type { NetworkReputation } from '../network-reputation.ts';
 import type { IdentityTimeFacts } from './identity-time.ts';
 import {
   newIdentitiesAroundLastHour,
   scriptSpeedAfterPreviousEvent,
   youngIdentity,
 } from './identity-time.ts';
+import { networkConfirmedAbuse, networkNewMerchantsLastDay } from './network-signals.ts';
 import type { SignalDeclaration, Signals } from './signal.ts';
 import { declareSignal, maxCount, perEvent, signalsOf } from './signal.ts';
 import { flagSignal, mostOnIdentities, othersLinked } from './signal-shapes.ts';
@@ -29,6 +31,8 @@ export interface OrderScoringInput {
   billingShippingMismatch: boolean;
   /** Ages, time since the previous event and velocity, at the event's own time. */
   time: IdentityTimeFacts;
+  /** A network member's card, device and e-mail as other members know them; absent otherwise. */
+  network?: readonly NetworkReputation[] | undefined;
   history: {
     emails: readonly IdentitySnapshot[];
     cards: readonly IdentitySnapshot[];
@@ -156,6 +160,8 @@ export const ORDER_SIGNALS = [
     event: 'review',
     qualifier: 'resolved as legitimate',
   }),
+  networkConfirmedAbuse,
+  networkNewMerchantsLastDay,
   declareSignal('orderValueVsHistory', (input: OrderScoringInput) => {
     const prior = priorOrders(input);
     const averageValue = prior.count > 0 ? prior.value / prior.count : 0;

@@ -1,4 +1,10 @@
 import { METRIC } from '../../../shared/identity/metrics.ts';
+import {
+  NETWORK_ABUSE_KINDS,
+  type NetworkAbuse,
+  type NetworkAbuseKind,
+  type NetworkReputation,
+} from '../../../shared/scoring/network-reputation.ts';
 import { orderSignals } from '../../../shared/scoring/signals/order-signals.ts';
 import type { WatchFacts } from '../../../shared/scoring/signals/watched-identity.ts';
 import { AT, DAY, EMAIL, order, withOrders } from '../scoring-inputs.ts';
@@ -12,6 +18,23 @@ const chargebackOnCard = {
 };
 
 const withWatch = (watch: WatchFacts) => order({ input: { watch } });
+const withNetwork = (network: NetworkReputation[]) => order({ input: { network } });
+function reputation(
+  kind: NetworkReputation['ref']['kind'],
+  abuse: Partial<Record<NetworkAbuseKind, NetworkAbuse>>,
+  newMerchantsLastDay = 0,
+): NetworkReputation {
+  const none = { count: 0, latestAt: undefined };
+  return {
+    ref: { kind, digest: `${kind}-1` },
+    abuse: Object.fromEntries(
+      NETWORK_ABUSE_KINDS.map((k) => [k, abuse[k] ?? none]),
+    ) as NetworkReputation['abuse'],
+    newMerchantsLastDay,
+    merchants: newMerchantsLastDay,
+    firstSeenAt: undefined,
+  };
+}
 describeSignalRows('order', orderSignals, {
   watchedIdentityNewCustomer: sharedRows.watchedIdentityNewCustomer(withWatch, 'order'),
   watchedIdentityKnownCustomer: sharedRows.watchedIdentityKnownCustomer(withWatch, 'order'),
@@ -221,6 +244,52 @@ describeSignalRows('order', orderSignals, {
       'on the address: strangers may share it',
       order({ address: { counts: { [METRIC.legitimateReviews]: countIn('d30', 3) } } }),
     ),
+  ],
+  networkConfirmedAbuse: [
+    fires(
+      'a card that lost a fraud chargeback at another merchant 3 days before',
+      withNetwork([reputation('card', { chargeback: { count: 1, latestAt: AT - 3 * DAY } })]),
+      1,
+      'card lost a fraud chargeback at another merchant 3 days ago',
+    ),
+    fires(
+      'three abusive returns on the device elsewhere: log2(4) = 2, the worst of card and device',
+      withNetwork([
+        reputation('card', { chargeback: { count: 1, latestAt: AT - DAY } }),
+        reputation('device', { disposition: { count: 3, latestAt: AT - 2 * 3_600_000 } }),
+      ]),
+      2,
+      'device had 3 abusive returns at other merchants today',
+    ),
+    fires(
+      'an e-mail weighs half: one takeover and one review on it, log2(3) / 2',
+      withNetwork([
+        reputation('email', {
+          takeover: { count: 1, latestAt: AT - DAY },
+          review: { count: 1, latestAt: AT - 10 * DAY },
+        }),
+      ]),
+      Math.log2(3) / 2,
+      'e-mail had an order confirmed as abuse at another merchant 10 days ago (1 other confirmed abuse)',
+    ),
+    silent('only seen at other merchants, nothing confirmed', withNetwork([reputation('card', {}, 40)])),
+    silent('a merchant outside the network reads nothing', order()),
+  ],
+  networkNewMerchantsLastDay: [
+    fires(
+      'first seen at 3 other merchants in the last day: the floor, log2(2) = 1',
+      withNetwork([reputation('card', {}, 3)]),
+      1,
+      'card first seen at 3 other merchants in the last day',
+    ),
+    fires(
+      'the most over card and device: 5 on the device, log2(4)',
+      withNetwork([reputation('card', {}, 3), reputation('device', {}, 5)]),
+      2,
+      'device first seen at 5 other merchants in the last day',
+    ),
+    silent('2 other merchants: under the floor, says nothing', withNetwork([reputation('card', {}, 2)])),
+    silent('a merchant outside the network reads nothing', order()),
   ],
   orderValueVsHistory: [
     fires(
