@@ -163,33 +163,24 @@ export async function updateMerchant(
  * Saves the merchant's feedback-rule switches with `alsoWrite` (the audit entry) in one transaction.
  * Returns false when there is no such merchant (nothing written).
  */
-export async function saveListRules(
-  merchantId: string,
-  listRules: ListRules,
-  alsoWrite: TransactItems,
-): Promise<boolean> {
-  return transactWriteIfFirstHolds([
-    {
-      Update: {
-        TableName: tableName,
-        Key: keys.merchantProfile(merchantId),
-        UpdateExpression: 'SET #rules = :rules',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#rules': 'listRules' },
-        ExpressionAttributeValues: { ':rules': listRules },
-      },
-    },
-    ...alsoWrite,
-  ]);
-}
+export const saveListRules = (merchantId: string, listRules: ListRules, alsoWrite: TransactItems) =>
+  saveProfileAttribute(merchantId, 'listRules', listRules, alsoWrite);
 
 /**
  * Sets the merchant's network membership with `alsoWrite` (its audit entry, a withdrawal's work
  * item) in one transaction. Returns false when there is no such merchant (nothing written).
  */
-export async function saveNetworkMembership(
+export const saveNetworkMembership = (
   merchantId: string,
   network: NetworkMembership,
+  alsoWrite: TransactItems,
+) => saveProfileAttribute(merchantId, 'network', network, alsoWrite);
+
+/** One attribute of an existing merchant's profile, set with `alsoWrite` in one transaction. */
+function saveProfileAttribute(
+  merchantId: string,
+  attribute: 'listRules' | 'network',
+  value: unknown,
   alsoWrite: TransactItems,
 ): Promise<boolean> {
   return transactWriteIfFirstHolds([
@@ -197,10 +188,10 @@ export async function saveNetworkMembership(
       Update: {
         TableName: tableName,
         Key: keys.merchantProfile(merchantId),
-        UpdateExpression: 'SET #network = :network',
+        UpdateExpression: 'SET #attribute = :value',
         ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#network': 'network' },
-        ExpressionAttributeValues: { ':network': network },
+        ExpressionAttributeNames: { '#attribute': attribute },
+        ExpressionAttributeValues: { ':value': value },
       },
     },
     ...alsoWrite,
