@@ -692,7 +692,8 @@ export function linkedLookAlikes(
   for (let k = 0; k < counts.keepMost; k++) {
     const shopper = newShopper(rng);
     let at = now - rng.int(150, 330) * DAY;
-    for (let o = rng.int(4, 6); o > 0; o--) {
+    // Orders until the timeline's end: a return is never sent before its order.
+    for (let o = rng.int(4, 6); o > 0 && at < now - 6 * DAY; o--) {
       const order = orderBody(rng, shopper, lines(rng, rng.int(3, 5), 20, 150, 'Apparel'), at);
       sendOrder(ctx, order, good('order', 'returns a lot, keeps most'));
       const back = Math.min(now - HOUR, at + rng.int(5, 15) * DAY);
