@@ -9,6 +9,7 @@ import { AuditPage } from './pages/AuditPage.tsx';
 import { DecisionsPage } from './pages/DecisionsPage.tsx';
 import { DispositionsPage } from './pages/DispositionsPage.tsx';
 import { ListsPage } from './pages/ListsPage.tsx';
+import { NetworkPage } from './pages/NetworkPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
 import { ReviewsPage } from './pages/ReviewsPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
@@ -30,6 +31,7 @@ export const PAGES = [
   { path: '/dispositions', title: 'Dispositions upload', Page: DispositionsPage },
   { path: '/webhooks', title: 'Webhooks', Page: WebhooksPage },
   { path: '/lists', title: 'Lists', Page: ListsPage },
+  { path: '/network', title: 'Network', Page: NetworkPage },
   { path: '/audit', title: 'Audit log', Page: AuditPage },
 ] as const;
 

@@ -549,6 +549,37 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
     await shoot('lists-rules');
   });
 
+  it('joins the network after a confirmation, the audit log names it, and leaves it again', async () => {
+    const membership = async () => (await suite.api.request('GET', '/v1/network', { apiKey: key })).body;
+    await nav('Network');
+    const section = page.getByRole('region', { name: 'Network membership' });
+    await visible(section.getByRole('heading', { name: 'You are not a member' }));
+    expect(await membership()).toEqual({ enabled: false });
+
+    await section.getByRole('button', { name: 'Join the network' }).click();
+    await section.getByRole('button', { name: 'Confirm joining' }).click();
+    await hasText(section.getByRole('status'), 'Joined the network.');
+    await visible(section.getByRole('heading', { name: 'You are a member' }));
+    const joined = await membership();
+    expect(joined).toMatchObject({ enabled: true, changedAt: expect.any(String) });
+    // Since when: the moment the API recorded, shown in the page's locale and time zone.
+    await eventually(() => section.locator('time').getAttribute('datetime')).toBe(joined.changedAt);
+    await shoot('network');
+
+    await nav('Audit log');
+    const log = page.getByRole('table');
+    await hasText(log, 'Network membership changed');
+    await hasText(log, 'joined: confirmed abuse and first sightings contribute');
+
+    await nav('Network');
+    await section.getByRole('button', { name: 'Leave the network' }).click();
+    await hasText(section.locator('.notice'), 'Leaving withdraws everything you contributed');
+    await section.getByRole('button', { name: 'Confirm leaving' }).click();
+    await hasText(section.getByRole('status'), 'Left the network: your contributions are being withdrawn.');
+    await visible(section.getByRole('heading', { name: 'You are not a member' }));
+    expect(await membership()).toMatchObject({ enabled: false, changedAt: expect.any(String) });
+  });
+
   it('signs out: the session ends and the API refuses the old cookie', async () => {
     const cookie = (await page.context().cookies())[0]!;
     await page.getByRole('button', { name: 'Sign out' }).click();

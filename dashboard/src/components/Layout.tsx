@@ -36,7 +36,7 @@ export function Layout(props: {
             </Link>
           ))}
         </nav>
-        <span class="who">
+        <span class="who" title={`${props.user.merchantName} · ${props.user.name}`}>
           {props.user.merchantName} · {props.user.name}
         </span>
         <button type="button" class="secondary" onClick={signOut}>
