@@ -17,6 +17,7 @@ import {
   startAttempt,
   type UploadChunk,
 } from '../store/disposition-uploads.ts';
+import { getMerchant } from '../store/merchants.ts';
 import { recordDispositions } from './record-dispositions.ts';
 
 /**
@@ -50,12 +51,14 @@ export async function recordUpload(
     );
     return getUpload(merchantId, uploadId);
   }
+  // A network member's uploaded verdicts confirm abuse to the network as its API calls do.
+  const network = (await getMerchant(merchantId))?.network?.enabled === true;
   for (const chunk of await chunksToRecord(merchantId, uploadId)) {
     await recordChunkDone(
       merchantId,
       uploadId,
       chunk.index,
-      await recordChunk(merchantId, chunk),
+      await recordChunk(merchantId, chunk, network),
       Date.now(),
     );
   }
@@ -118,13 +121,14 @@ async function startAttemptIfAny(merchantId: string, uploadId: string) {
  * e.g. dispositions over the stored size limit) fails that return alone; anything else (the store
  * unavailable) stops the run, to be run again.
  */
-async function recordChunk(merchantId: string, chunk: UploadChunk): Promise<ChunkOutcome> {
+async function recordChunk(merchantId: string, chunk: UploadChunk, network: boolean): Promise<ChunkOutcome> {
   const outcome: ChunkOutcome = { recorded: 0, alreadyPresent: 0, failures: [] };
   await forEachConcurrently(chunk.returns, RECORD_CONCURRENCY, async ({ returnId, itemDispositions }) => {
     try {
       const answer = await recordDispositions({
         endpoint: 'disposition',
         merchantId,
+        network,
         body: { itemDispositions },
         pathParameters: { 'return-id': returnId },
       });
