@@ -14,9 +14,16 @@ export interface ServiceOptions {
   profile: boolean;
   /** Also deep-copy every input when recorded and fail if the service changed it after its call. */
   checkRecorder: boolean;
+  /** The bench merchant is a member of the opt-in network (its orders read reputation items). */
+  network: boolean;
 }
 
-export type ServiceRequest = { type: 'round' } | { type: 'profile-start' } | { type: 'stop' };
+export type ServiceRequest =
+  | { type: 'round' }
+  | { type: 'profile-start' }
+  | { type: 'meter-start' }
+  | { type: 'meter-read' }
+  | { type: 'stop' };
 
 export interface RecordedCall {
   command: string;
@@ -27,6 +34,8 @@ export type ServiceMessage =
   | { type: 'ready'; port: number; apiKey: string }
   | { type: 'round'; cpuUs: number; calls: RecordedCall[] }
   | { type: 'profiling' }
+  | { type: 'metering' }
+  | { type: 'capacity'; wcu: number; rcu: number; rateLimitWcu: number }
   | { type: 'stopped'; profileFile: string | undefined };
 
 const port = parentPort;
@@ -37,6 +46,8 @@ const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { createMerchant, updateMerchant } = await import('../shared/store/merchants.ts');
 const { createLocalServer } = await import('../local/http-adapter.ts');
+const { saveMembership } = await import('../shared/use-cases/network-membership.ts');
+const { installCapacityMeter } = await import('./bench-meter.ts');
 
 // Set up here, so the bench thread never loads the service's modules (nor the Powertools and X-Ray
 // hooks they install): its CPU stays the bare client's.
@@ -48,6 +59,12 @@ const { apiKey, merchantId } = await createMerchant({
 });
 // Room for every round: the limit is not what is measured (its token call is, when made).
 await updateMerchant(merchantId, { rateLimit: { perSecond: 1_000, burst: 1_000 } });
+if (options.network) {
+  await saveMembership(merchantId, true, { keyId: 'bench', keyName: 'bench-e2e' }, Date.now());
+}
+// Off during the timed rounds (sizing written items adds reads): on for the metered orders after them.
+const meter = await installCapacityMeter(dynamoDbClient, process.env.DYNAMODB_ENDPOINT ?? '', tableName);
+meter.metering = false;
 
 // By reference: the store builds a fresh input per call and does not touch it afterwards (checked
 // with BENCH_E2E_CHECK_RECORDER=1), so a deep copy per call would only add the bench's CPU.
@@ -85,6 +102,17 @@ port.on('message', (request: ServiceRequest) => {
     }
     case 'profile-start':
       void startProfile().then(() => post({ type: 'profiling' }));
+      return;
+    case 'meter-start':
+      meter.reset();
+      meter.metering = true;
+      post({ type: 'metering' });
+      return;
+    case 'meter-read':
+      meter.metering = false;
+      calls = [];
+      copies = [];
+      post({ type: 'capacity', wcu: meter.wcu, rcu: meter.rcu, rateLimitWcu: meter.rateLimitWcu });
       return;
     case 'stop':
       void stop().then((profileFile) => post({ type: 'stopped', profileFile }));

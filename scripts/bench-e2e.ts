@@ -11,14 +11,20 @@
  * A benchmark to read, never a timed test. CPU_PROFILE=1 writes bench-e2e.cpuprofile of the
  * service thread over the measured rounds; BENCH_E2E_CHECK_RECORDER=1 checks the service leaves its
  * DynamoDB inputs alone after sending them (the recorder keeps references).
+ * Also prints, per order, the DynamoDB round trips of the timed rounds and the capacity of METERED
+ * orders sent after them (bench-meter.ts: AWS's billing rules; metering adds reads, so it is off
+ * while timing). BENCH_E2E_NETWORK=1 makes the bench merchant a network member whose every order's
+ * card, device and e-mail already have a reputation (bench-e2e-network.ts); NETWORK_CACHE_MS=0 then
+ * reads them from DynamoDB on every order, whatever the per-instance cache would hold.
  */
 
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { applyLocalEnvironment } from '../local/local-env.ts';
+import type { NetworkSeed } from './bench-e2e-network.ts';
 import type { RecordedCall, ServiceMessage, ServiceOptions, ServiceRequest } from './bench-e2e-service.ts';
 import { orderBody } from './bench-orders.ts';
 
@@ -26,9 +32,14 @@ const ROUNDS = Number(process.env.BENCH_E2E_ROUNDS ?? 300);
 const WARMUP = 50;
 const TARGET_RATIO = 1.25;
 const TARGET_CPU_MS = 2.5;
+const METERED = 20;
+const TARGET_ROUND_TRIPS = 2;
+const NETWORK = Boolean(process.env.BENCH_E2E_NETWORK);
 
 const dynamoDb = await startDynamoDbLocal({});
 applyLocalEnvironment(dynamoDb.endpoint, { POWERTOOLS_LOG_LEVEL: 'CRITICAL' });
+// The seeding worker and the service must key the network alike.
+process.env.NETWORK_HASH_SECRET ??= randomBytes(32).toString('base64url');
 let service: Worker | undefined;
 try {
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
@@ -43,10 +54,22 @@ try {
     { marshallOptions: { removeUndefinedValues: true, allowImpreciseNumbers: true } },
   );
 
-  // The worker starts with this process's environment, DynamoDB Local's endpoint included.
+  // The workers start with this process's environment, DynamoDB Local's endpoint included.
+  let seeded = '';
+  if (NETWORK) {
+    const seed: NetworkSeed = { orders: WARMUP + ROUNDS + METERED };
+    const seeder = new Worker(new URL('./bench-e2e-network.ts', import.meta.url), { workerData: seed });
+    const [done] = (await Promise.race([once(seeder, 'message'), once(seeder, 'error')])) as [
+      { orders: number; lost: number } | Error,
+    ];
+    await seeder.terminate();
+    if (done instanceof Error) throw done;
+    seeded = `; another member first saw every order's card, device and e-mail, ${done.lost} of ${done.orders} cards with a lost fraud chargeback`;
+  }
   const options: ServiceOptions = {
     profile: Boolean(process.env.CPU_PROFILE),
     checkRecorder: Boolean(process.env.BENCH_E2E_CHECK_RECORDER),
+    network: NETWORK,
   };
   const worker = new Worker(new URL('./bench-e2e-service.ts', import.meta.url), { workerData: options });
   service = worker;
@@ -91,6 +114,7 @@ try {
   let apiCpu = 0;
   let clientCpu = 0;
   let floorCpu = 0;
+  const roundTrips: number[] = [];
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     if (round === WARMUP && options.profile) await ask({ type: 'profile-start' });
     const address = { line1: `${round} Main St`, postalCode: '10001', country: 'US' };
@@ -119,8 +143,19 @@ try {
       apiCpu += answer.cpuUs;
       clientCpu += clientCpuUs;
       floorCpu += floorCpuUs;
+      // The rate-limit call runs beside the first read: not a round trip of its own.
+      roundTrips.push(calls.filter((c) => !c.rateLimit).length);
     }
   }
+  // Capacity of further orders alike, metered apart from the timed rounds.
+  if ((await ask({ type: 'meter-start' })).type !== 'metering') throw new Error('the service did not meter');
+  for (let i = WARMUP + ROUNDS; i < WARMUP + ROUNDS + METERED; i++) {
+    const address = { line1: `${i} Main St`, postalCode: '10001', country: 'US' };
+    const status = await post(JSON.stringify(orderBody(`e${i}`, Date.now() - 60_000, address)));
+    if (status !== 200) throw new Error(`order answered ${status}`);
+  }
+  const capacity = await ask({ type: 'meter-read' });
+  if (capacity.type !== 'capacity') throw new Error(`the service said ${capacity.type} for its capacity`);
   const stopped = await ask({ type: 'stop' });
   if (stopped.type === 'stopped' && stopped.profileFile)
     console.log(`service profile: ${stopped.profileFile}`);
@@ -146,8 +181,11 @@ try {
   const ratio50 = p(apiTimes, 0.5) / p(floorTimes, 0.5);
   const ratio95 = p(apiTimes, 0.95) / p(floorTimes, 0.95);
   const cpuPerRequest = (apiCpu - floorCpu) / ROUNDS / 1000;
+  const network = NETWORK
+    ? `network on, reputation cache ${process.env.NETWORK_CACHE_MS ?? 'default'} ms${seeded}`
+    : 'network off';
   console.log(
-    `\nwarm order path vs its floor, ${ROUNDS} rounds interleaved (after ${WARMUP}), DynamoDB Local`,
+    `\nwarm order path vs its floor, ${ROUNDS} rounds interleaved (after ${WARMUP}), DynamoDB Local, ${network}`,
   );
   if (options.profile || options.checkRecorder) {
     console.log(
@@ -162,6 +200,12 @@ try {
   );
   console.log(
     `goal 3: p50 ${ratio50.toFixed(2)}x the floor, p95 ${ratio95.toFixed(2)}x (target p50 <= ${TARGET_RATIO}x): ${ratio50 <= TARGET_RATIO ? 'met' : 'MISSED'}; service CPU beyond the floor's ${ms(cpuPerRequest)} per order (target <= ${TARGET_CPU_MS} ms): ${cpuPerRequest <= TARGET_CPU_MS ? 'met' : 'MISSED'}`,
+  );
+  const perOrder = (x: number) => (x / METERED).toFixed(2);
+  // A round now and then also refreshes a cache (the API key's, every 30 s): the median is the path.
+  const trips = p(roundTrips, 0.5);
+  console.log(
+    `  per order: ${trips} DynamoDB round trips at the median (mean ${(roundTrips.reduce((a, b) => a + b, 0) / ROUNDS).toFixed(2)}, most ${Math.max(...roundTrips)}; target ${TARGET_ROUND_TRIPS}): ${trips <= TARGET_ROUND_TRIPS ? 'met' : 'MISSED'}; ${perOrder(capacity.rcu)} RCU, ${perOrder(capacity.wcu)} WCU + ${perOrder(capacity.rateLimitWcu)} WCU rate limit (${METERED} orders metered after the timed rounds)`,
   );
 } finally {
   await service?.terminate();
