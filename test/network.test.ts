@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { CSV_COLUMNS } from '../shared/console/dispositions-upload.ts';
 import { MANAGEMENT_ENDPOINT_DEFINITIONS } from '../shared/contract/management-endpoints.ts';
 import { networkKeyOf } from '../shared/network/network-key.ts';
 import { readNetworkSecret } from '../shared/network/network-secret.ts';
 import { networkKeys } from '../shared/store/keys.ts';
 import { getRecord } from '../shared/store/record-once.ts';
 import { drainNetworkQueue } from '../shared/use-cases/network-worker.ts';
+import { runUploadWorker } from '../shared/use-cases/record-upload.ts';
 import { expectError, newMerchant, type TestApi, waitForKeyCacheExpiry, withTestApi } from './support/api.ts';
 import {
   cardOf as cardRefOf,
@@ -13,7 +15,7 @@ import {
   type OrderBody,
   placeOrder,
 } from './support/commerce.ts';
-import { consoleKey } from './support/console.ts';
+import { consoleKey, orderAndReturn } from './support/console.ts';
 import { orderBody, uid } from './support/fixtures.ts';
 import { cardOf, orderDecision, reportDispute } from './support/lists.ts';
 
@@ -141,6 +143,26 @@ describe('a ring moving from A to B', () => {
     expect(after).toMatchObject({ merchants: 1, abuse: {} });
     const b = await merchant(true);
     expect((await decisionOf(b.apiKey, ringOrder(order))).decisionReason).not.toMatch(/chargeback/);
+  });
+
+  it('a member’s dispositions uploaded as CSV contribute as its API calls do', async () => {
+    const a = await merchant(true);
+    const { order, returnBody } = await orderAndReturn(suite.api, a.apiKey);
+    const sku = order.lineItems[0]!.identifiers[0]!.identifier;
+    const csv = [
+      CSV_COLUMNS.join(','),
+      `${returnBody.providerReturnId},SKU,${sku},EMPTY_BOX,REMOVE_SUSPECT_ABUSE,,,,,,`,
+      '',
+    ].join('\r\n');
+    const upload = await suite.api.request('POST', '/v1/return/dispositions/upload', {
+      apiKey: a.console,
+      headers: { 'Content-Type': 'text/csv' },
+      rawBody: csv,
+    });
+    expect(upload.status).toBe(202);
+    await runUploadWorker({ merchantId: a.merchantId });
+    await drainNetworkQueue();
+    expect((await reputationOf(cardRefOf(order)))?.abuse).toMatchObject({ disposition: { n: 1 } });
   });
 
   it('leaving withdraws everything the merchant contributed', async () => {
