@@ -38,14 +38,10 @@ export const placeOrder = scoredEventUseCase('order', {
   },
 });
 
-function evaluateOrder({
-  call: { body, merchantId },
-  plan: { roles },
-  context,
-  at,
-  now,
-  fingerprint,
-}: Evaluation<'order', { roles: OrderIdentities }>) {
+function evaluateOrder(evaluation: Evaluation<'order', { roles: OrderIdentities }>) {
+  const { call, plan, context, at, now, fingerprint } = evaluation;
+  const { body, merchantId } = call;
+  const { roles } = plan;
   const orderValue = Number(body.totalPrice.amount);
   const time = identityTimeFacts(context.snapshots, roles.emails[0], at);
   const emails = context.snapshotsOf(roles.emails);
