@@ -18,6 +18,7 @@ import {
   type QueuedNetworkItem,
   SEEN_AT_ATTRIBUTE,
 } from './network-items.ts';
+import { queryAll } from './query-all.ts';
 import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 
@@ -202,28 +203,22 @@ export async function queuedNetworkItems(
 ): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
   for (const partition of networkGsi1.queuePartitions()) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await documentClient.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: GSI1.name,
-          KeyConditionExpression: '#pk = :pk',
-          ...(merchantId ? { FilterExpression: '#q = :m' } : {}),
-          ExpressionAttributeNames: {
-            '#pk': GSI1.partitionKey,
-            ...(merchantId ? { '#q': NETWORK_QUEUED_ATTRIBUTE } : {}),
-          },
-          ExpressionAttributeValues: { ':pk': partition, ...(merchantId ? { ':m': merchantId } : {}) },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      found.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey && found.length < limit);
     if (found.length >= limit) break;
+    await queryAll(
+      {
+        IndexName: GSI1.name,
+        KeyConditionExpression: '#pk = :pk',
+        ...(merchantId ? { FilterExpression: '#q = :m' } : {}),
+        ExpressionAttributeNames: {
+          '#pk': GSI1.partitionKey,
+          ...(merchantId ? { '#q': NETWORK_QUEUED_ATTRIBUTE } : {}),
+        },
+        ExpressionAttributeValues: { ':pk': partition, ...(merchantId ? { ':m': merchantId } : {}) },
+      },
+      (item) => found.push(item) < limit,
+    );
   }
-  return found.slice(0, limit);
+  return found;
 }
 
 /**

@@ -1,8 +1,7 @@
-import { useState } from 'preact/hooks';
-import { api, type AuditPage as Page } from '../api.ts';
+import type { AuditPage as Page } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Time } from '../components/Time.tsx';
-import { useLoad } from '../components/useLoad.ts';
+import { LoadMore, usePagedLoad } from '../components/usePagedLoad.tsx';
 
 const ACTIONS: Record<Page['items'][number]['action'], string> = {
   'review.resolved': 'Review resolved',
@@ -18,14 +17,12 @@ const ACTIONS: Record<Page['items'][number]['action'], string> = {
 
 /** Every change made through the console: who (key holder and key id) and when. */
 export function AuditPage() {
-  const first = useLoad((client) => client.audit(), []);
-  const [more, setMore] = useState<Page>({ items: [] });
-  const cursor = more.nextCursor ?? (more.items.length === 0 ? first.data?.nextCursor : undefined);
-  const items = [...(first.data?.items ?? []), ...more.items];
+  const log = usePagedLoad((client, cursor) => client.audit(cursor), []);
+  const { items } = log;
   return (
     <div>
-      <ErrorMessage error={first.error} action="Loading the audit log" />
-      {first.data && items.length === 0 ? <p class="empty">No changes recorded yet</p> : null}
+      <ErrorMessage error={log.error} action="Loading the audit log" />
+      {log.data && items.length === 0 ? <p class="empty">No changes recorded yet</p> : null}
       {items.length > 0 ? (
         <table>
           <thead>
@@ -56,21 +53,7 @@ export function AuditPage() {
           </tbody>
         </table>
       ) : null}
-      {cursor ? (
-        <button
-          type="button"
-          class="secondary"
-          onClick={async () => {
-            const page = await api.audit(cursor);
-            setMore({
-              items: [...more.items, ...page.items],
-              ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-            });
-          }}
-        >
-          Load more
-        </button>
-      ) : null}
+      <LoadMore paged={log} />
     </div>
   );
 }

@@ -48,12 +48,12 @@ export function watchFacts(
 
 /** The event's watched identities, split by whether its customer came after the entry. */
 const watchedSplit = perEvent(({ watch }: Watched) => {
-  const watched = watch?.watched ?? [];
-  const first = watch?.customerFirstSeenAt;
+  if (!watch) return { fresh: [], known: [] };
+  const { watched, customerFirstSeenAt: first, at } = watch;
   // New: first seen after the entry and only days before the event (a ring's fresh e-mail); a
   // household member who joined after the entry and has ordered for weeks is known by now.
   const isNew = (hit: ListHit) =>
-    first === undefined || (first >= hit.marker.since && (watch?.at ?? first) - first <= NEW_CUSTOMER_MS);
+    first === undefined || (first >= hit.marker.since && at - first <= NEW_CUSTOMER_MS);
   return { fresh: watched.filter(isNew), known: watched.filter((hit) => !isNew(hit)) };
 });
 
