@@ -5,7 +5,7 @@ import { SeededRandom } from './random.ts';
  * A with fresh e-mails on a few cards and devices and loses fraud chargebacks there; days later it
  * moves to merchant B, new e-mails on the same cards and devices. Honest customers shop at two to
  * four of the four merchants throughout, each with their own e-mail, card and device (a few
- * households share a device). The traffic is played twice on fresh merchants: all four in the
+ * households share a device and a home). The traffic is played twice on fresh merchants: all four in the
  * network, and none. Reported: B's catch (not approved) of the ring's first order on each card, with
  * no label at B, and the honest multi-merchant customers' decline rate over all their orders.
  */
@@ -101,13 +101,18 @@ function traffic(seed: number, end: number): Order[] {
       firstAtB: true,
     });
   }
-  // Honest customers at two to four merchants over 60 days; one in twenty shares a household device.
-  const households = Array.from({ length: 10 }, () => random.id('household-device'));
+  // Honest customers at two to four merchants over 60 days; one in twenty lives in a household
+  // whose members share its device and its home.
+  const households = Array.from({ length: 10 }, () => ({
+    device: random.id('household-device'),
+    address: random.id('home'),
+  }));
   for (let s = 0; s < HONEST_SHOPPERS; s++) {
     const email = `${random.id('shopper')}@mail.example`;
     const own = card();
-    const device = random.chance(0.05) ? random.pick(households) : random.id('device');
-    const address = random.id('home');
+    const { device, address } = random.chance(0.05)
+      ? random.pick(households)
+      : { device: random.id('device'), address: random.id('home') };
     const shops = new Set<number>();
     const wanted = random.int(2, MERCHANTS);
     while (shops.size < wanted) shops.add(random.int(0, MERCHANTS - 1));

@@ -128,6 +128,26 @@ describe('POST /v1/order', () => {
       'device used with 4 other e-mails',
     );
   });
+
+  it("a couple's second e-mail on their new device at home is not a ring's wave; shipped elsewhere it is", async () => {
+    const decision = (r: ApiResponse) => r.body.cartLevelDecisions[0].decisions[0];
+    const secondEmailOnNewDevice = async (home: boolean) => {
+      const device = uid('new-laptop');
+      const street = `${uid('home')} Elm St`;
+      const earlier = Date.now() - 3 * 86_400_000;
+      await api.post('/v1/order', orderBody({ device, street, timestamp: earlier }), { apiKey });
+      const second = orderBody({ device, ...(home ? { street } : {}) });
+      return decision(await api.post('/v1/order', second, { apiKey }));
+    };
+    const atHome = await secondEmailOnNewDevice(true);
+    const elsewhere = await secondEmailOnNewDevice(false);
+    expect(atHome.decisionReason).not.toContain('already used with 1 other e-mail');
+    expect(atHome.decision).toBe('APPROVE');
+    expect(elsewhere.decisionReason).toContain(
+      'device first seen 2 days ago, already used with 1 other e-mail',
+    );
+    expect(elsewhere.decision).toBe('DECLINE');
+  });
 });
 
 describe('request validation (docs/decisions.md)', () => {

@@ -21,7 +21,8 @@ const LINKS_READ: Partial<Record<IdentityKind, readonly IdentityKind[]>> = {
   card: ['email'],
   device: ['email', 'customer'],
   phone: ['customer'],
-  address: ['customer'],
+  // Devices per address: a device already seen with an address is that home's (young-shared-identity.ts).
+  address: ['customer', 'device'],
   email: ['customer'],
   customer: ['device', 'phone', 'address'],
 };

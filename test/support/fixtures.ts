@@ -6,6 +6,8 @@ export interface OrderOptions {
   providerOrderId?: string;
   email?: string;
   device?: string;
+  /** The shipping address's street (the first line). */
+  street?: string;
   card?: { BIN: string; last4: string; expiry?: string };
   amount?: string;
   timestamp?: number;
@@ -36,7 +38,11 @@ export function orderBody(options: OrderOptions = {}) {
         {
           contactType: 'ContactAddress',
           addressType: 'Shipping',
-          address: { line1: `${uid('street')} Main St`, postalCode: '10001', country: 'US' },
+          address: {
+            line1: options.street ?? `${uid('street')} Main St`,
+            postalCode: '10001',
+            country: 'US',
+          },
         },
       ],
     },

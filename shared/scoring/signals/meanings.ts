@@ -34,7 +34,7 @@ export const SHARED_SIGNAL_MEANINGS: Readonly<Record<SharedSignalName, string>> 
     "log2(1 + n), n = identities of the event on the watch list for its type (orders: not the billing address, the cardholder's in card-not-present fraud) whose entry is older than the event's customer (orders, returns: the e-mail; signups, logins, account updates: the account), or whose customer is new with this event.",
   watchedIdentityKnownCustomer:
     'log2(1 + n), n = identities of the event on the watch list for its type whose entry is newer than the customer (a household member with history on a watched device).',
-  freshAccountsOnYoungIdentity: `log2(1 + n), n = other accounts (signups: on the device or phone) or e-mails (orders: on the card or device, only when the order's e-mail is itself at most ${ORDER_EMAIL_PACE_SECONDS / 86_400} days old) on an identity first seen at most n x ${SIGNUP_ACCOUNT_PACE_SECONDS / 86_400} days (signups) or n x ${ORDER_EMAIL_PACE_SECONDS / 86_400} days (orders) before the event; the most over those identities.`,
+  freshAccountsOnYoungIdentity: `log2(1 + n), n = other accounts (signups: on the device or phone) or e-mails (orders: on the card or device, only when the order's e-mail is itself at most ${ORDER_EMAIL_PACE_SECONDS / 86_400} days old) on an identity first seen at most n x ${SIGNUP_ACCOUNT_PACE_SECONDS / 86_400} days (signups) or n x ${ORDER_EMAIL_PACE_SECONDS / 86_400} days (orders) before the event; the most over those identities. An event from a device already seen with one of its addresses (a home) needs n >= 2: one other e-mail or account there is a housemate.`,
 };
 
 /** Other accounts on one of a signup's identities: the four `...SharedWithOtherAccounts` signals. */

@@ -16,7 +16,11 @@ import {
   watchedIdentityKnownCustomer,
   watchedIdentityNewCustomer,
 } from './watched-identity.ts';
-import { freshAccountsOnYoungIdentity, ORDER_EMAIL_PACE_SECONDS } from './young-shared-identity.ts';
+import {
+  comesFromHome,
+  freshAccountsOnYoungIdentity,
+  ORDER_EMAIL_PACE_SECONDS,
+} from './young-shared-identity.ts';
 
 /** What scoring needs to know about an order: facts from the request and its identities' history. */
 export interface OrderScoringInput {
@@ -99,6 +103,7 @@ export const ORDER_SIGNALS = [
     counted: 'email',
     own: ownEmails,
     paceSeconds: ORDER_EMAIL_PACE_SECONDS,
+    fromHome: ({ history }) => comesFromHome(history.places, history.devices),
   }),
   mostOnIdentities('abusiveReturnsOnIdentities', {
     identities: ({ history }: OrderScoringInput) => history.all,

@@ -12,7 +12,11 @@ import {
   watchedIdentityKnownCustomer,
   watchedIdentityNewCustomer,
 } from './watched-identity.ts';
-import { freshAccountsOnYoungIdentity, SIGNUP_ACCOUNT_PACE_SECONDS } from './young-shared-identity.ts';
+import {
+  comesFromHome,
+  freshAccountsOnYoungIdentity,
+  SIGNUP_ACCOUNT_PACE_SECONDS,
+} from './young-shared-identity.ts';
 
 /** What scoring needs to know about a signup: facts from the request and its identities' history. */
 export interface SignupScoringInput {
@@ -78,6 +82,7 @@ export const SIGNUP_SIGNALS = [
     counted: 'customer',
     own: ownAccount,
     paceSeconds: SIGNUP_ACCOUNT_PACE_SECONDS,
+    fromHome: ({ history }) => comesFromHome(history.addresses, history.devices),
   }),
   behindOtherAccounts('deviceSharedWithOtherAccounts', 'device', ({ history }) => history.devices),
   behindOtherAccounts('phoneSharedWithOtherAccounts', 'phone', ({ history }) => history.phones),

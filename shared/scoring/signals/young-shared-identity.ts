@@ -24,6 +24,7 @@ export function youngSharedIdentity(
   own: readonly IdentityRef[],
   at: number,
   paceSeconds: number,
+  fewestOthers = 1,
 ): YoungSharedIdentity | undefined {
   let best: YoungSharedIdentity | undefined;
   for (const holder of holders) {
@@ -34,11 +35,26 @@ export function youngSharedIdentity(
       (ref) => ref.kind === counted && holder.isLinked(counted, ref.digest),
     ).length;
     const others = holder.linkedCount(counted) - ownLinked;
-    if (others < 1 || ageSeconds > others * paceSeconds) continue;
+    if (others < fewestOthers || ageSeconds > others * paceSeconds) continue;
     if (!best || others > best.others) best = { others, kind: holder.ref.kind, ageSeconds };
   }
   return best;
 }
+
+/**
+ * Whether an event comes from a home: one of its devices already used one of its addresses (address
+ * items keep the devices seen with them). A couple's second e-mail or account on their new laptop
+ * looks like a ring's second member; a ring's members ship to drops their device has not used
+ * before, or come more than two to a device.
+ */
+export const comesFromHome = (
+  places: readonly IdentitySnapshot[],
+  devices: readonly IdentitySnapshot[],
+): boolean =>
+  places.some(
+    (place) =>
+      place.ref.kind === 'address' && devices.some((device) => place.isLinked('device', device.ref.digest)),
+  );
 
 /** The model signal `freshAccountsOnYoungIdentity` of a finding: log2(1 + others). */
 export function freshAccountsSignal(
@@ -55,7 +71,8 @@ export function freshAccountsSignal(
 /**
  * The signal `freshAccountsOnYoungIdentity`, for an event type that says which of its identities
  * may hold a wave (`holders`), what gathers on them (`counted`, the event's `own` left out), at what
- * pace, and, where only some events can be part of a wave, which (`when`).
+ * pace, where only some events can be part of a wave, which (`when`), and where it can tell, whether
+ * the event comes from a home (`fromHome`): there one other member is a housemate, and it takes two.
  */
 export const freshAccountsOnYoungIdentity = <Input extends { at: number }>(reading: {
   holders: (input: Input) => readonly IdentitySnapshot[];
@@ -63,6 +80,7 @@ export const freshAccountsOnYoungIdentity = <Input extends { at: number }>(readi
   own: (input: Input) => readonly IdentityRef[];
   paceSeconds: number;
   when?: (input: Input) => boolean;
+  fromHome?: (input: Input) => boolean;
 }) =>
   declareSignal('freshAccountsOnYoungIdentity', (input: Input) => {
     if (reading.when && !reading.when(input)) return undefined;
@@ -72,6 +90,7 @@ export const freshAccountsOnYoungIdentity = <Input extends { at: number }>(readi
       reading.own(input),
       input.at,
       reading.paceSeconds,
+      reading.fromHome?.(input) ? 2 : 1,
     );
     return freshAccountsSignal(found, reading.counted);
   });

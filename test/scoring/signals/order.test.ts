@@ -136,6 +136,34 @@ describeSignalRows('order', orderSignals, {
       }),
     ),
     silent(
+      'a housemate: 1 other e-mail on a device days old that already shipped to this address',
+      order({
+        email: { counts: {} },
+        device: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 2 * DAY },
+        address: { links: { device: ['device-1'] }, firstSeenAt: AT - 2 * DAY },
+      }),
+    ),
+    fires(
+      'at home, 2 other e-mails on a device days old',
+      order({
+        email: { counts: {} },
+        device: { links: { email: [EMAIL, 'e2', 'e3'] }, firstSeenAt: AT - 2 * DAY },
+        address: { links: { device: ['device-1'] }, firstSeenAt: AT - 2 * DAY },
+      }),
+      Math.log2(3),
+      'device first seen 2 days ago, already used with 2 other e-mails',
+    ),
+    fires(
+      '1 other e-mail on a device days old, shipping to an address it never shipped to',
+      order({
+        email: { counts: {} },
+        device: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 2 * DAY },
+        address: { links: { device: ['device-2'] }, firstSeenAt: AT - 30 * DAY },
+      }),
+      1,
+      'device first seen 2 days ago, already used with 1 other e-mail',
+    ),
+    silent(
       '1 other e-mail on a card first seen 8 days ago: slower than the pace',
       order({
         email: { counts: {} },

@@ -31,6 +31,22 @@ describeSignalRows('signup', signupSignals, {
       'device first seen 30 hours ago, already used with 1 other account',
     ),
     silent(
+      "a couple: the second account on a new device already seen with the signup's address",
+      signup({
+        device: { links: { customer: ['a1'] }, firstSeenAt: AT - 14 * HOUR },
+        address: { links: { device: ['device-1'] }, firstSeenAt: AT - 14 * HOUR },
+      }),
+    ),
+    fires(
+      'a third account there',
+      signup({
+        device: { links: { customer: ['a1', 'a2'] }, firstSeenAt: AT - 14 * HOUR },
+        address: { links: { device: ['device-1'] }, firstSeenAt: AT - 14 * HOUR },
+      }),
+      Math.log2(3),
+      'device first seen 14 hours ago, already used with 2 other accounts',
+    ),
+    silent(
       'a household device gathering 4 members over 90 days',
       signup({ device: { links: { customer: ['a1', 'a2', 'a3', 'a4'] }, firstSeenAt: AT - 90 * DAY } }),
     ),
