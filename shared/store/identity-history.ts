@@ -1,4 +1,4 @@
-import type { IdentityRef } from '../identity/identities.ts';
+import type { IdentityKind, IdentityRef } from '../identity/identities.ts';
 import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
 import { isNetworkKind } from '../scoring/network-reputation.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
@@ -15,6 +15,7 @@ import {
 import { attributesForEvent, legacyBuckets, staleBuckets, windowedCount } from './history-windows.ts';
 import { keys, type TableKey } from './keys.ts';
 import {
+  countsLinks,
   isLegacyLinkSet,
   isLinked,
   keepsLinks,
@@ -85,7 +86,7 @@ export async function loadSnapshots(
 interface PendingIdentityChange {
   ref: IdentityRef;
   adds: Map<string, number>;
-  links: Map<string, Set<string>>;
+  links: Map<IdentityKind, Set<string>>;
   /** Velocity bucket attribute -> fingerprints of linked identities seen in it. */
   sightings: Map<string, Set<number>>;
   /** Earliest and latest event time among the moves (first/last seen are their min/max). */
@@ -238,7 +239,7 @@ export class HistoryChanges {
       }
       const setClauses = ['#kind = :kind'];
       for (const [kind, digests] of change.links) {
-        const { add, sketch } = linkWrite(stored, kind, digests);
+        const { add, sketch } = linkWrite(stored, kind, digests, countsLinks(change.ref.kind, kind));
         if (add.length > 0) {
           names[`#l${n}`] = membersAttribute(kind);
           values[`:l${n}`] = new Set(add);

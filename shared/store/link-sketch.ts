@@ -19,16 +19,25 @@ export const LINK_MEMBERS = 8;
 /** Which linked kinds are kept per identity kind: the ones signals read (shared/scoring/signals). */
 const LINKS_READ: Partial<Record<IdentityKind, readonly IdentityKind[]>> = {
   card: ['email'],
-  device: ['email', 'customer'],
+  device: ['email', 'customer', 'address'],
   phone: ['customer'],
-  // Devices per address: a device already seen with an address is that home's (young-shared-identity.ts).
-  address: ['customer', 'device'],
+  address: ['customer'],
   email: ['customer'],
   customer: ['device', 'phone', 'address'],
 };
 
 export const keepsLinks = (kind: IdentityKind, linked: IdentityKind): boolean =>
   LINKS_READ[kind]?.includes(linked) ?? false;
+
+/**
+ * Pairs read only for membership, never counted: their first LINK_MEMBERS members and no sketch.
+ * A device's addresses say whether an event comes from its home (young-shared-identity.ts), which is
+ * among the first it used; a ring device's hundredth drop needs no room on the item.
+ */
+const MEMBERSHIP_ONLY: Partial<Record<IdentityKind, readonly IdentityKind[]>> = { device: ['address'] };
+
+export const countsLinks = (kind: IdentityKind, linked: IdentityKind): boolean =>
+  !(MEMBERSHIP_ONLY[kind]?.includes(linked) ?? false);
 
 export const membersAttribute = (kind: string) => `k_${kind}`;
 export const sketchAttribute = (kind: string) => `s_${kind}`;
@@ -87,19 +96,21 @@ export function isLinked(item: Record<string, unknown> | undefined, kind: string
 
 /**
  * What one write changes for newly seen links of `kind`: fingerprints to ADD to the member set,
- * and the whole sketch to SET once the set is full (undefined when it does not change).
+ * and, when they are `counted`, the whole sketch to SET once the set is full (undefined when it does
+ * not change).
  */
 export function linkWrite(
   stored: Record<string, unknown> | undefined,
   kind: string,
   digests: Iterable<string>,
+  counted = true,
 ): { add: number[]; sketch: Uint8Array | undefined } {
   const current = members(stored, kind);
   const fresh = [...new Set([...digests].map(fingerprintOf))].filter((f) => !current.has(f));
   const room = Math.max(0, LINK_MEMBERS - current.size);
   const add = fresh.slice(0, room);
   const overflow = fresh.slice(room);
-  if (overflow.length === 0) return { add, sketch: undefined };
+  if (overflow.length === 0 || !counted) return { add, sketch: undefined };
   const before = sketchOf(stored, kind);
   const sketch = before ? Uint8Array.from(before) : new Uint8Array(SKETCH_BYTES);
   // The first sketch also holds the members, so it estimates every link.

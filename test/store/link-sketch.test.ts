@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  countsLinks,
   isLinked,
   LINK_MEMBERS,
   linkedCount,
@@ -49,6 +50,14 @@ describe('link sketch', () => {
       expect((item[membersAttribute('email')] as Set<number>).size).toBe(LINK_MEMBERS);
       expect((item[sketchAttribute('email')] as Uint8Array).length).toBe(32);
     }
+  });
+
+  it('keeps membership-only links to the member cap, with no sketch', () => {
+    const full = linkAll(LINK_MEMBERS);
+    const more = linkWrite(full, 'email', [digest('e100'), digest('e101')], false);
+    expect(more).toEqual({ add: [], sketch: undefined });
+    expect(countsLinks('device', 'address')).toBe(false);
+    expect(countsLinks('device', 'email')).toBe(true);
   });
 
   it('writes nothing for links it already holds', () => {

@@ -42,18 +42,17 @@ export function youngSharedIdentity(
 }
 
 /**
- * Whether an event comes from a home: one of its devices already used one of its addresses (address
- * items keep the devices seen with them). A couple's second e-mail or account on their new laptop
- * looks like a ring's second member; a ring's members ship to drops their device has not used
- * before, or come more than two to a device.
+ * Whether an event comes from a home: one of its devices was already used with one of its addresses
+ * (device items keep the first addresses seen with them). A couple's second e-mail or account on
+ * their new laptop looks like a ring's second member; a ring's members ship to drops their device has
+ * not used before, or come more than two to a device.
  */
 export const comesFromHome = (
   places: readonly IdentitySnapshot[],
   devices: readonly IdentitySnapshot[],
 ): boolean =>
-  places.some(
-    (place) =>
-      place.ref.kind === 'address' && devices.some((device) => place.isLinked('device', device.ref.digest)),
+  devices.some((device) =>
+    places.some((place) => place.ref.kind === 'address' && device.isLinked('address', place.ref.digest)),
   );
 
 /** The model signal `freshAccountsOnYoungIdentity` of a finding: log2(1 + others). */

@@ -139,16 +139,16 @@ describeSignalRows('order', orderSignals, {
       'a housemate: 1 other e-mail on a device days old that already shipped to this address',
       order({
         email: { counts: {} },
-        device: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 2 * DAY },
-        address: { links: { device: ['device-1'] }, firstSeenAt: AT - 2 * DAY },
+        device: { links: { email: [EMAIL, 'e2'], address: ['address-1'] }, firstSeenAt: AT - 2 * DAY },
+        address: { firstSeenAt: AT - 2 * DAY },
       }),
     ),
     fires(
       'at home, 2 other e-mails on a device days old',
       order({
         email: { counts: {} },
-        device: { links: { email: [EMAIL, 'e2', 'e3'] }, firstSeenAt: AT - 2 * DAY },
-        address: { links: { device: ['device-1'] }, firstSeenAt: AT - 2 * DAY },
+        device: { links: { email: [EMAIL, 'e2', 'e3'], address: ['address-1'] }, firstSeenAt: AT - 2 * DAY },
+        address: { firstSeenAt: AT - 2 * DAY },
       }),
       Math.log2(3),
       'device first seen 2 days ago, already used with 2 other e-mails',
@@ -157,8 +157,8 @@ describeSignalRows('order', orderSignals, {
       '1 other e-mail on a device days old, shipping to an address it never shipped to',
       order({
         email: { counts: {} },
-        device: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 2 * DAY },
-        address: { links: { device: ['device-2'] }, firstSeenAt: AT - 30 * DAY },
+        device: { links: { email: [EMAIL, 'e2'], address: ['address-2'] }, firstSeenAt: AT - 2 * DAY },
+        address: { firstSeenAt: AT - 30 * DAY },
       }),
       1,
       'device first seen 2 days ago, already used with 1 other e-mail',

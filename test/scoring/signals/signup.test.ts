@@ -33,15 +33,15 @@ describeSignalRows('signup', signupSignals, {
     silent(
       "a couple: the second account on a new device already seen with the signup's address",
       signup({
-        device: { links: { customer: ['a1'] }, firstSeenAt: AT - 14 * HOUR },
-        address: { links: { device: ['device-1'] }, firstSeenAt: AT - 14 * HOUR },
+        device: { links: { customer: ['a1'], address: ['address-1'] }, firstSeenAt: AT - 14 * HOUR },
+        address: { firstSeenAt: AT - 14 * HOUR },
       }),
     ),
     fires(
       'a third account there',
       signup({
-        device: { links: { customer: ['a1', 'a2'] }, firstSeenAt: AT - 14 * HOUR },
-        address: { links: { device: ['device-1'] }, firstSeenAt: AT - 14 * HOUR },
+        device: { links: { customer: ['a1', 'a2'], address: ['address-1'] }, firstSeenAt: AT - 14 * HOUR },
+        address: { firstSeenAt: AT - 14 * HOUR },
       }),
       Math.log2(3),
       'device first seen 14 hours ago, already used with 2 other accounts',
