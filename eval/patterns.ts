@@ -90,8 +90,15 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
       household ? { device: household.device, address: household.address } : {},
     );
     shoppers.push(shopper);
+    /** A household member's events are reported on their own too. */
+    const cohort = household ? 'household member on a shared device' : undefined;
     const joined = now - rng.int(20, 400) * DAY + rng.int(0, DAY);
-    ctx.send(joined, '/v1/evaluate/signup', signupBody(rng, shopper, shopper.device, joined), good('signup'));
+    ctx.send(
+      joined,
+      '/v1/evaluate/signup',
+      signupBody(rng, shopper, shopper.device, joined),
+      good('signup', cohort),
+    );
     const span = now - DAY - joined;
     for (let l = rng.int(1, 3); l > 0; l--) {
       const device = rng.chance(0.05) ? rng.id('new-phone') : shopper.device;
@@ -104,7 +111,7 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
           loginBody(shopper, device, false, at - t * 20 * SECOND),
         );
       }
-      ctx.send(at, '/v1/evaluate/login', loginBody(shopper, device, true, at), good('login'));
+      ctx.send(at, '/v1/evaluate/login', loginBody(shopper, device, true, at), good('login', cohort));
     }
     // A guest-to-account checkout: the first order minutes (never seconds) after the signup.
     const checkoutSignup = rng.chance(0.2);
@@ -138,13 +145,13 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
       }
     }
     for (const order of orders)
-      sendOrder(ctx, order, Number(order.timestamp) > unjudgedAfter ? undefined : good('order'));
+      sendOrder(ctx, order, Number(order.timestamp) > unjudgedAfter ? undefined : good('order', cohort));
     const returns = rng.chance(0.3) ? (rng.chance(0.3) ? Math.min(2, orders.length) : 1) : 0;
     let usedBefore = false;
     for (const order of orders.slice(0, returns)) {
       const at = Math.min(now - HOUR, Number(order.timestamp) + rng.int(2, 20) * DAY);
       const returned = returnBody(rng, order, at, shopper.device);
-      ctx.send(at, '/v1/return', returned, good('return'));
+      ctx.send(at, '/v1/return', returned, good('return', cohort));
       const [condition, outcome] = rng.pick([
         ['NEW', 'RESTOCK'],
         ['OPEN_BOX', 'RESTOCK'],
@@ -163,7 +170,12 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
         'PAYOUT_ADD',
       ]);
       const at = joined + rng.int(HOUR, span);
-      ctx.send(at, '/v1/evaluate/account', accountBody(shopper, change, shopper.device, at), good('account'));
+      ctx.send(
+        at,
+        '/v1/evaluate/account',
+        accountBody(shopper, change, shopper.device, at),
+        good('account', cohort),
+      );
     }
   }
   return shoppers;
@@ -193,16 +205,25 @@ export function householdLookAlikes(
       [second, joined + rng.int(HOUR, 7 * DAY)],
     ];
     for (const [member, at] of members) {
-      ctx.send(at, '/v1/evaluate/signup', signupBody(rng, member, phone, at), good('signup'));
+      ctx.send(
+        at,
+        '/v1/evaluate/signup',
+        signupBody(rng, member, phone, at),
+        good('signup', 'household on a new shared phone'),
+      );
       for (let o = rng.int(1, 3); o > 0; o--) {
         const ordered = at + rng.int(HOUR, 20 * DAY);
         ctx.send(
           ordered - MINUTE,
           '/v1/evaluate/login',
           loginBody(member, phone, true, ordered - MINUTE),
-          good('login'),
+          good('login', 'household on a new shared phone'),
         );
-        sendOrder(ctx, orderBody(rng, member, lines(rng, rng.int(1, 3), 15, 250), ordered), good('order'));
+        sendOrder(
+          ctx,
+          orderBody(rng, member, lines(rng, rng.int(1, 3), 15, 250), ordered),
+          good('order', 'household on a new shared phone'),
+        );
       }
     }
   }
@@ -219,13 +240,13 @@ export function householdLookAlikes(
     sendOrder(
       ctx,
       orderBody(rng, { ...holder, card }, lines(rng, rng.int(1, 3), 15, 250), at),
-      good('order'),
+      good('order', 'household sharing a new card'),
     );
     const borrowed = at + rng.int(HOUR, 5 * DAY);
     sendOrder(
       ctx,
       orderBody(rng, { ...member, card }, lines(rng, rng.int(1, 3), 15, 250), borrowed),
-      good('order'),
+      good('order', 'household sharing a new card'),
     );
   }
 }

@@ -552,11 +552,16 @@ for (const cohort of [...new Set(before.events.flatMap((e) => (e.cohort ? [e.coh
   console.log(`  ${cohort.padEnd(36)} ${rates(beforeSet)} -> ${rates(afterSet)} of ${of(beforeSet).length}`);
 }
 // Which good customers are flagged, and why: the guardrails are fixed from these, not from the totals.
-console.log('Good customers flagged after (day, type, decision, score, model, reason):');
-for (const e of afterSet.filter((e) => e.label === 0 && e.decision !== 'APPROVE'))
-  console.log(
-    `  day ${String(Math.round((e.at - after.events[0]!.at) / DAY)).padStart(3)} ${e.eventType.padEnd(8)} ${e.decision.padEnd(7)} ${String(e.abuseScore).padStart(3)} ${e.trainedModelLive ? 'trained' : 'default'}  ${e.reason}`,
-  );
+for (const [name, run, set] of [
+  ['before', before, beforeSet],
+  ['after', after, afterSet],
+] as const) {
+  console.log(`Good customers flagged ${name} (day, type, decision, score, model, look-alike, reason):`);
+  for (const e of set.filter((e) => e.label === 0 && e.decision !== 'APPROVE'))
+    console.log(
+      `  day ${String(Math.round((e.at - run.events[0]!.at) / DAY)).padStart(3)} ${e.eventType.padEnd(8)} ${e.decision.padEnd(7)} ${String(e.abuseScore).padStart(3)} ${e.trainedModelLive ? 'trained' : 'default'}  ${e.cohort ? `[${e.cohort}] ` : ''}${e.reason}`,
+    );
+}
 
 // Which abusive events get through, and what they showed: what a pattern's fix reads.
 console.log('\nAbusive events approved after (day, pattern, type, score, model, reason):');
