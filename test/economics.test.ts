@@ -19,6 +19,8 @@ const { getModelVersion } = await import('../shared/store/model-versions.ts');
 const DAY = 86_400_000;
 const VALUE = 49.99;
 const FEE = 15;
+/** Good orders: the fewest that can show 0.5 % with the guard's 90 % confidence (none of them above). */
+const GOOD = 460;
 
 const decisionOf = (response: ApiResponse) => response.body.cartLevelDecisions[0].decisions[0];
 
@@ -47,15 +49,17 @@ describe('decisions from the merchant economics', () => {
   beforeAll(async () => {
     key = await consoleKey(suite.merchantId, 'risk@acme.example');
     // 61-89 days old: the orders' 60-day label window has closed, so each is labeled, and all are
-    // within the report's 90 days. 200 good ones, enough to measure 0.5 % of them; one in 20 had
+    // within the report's 90 days. 460 good ones, enough to measure 0.5 % of them; one in 20 had
     // its CVV check fail, so good customers do not all score alike.
     const start = Date.now() - 89 * DAY;
     const at = (i: number, of: number) => start + Math.floor((i * 27 * DAY) / of);
-    for (let batch = 0; batch < 200; batch += 20) {
+    for (let batch = 0; batch < GOOD; batch += 20) {
       const answered = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           order(
-            i === 0 ? cvvFailed({ timestamp: at(batch, 200) }) : orderBody({ timestamp: at(batch + i, 200) }),
+            i === 0
+              ? cvvFailed({ timestamp: at(batch, GOOD) })
+              : orderBody({ timestamp: at(batch + i, GOOD) }),
           ),
         ),
       );
@@ -78,10 +82,10 @@ describe('decisions from the merchant economics', () => {
     await order(orderBody());
   }, 300_000);
 
-  /** The lowest threshold at which at most 1 of the 200 good orders (0.5 %) scores at or above it. */
+  /** The lowest threshold above every good order: 0.5 % of 460, held with 90 % confidence. */
   const measuredDeclineFloor = () => {
     let threshold = 101;
-    while (threshold > 0 && scores.good.filter((s) => s >= threshold - 1).length <= 1) threshold--;
+    while (threshold > 0 && scores.good.filter((s) => s >= threshold - 1).length === 0) threshold--;
     return threshold;
   };
 
@@ -97,10 +101,10 @@ describe('decisions from the merchant economics', () => {
     expect(settings.guard).toMatchObject({
       declineAt: measuredDeclineFloor(),
       source: { declineAt: 'measured' },
-      events: 220,
-      goodEvents: 200,
+      events: GOOD + 20,
+      goodEvents: GOOD,
     });
-    expect(settings.guard.explanation).toContain('measured on 200 good of 220 labeled events');
+    expect(settings.guard.explanation).toContain(`measured on ${GOOD} good of ${GOOD + 20} labeled events`);
     // Good orders score far below 50: the budget, not the default floor, guards this merchant.
     expect(settings.guard.declineAt).toBeLessThan(50);
   });
@@ -114,9 +118,9 @@ describe('decisions from the merchant economics', () => {
       canReview: false,
       guard: { declineAt: measuredDeclineFloor(), source: { declineAt: 'measured' } },
       labeled: {
-        events: 220,
+        events: GOOD + 20,
         abusive: 20,
-        good: 200,
+        good: GOOD,
         excluded: { unlabeled: 1, censored: 0 },
         truncated: false,
       },
@@ -132,7 +136,7 @@ describe('decisions from the merchant economics', () => {
       const point = report.labeled.decline[t];
       expect(point.threshold).toBe(t);
       expect(point.caught).toBeCloseTo(1 - ringBelow / 20, 4);
-      expect(point.goodDeclined).toBeCloseTo(goodAtOrAbove / 200, 4);
+      expect(point.goodDeclined).toBeCloseTo(goodAtOrAbove / GOOD, 4);
       expect(point.goodReviewed).toBe(0);
       expect(point.cost).toBeCloseTo(ringBelow * (VALUE + FEE) + goodAtOrAbove * margin, 1);
     }

@@ -139,29 +139,71 @@ export interface MeasuredFloors extends ModelThresholds {
 }
 
 /**
+ * Confidence the default model's measured floors keep the good share within the budget: a floor set
+ * where exactly the budget's share of the sample scores above it would exceed the budget on the next
+ * events about half the time, and the guard's good samples are small (a hundred good returns).
+ */
+const GUARD_CONFIDENCE = 0.9;
+
+/**
+ * How many of `goodEvents` good events may score at or above a floor while the floor still keeps the
+ * good share within `share` with `GUARD_CONFIDENCE`: the largest k for which, were the true share
+ * the whole budget, seeing at most k would happen at most 10 % of the time (the one-sided
+ * Clopper-Pearson bound); undefined when even none could not show it (too few good events).
+ */
+export function allowedGoodEvents(goodEvents: number, share: number): number | undefined {
+  if (share <= 0 || goodEvents <= 0) return undefined;
+  if (share >= 1) return goodEvents;
+  const alpha = 1 - GUARD_CONFIDENCE;
+  // Binomial(goodEvents, share) from k = 0 up, in logs (0.98^20,000 underflows).
+  let logPmf = goodEvents * Math.log1p(-share);
+  let cdf = Math.exp(logPmf);
+  if (cdf > alpha) return undefined;
+  let allowed = 0;
+  while (allowed < goodEvents) {
+    logPmf += Math.log((goodEvents - allowed) / (allowed + 1)) + Math.log(share / (1 - share));
+    const next = cdf + Math.exp(logPmf);
+    if (next > alpha) break;
+    cdf = next;
+    allowed++;
+  }
+  return allowed;
+}
+
+/** The fewest good events that can show a share with the guard's confidence (none of them above). */
+export const goodEventsToMeasure = (share: number): number | undefined =>
+  share > 0 && share < 1 ? Math.ceil(Math.log(1 - GUARD_CONFIDENCE) / Math.log1p(-share)) : undefined;
+
+/**
  * The guard's floors for the default model, measured on the merchant's labeled events as the
- * default model scores them: DECLINE from the lowest score at which at most the budget's share of
- * good events score at or above it; REVIEW from the lowest at which at most its review share do.
- * The review floor counts every good event at or above it, declined ones too, so the reviewed share
- * holds whatever DECLINE threshold the economics set above the floors (they move DECLINE per event).
- * Measured floors are not held to 50 and 30: the budget is the guard, and the economics may decline
- * lower when the merchant's own good customers show it is safe. A share that cannot be measured yet
- * (fewer than 1/share good events) keeps the default floor.
+ * default model scores them: DECLINE from the lowest score at which few enough good events score at
+ * or above it that the budget's share holds with 90 % confidence (`allowedGoodEvents`); REVIEW
+ * likewise for its review share. The review floor counts every good event at or above it, declined
+ * ones too, so the reviewed share holds whatever DECLINE threshold the economics set above the floors
+ * (they move DECLINE per event). Measured floors are not held to 50 and 30: the budget is the guard,
+ * and the economics may decline lower when the merchant's own good customers show it is safe. A share
+ * that cannot be measured yet (`goodEventsToMeasure`: 460 good events for 0.5 %, 114 for 2 %) keeps
+ * the default floor.
  */
 export function measuredFloors(scored: readonly Scored[], budget: GoodCustomerBudget): MeasuredFloors {
   const goodScores = scored.filter((s) => s.label === 0).map((s) => toScore(s.probability));
   const atOrAbove = (t: number) => goodScores.filter((score) => score >= t).length;
-  const measure = (share: number, fallback: number) =>
-    measurable(goodScores.length, share) ? lowestWithin(atOrAbove, share * goodScores.length, 0) : fallback;
-  const declineAt = measure(budget.maxGoodDeclinedShare, DEFAULT_GUARD_FLOORS.declineAt);
-  const reviewAt = Math.min(declineAt, measure(budget.maxGoodReviewedShare, DEFAULT_GUARD_FLOORS.reviewAt));
+  const allowedDeclined = allowedGoodEvents(goodScores.length, budget.maxGoodDeclinedShare);
+  const allowedReviewed = allowedGoodEvents(goodScores.length, budget.maxGoodReviewedShare);
+  const declineAt =
+    allowedDeclined === undefined
+      ? DEFAULT_GUARD_FLOORS.declineAt
+      : lowestWithin(atOrAbove, allowedDeclined, 0);
+  const reviewAt = Math.min(
+    declineAt,
+    allowedReviewed === undefined
+      ? DEFAULT_GUARD_FLOORS.reviewAt
+      : lowestWithin(atOrAbove, allowedReviewed, 0),
+  );
   return {
     declineAt,
     reviewAt,
-    measured: {
-      declineAt: measurable(goodScores.length, budget.maxGoodDeclinedShare),
-      reviewAt: measurable(goodScores.length, budget.maxGoodReviewedShare),
-    },
+    measured: { declineAt: allowedDeclined !== undefined, reviewAt: allowedReviewed !== undefined },
   };
 }
 

@@ -2,6 +2,7 @@ import type { EventType } from '../contract/endpoints.ts';
 import {
   chooseThresholds,
   type GoodCustomerBudget,
+  goodEventsToMeasure,
   measuredFloors,
   toScore,
 } from '../learning/evaluation.ts';
@@ -218,7 +219,7 @@ export function guardExplanation(guard: GuardInForce): string {
     if (source === 'holdout') return `${what} from ${at}, chosen on the holdout of ${guard.modelVersion}`;
     const until =
       share > 0
-        ? `until ${Math.round(1 / share)} good labeled events can measure ${percent(share)} (${guard.goodEvents} so far)`
+        ? `until ${goodEventsToMeasure(share)} good labeled events can measure ${percent(share)} (${guard.goodEvents} so far)`
         : '(a budget of 0 cannot be measured)';
     return `${what} from ${at}, the default ${until}`;
   };

@@ -351,7 +351,7 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
       page.getByRole('table', { name: 'Live and chosen thresholds' }),
       /Live: DECLINE from 50/,
     );
-    await hasText(tradeoff, 'DECLINE from 50, the default until 200 good labeled events');
+    await hasText(tradeoff, 'DECLINE from 50, the default until 460 good labeled events');
     await shoot('tradeoffs');
 
     const margin = page.getByLabel('Gross margin (0-1)');

@@ -46,7 +46,7 @@ describe('decision settings', () => {
     });
     expect(order.body.settings).toEqual(order.body.defaults);
     expect(order.body.settings).not.toHaveProperty('abusiveReturnLossShare');
-    expect(order.body.guard.explanation).toContain('the default until 200 good labeled events');
+    expect(order.body.guard.explanation).toContain('the default until 460 good labeled events');
     // Orders never review: no capacity to count.
     expect(order.body).not.toHaveProperty('reviews');
     const returns = await get('return', key);

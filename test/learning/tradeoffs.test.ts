@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type GoodCustomerBudget, measuredFloors, type Scored } from '../../shared/learning/evaluation.ts';
+import {
+  allowedGoodEvents,
+  type GoodCustomerBudget,
+  goodEventsToMeasure,
+  measuredFloors,
+  type Scored,
+} from '../../shared/learning/evaluation.ts';
 import type { LabeledRow } from '../../shared/learning/labels.ts';
 import { type TradeoffRow, tradeoffCurves } from '../../shared/learning/tradeoffs.ts';
 import { keptHoldout, MAX_KEPT_HOLDOUT_ROWS } from '../../shared/learning/train.ts';
@@ -8,16 +14,45 @@ import { DEFAULT_BUDGET, DEFAULT_SETTINGS, settingsFor } from '../../shared/scor
 const at = (score: number, count: number, label: 0 | 1 = 0): Scored[] =>
   Array.from({ length: count }, () => ({ probability: score / 100, label }));
 
+describe('allowedGoodEvents: how many good events a floor may leave above it, with 90 % confidence', () => {
+  it.each<[number, number, number | undefined]>([
+    // Binomial(1,000, 0.5 %): P(X <= 1) = 0.040, P(X <= 2) = 0.124.
+    [1_000, 0.005, 1],
+    [1_000, 0.02, 13],
+    [1_000, 0.05, 40],
+    // 0.98^113 = 0.102: even none above cannot show 2 % yet; 0.98^114 = 0.0999 can.
+    [113, 0.02, undefined],
+    [114, 0.02, 0],
+    [459, 0.005, undefined],
+    [460, 0.005, 0],
+    // Large samples: no underflow (0.98^20,000 is below the smallest double).
+    [20_000, 0.02, 374],
+    [1_000, 0, undefined],
+    [0, 0.02, undefined],
+  ])('%i good events, a share of %d: %s', (goodEvents, share, allowed) => {
+    expect(allowedGoodEvents(goodEvents, share)).toBe(allowed);
+  });
+
+  it('names the fewest good events that can measure a share', () => {
+    expect([goodEventsToMeasure(0.005), goodEventsToMeasure(0.02), goodEventsToMeasure(0)]).toEqual([
+      460,
+      114,
+      undefined,
+    ]);
+  });
+});
+
 describe('measuredFloors: the default model’s guard, from the merchant’s good events', () => {
-  // 1,000 good events: 5 may score at or above DECLINE, 20 at or above REVIEW.
+  // 1,000 good events: 1 may score at or above DECLINE, 13 at or above REVIEW (0.5 % and 2 % held with
+  // 90 % confidence); the point estimate (5 and 20) would set 71 and 41.
   const good = [...at(10, 960), ...at(40, 30), ...at(70, 5), ...at(90, 5)];
   it.each<[string, Scored[], GoodCustomerBudget, object]>([
-    ['within 0.5 % and 2 %', good, DEFAULT_BUDGET, { declineAt: 71, reviewAt: 41 }],
+    ['within 0.5 % and 2 %, with confidence', good, DEFAULT_BUDGET, { declineAt: 91, reviewAt: 41 }],
     [
       'abusive events do not move them',
       [...good, ...at(60, 500, 1)],
       DEFAULT_BUDGET,
-      { declineAt: 71, reviewAt: 41 },
+      { declineAt: 91, reviewAt: 41 },
     ],
     // The budget guards, not 50 and 30: good customers all at 5 allow thresholds just above them.
     ['not held to 50 and 30', at(5, 1_000), DEFAULT_BUDGET, { declineAt: 6, reviewAt: 6 }],
@@ -25,11 +60,11 @@ describe('measuredFloors: the default model’s guard, from the merchant’s goo
       'a wider budget lowers them',
       good,
       { maxGoodDeclinedShare: 0.01, maxGoodReviewedShare: 0.05 },
-      { declineAt: 41, reviewAt: 11 },
+      { declineAt: 71, reviewAt: 11 },
     ],
-    // 199 good events cannot show 0.5 % (200 needed) but can show 2 % (50).
+    // 199 good events cannot show 0.5 % (460 needed) but can show 2 % (114).
     ['too few for 0.5 %', at(5, 199), DEFAULT_BUDGET, { declineAt: 50, reviewAt: 6 }],
-    ['too few for either', at(5, 49), DEFAULT_BUDGET, { declineAt: 50, reviewAt: 30 }],
+    ['too few for either', at(5, 113), DEFAULT_BUDGET, { declineAt: 50, reviewAt: 30 }],
     [
       'a budget of 0 is never measurable',
       at(5, 1_000),
@@ -47,8 +82,12 @@ describe('measuredFloors: the default model’s guard, from the merchant’s goo
   });
 
   it('says which floors were measured', () => {
-    expect(measuredFloors(at(5, 199), DEFAULT_BUDGET).measured).toEqual({ declineAt: false, reviewAt: true });
-    expect(measuredFloors(at(5, 200), DEFAULT_BUDGET).measured).toEqual({ declineAt: true, reviewAt: true });
+    expect(measuredFloors(at(5, 113), DEFAULT_BUDGET).measured).toEqual({
+      declineAt: false,
+      reviewAt: false,
+    });
+    expect(measuredFloors(at(5, 459), DEFAULT_BUDGET).measured).toEqual({ declineAt: false, reviewAt: true });
+    expect(measuredFloors(at(5, 460), DEFAULT_BUDGET).measured).toEqual({ declineAt: true, reviewAt: true });
   });
 });
 
