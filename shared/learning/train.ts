@@ -7,6 +7,7 @@ import type { Workflow } from '../scoring/workflow.ts';
 import {
   chooseThresholds,
   evaluateScores,
+  goodEventsToMeasure,
   MAX_GOOD_DECLINED,
   MAX_GOOD_REVIEWED,
   type ModelFigures,
@@ -125,8 +126,11 @@ const CALIBRATION_TOLERANCE = 10;
  * positives make AUC a coin toss, and a promoted guess would replace a default that stands on its own.
  */
 const MIN_HOLDOUT_POSITIVES = 10;
-/** Good events a holdout needs before a REVIEW rule's share of them (2 %: one in 50) can be judged. */
-const MIN_GOOD_FOR_REVIEW_SHARE = Math.round(1 / MAX_GOOD_REVIEWED);
+/**
+ * Good events a holdout needs before a REVIEW rule's share of them (2 %) can be judged: as many as
+ * the good-customer guard needs to show it with 90 % confidence (114), none of them flagged.
+ */
+const MIN_GOOD_FOR_REVIEW_SHARE = goodEventsToMeasure(MAX_GOOD_REVIEWED) ?? Number.POSITIVE_INFINITY;
 
 export function trainModelVersion(rows: readonly LabeledRow[], options: TrainingOptions): ModelVersion {
   const { eventType, defaultModel } = options;
@@ -336,7 +340,7 @@ export function scoreThresholds(workflow: Workflow, model: ModelThresholds): Sco
  * - at every threshold of the workflow, it catches no less than the active model (minus 0.05);
  * - at every DECLINE threshold, good customers declined ≤ max(0.5 %, the active model's share), at
  *   every REVIEW threshold declined or reviewed ≤ max(2.5 %, the active model's share);
- * - a REVIEW rule is judged on at least 50 good events (2 % of them is one);
+ * - a REVIEW rule is judged on at least 114 good events (enough to show 2 % with 90 % confidence);
  * - calibration error ≤ max(10 points, the active model's);
  * - it still declines at least 95 % of the events the live model declined since the holdout's start
  *   that got no feedback: their outcome can never be observed, so no holdout can show that approving

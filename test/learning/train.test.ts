@@ -253,21 +253,21 @@ describe('training', () => {
     expect(verdict.reasons.join('; ')).toMatch(/elevated_abuse_score declines or reviews .* of good events/);
   });
 
-  it('does not judge a REVIEW rule on fewer than 50 good events', () => {
+  it('does not judge a REVIEW rule on fewer than 114 good events (2 % shown with 90 % confidence)', () => {
     const review = [{ rule: 'elevated_abuse_score', decision: 'REVIEW', threshold: 60 }];
     const scored = (good: number): Scored[] => [
       ...Array.from({ length: 20 }, () => ({ probability: 0.9, label: 1 as const })),
       ...Array.from({ length: good }, () => ({ probability: 0.1, label: 0 as const })),
     ];
-    const few = evaluateScores(scored(49), review);
+    const few = evaluateScores(scored(113), review);
     expect(few.thresholds[0]!.falsePositiveRate).toBe(0);
     expect(promotionVerdict(few, few)).toEqual({
       promotable: false,
       reasons: [
-        'elevated_abuse_score: 49 good events in the holdout cannot show it reviews at most 2 % of them (50 needed)',
+        'elevated_abuse_score: 113 good events in the holdout cannot show it reviews at most 2 % of them (114 needed)',
       ],
     });
-    const enough = evaluateScores(scored(50), review);
+    const enough = evaluateScores(scored(114), review);
     expect(promotionVerdict(enough, enough).promotable).toBe(true);
   });
 
