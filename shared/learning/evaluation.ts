@@ -171,8 +171,10 @@ export function allowedGoodEvents(goodEvents: number, share: number): number | u
 }
 
 /** The fewest good events that can show a share with the guard's confidence (none of them above). */
-export const goodEventsToMeasure = (share: number): number | undefined =>
-  share > 0 && share < 1 ? Math.ceil(Math.log(1 - GUARD_CONFIDENCE) / Math.log1p(-share)) : undefined;
+export function goodEventsToMeasure(share: number): number | undefined {
+  if (share <= 0) return undefined;
+  return share >= 1 ? 1 : Math.ceil(Math.log(1 - GUARD_CONFIDENCE) / Math.log1p(-share));
+}
 
 /**
  * The guard's floors for the default model, measured on the merchant's labeled events as the

@@ -34,11 +34,10 @@ describe('allowedGoodEvents: how many good events a floor may leave above it, wi
   });
 
   it('names the fewest good events that can measure a share', () => {
-    expect([goodEventsToMeasure(0.005), goodEventsToMeasure(0.02), goodEventsToMeasure(0)]).toEqual([
-      460,
-      114,
-      undefined,
-    ]);
+    expect([0.005, 0.02, 1, 0].map(goodEventsToMeasure)).toEqual([460, 114, 1, undefined]);
+    // The count it names is the first that allowedGoodEvents measures.
+    expect(allowedGoodEvents(459, 0.005)).toBeUndefined();
+    expect(allowedGoodEvents(1, 1)).toBe(1);
   });
 });
 
