@@ -192,16 +192,10 @@ export function measuredFloors(scored: readonly Scored[], budget: GoodCustomerBu
   const atOrAbove = (t: number) => goodScores.filter((score) => score >= t).length;
   const allowedDeclined = allowedGoodEvents(goodScores.length, budget.maxGoodDeclinedShare);
   const allowedReviewed = allowedGoodEvents(goodScores.length, budget.maxGoodReviewedShare);
-  const declineAt =
-    allowedDeclined === undefined
-      ? DEFAULT_GUARD_FLOORS.declineAt
-      : lowestWithin(atOrAbove, allowedDeclined, 0);
-  const reviewAt = Math.min(
-    declineAt,
-    allowedReviewed === undefined
-      ? DEFAULT_GUARD_FLOORS.reviewAt
-      : lowestWithin(atOrAbove, allowedReviewed, 0),
-  );
+  const floor = (allowed: number | undefined, fallback: number) =>
+    allowed === undefined ? fallback : lowestWithin(atOrAbove, allowed, 0);
+  const declineAt = floor(allowedDeclined, DEFAULT_GUARD_FLOORS.declineAt);
+  const reviewAt = Math.min(declineAt, floor(allowedReviewed, DEFAULT_GUARD_FLOORS.reviewAt));
   return {
     declineAt,
     reviewAt,

@@ -35,9 +35,12 @@ describe('allowedGoodEvents: how many good events a floor may leave above it, wi
 
   it('names the fewest good events that can measure a share', () => {
     expect([0.005, 0.02, 1, 0].map(goodEventsToMeasure)).toEqual([460, 114, 1, undefined]);
-    // The count it names is the first that allowedGoodEvents measures.
-    expect(allowedGoodEvents(459, 0.005)).toBeUndefined();
-    expect(allowedGoodEvents(1, 1)).toBe(1);
+    // The count it names is the first that allowedGoodEvents measures, for any share.
+    for (const share of [0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5]) {
+      const fewest = goodEventsToMeasure(share) ?? 0;
+      expect(allowedGoodEvents(fewest - 1, share)).toBeUndefined();
+      expect(allowedGoodEvents(fewest, share)).toBe(0);
+    }
   });
 });
 
