@@ -1,12 +1,23 @@
 import type { AccountRequest } from '../schemas/account.ts';
 import type { LoginRequest } from '../schemas/login.ts';
 import type { SignupRequest } from '../schemas/signup.ts';
+import { shardOf } from '../shard-of.ts';
 import { contactIdentities, deviceIdentities } from './contact-identities.ts';
 import { isCommonProvider } from './email-patterns.ts';
 import { emailDomain, type IdentityRef, identity, uniqueIdentities } from './identities.ts';
 
 /** The account (a merchant customer id, or the attempted username for a login to no account). */
 export const customerIdentity = (customerId: string): IdentityRef => identity('customer', customerId.trim());
+
+/**
+ * The merchant's signups are counted over this many items, a signup adding to the one its account id
+ * hashes to, so that a launch's hundreds of signups a minute never queue on one item; a signup reads
+ * them all (one BatchGetItem, as every identity it names) for the merchant's total.
+ */
+const SIGNUP_TRAFFIC_SHARDS = 8;
+const SIGNUP_TRAFFIC = Array.from({ length: SIGNUP_TRAFFIC_SHARDS }, (_, shard) =>
+  identity('signupTraffic', String(shard)),
+);
 
 /** The identities a signup names, by role. */
 export interface SignupIdentities {
@@ -20,6 +31,8 @@ export interface SignupIdentities {
   emailDomains: IdentityRef[];
   /** The referrer's account, when the signup names one. */
   referrer: IdentityRef | undefined;
+  /** The merchant's signup counter: the shard this signup counts in, and every shard (read). */
+  traffic: { counted: IdentityRef; shards: IdentityRef[] };
   /** The identities the signup links to each other and to the account. */
   linked: IdentityRef[];
   /** Everything the decision reads. */
@@ -57,6 +70,10 @@ export function identitiesOfSignup(signup: SignupRequest): SignupIdentities {
     devices,
     emailDomains,
     referrer,
+    traffic: {
+      counted: identity('signupTraffic', String(shardOf(signup.customerId, SIGNUP_TRAFFIC_SHARDS))),
+      shards: SIGNUP_TRAFFIC,
+    },
     linked,
     all: uniqueIdentities([...linked, ...emailDomains, ...(referrer ? [referrer] : [])]),
   };

@@ -14,6 +14,9 @@ export const IDENTITY_KINDS = [
   'username',
   // Counters only (signups per domain), never linked: a shared domain says nothing about a person.
   'emailDomain',
+  // Counters only: the merchant's signups, split over shards (account-identities.ts): what a domain's
+  // share of the merchant's signups is measured against.
+  'signupTraffic',
 ] as const;
 export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 

@@ -1,3 +1,4 @@
+import { shardOf } from '../shard-of.ts';
 import { GSI1, PARTITION_KEY, SORT_KEY } from './table-definition.ts';
 
 /**
@@ -171,11 +172,6 @@ const EVENT_INDEX_SHARDS = 64;
 const REVIEW_INDEX_SHARDS = 16;
 
 /** FNV-1a of an id, modulo the shard count. */
-function shardOf(id: string, shards: number): number {
-  let hash = 2166136261;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 16777619) >>> 0;
-  return hash % shards;
-}
 
 const reviewPartition = (merchantId: string, status: string, shard: number) =>
   `${merchantScope(merchantId)}#REVIEWS#${status}#${shard}`;

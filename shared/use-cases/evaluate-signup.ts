@@ -29,7 +29,7 @@ type SignupResponse = ResponseOf<'signup'>;
 export const evaluateSignup = scoredEventUseCase('signup', {
   plan: ({ body }: EndpointCall<SignupRequest>) => {
     const roles = identitiesOfSignup(body);
-    return { identities: roles.all, roles };
+    return { identities: [...roles.all, ...roles.traffic.shards], roles };
   },
   evaluate: evaluateNewSignup,
   recorded: {
@@ -69,6 +69,7 @@ function evaluateNewSignup({
         addresses: context.snapshotsOf(roles.addresses),
         emails: context.snapshotsOf(roles.emails),
         emailDomains: context.snapshotsOf(roles.emailDomains),
+        signupTraffic: context.snapshotsOf(roles.traffic.shards),
         referrer: referrer ? context.snapshotsOf([referrer])[0] : undefined,
       },
       time,
@@ -106,7 +107,14 @@ function evaluateNewSignup({
   };
   const changes = new HistoryChanges()
     .addEach(
-      [...roles.devices, ...roles.phones, ...roles.addresses, ...roles.emails, ...roles.emailDomains],
+      [
+        ...roles.devices,
+        ...roles.phones,
+        ...roles.addresses,
+        ...roles.emails,
+        ...roles.emailDomains,
+        roles.traffic.counted,
+      ],
       METRIC.signups,
       1,
       at,

@@ -59,23 +59,27 @@ describe('orderSignals, one row per signal', () => {
         email: { counts: {} },
         card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 3 * DAY },
       }),
-      { freshAccountsOnYoungIdentity: 1, cardSharedAcrossEmails: 1, newCustomer: 1 },
+      { freshAccountsOnYoungIdentity: 1 / (1 + (3 / 7) ** 4), cardSharedAcrossEmails: 1, newCustomer: 1 },
       'card first seen 3 days ago, already used with 1 other e-mail',
     ],
     [
-      'freshAccountsOnYoungIdentity: 3 other e-mails on a device first seen 20 days ago are within the pace (3 x 7 days)',
+      'freshAccountsOnYoungIdentity: 3 other e-mails on a device first seen 20 days ago, near the pace (3 x 7 days): about half',
       order({
         email: { counts: {} },
         device: { links: { email: [EMAIL, 'e2', 'e3', 'e4'] }, firstSeenAt: AT - 20 * DAY },
       }),
-      { freshAccountsOnYoungIdentity: 2, deviceSharedAcrossEmails: 2, newCustomer: 1 },
+      {
+        freshAccountsOnYoungIdentity: 2 / (1 + (20 / 21) ** 4),
+        deviceSharedAcrossEmails: 2,
+        newCustomer: 1,
+      },
       undefined,
     ],
     [
-      'freshAccountsOnYoungIdentity: 1 other e-mail on a card first seen 8 days ago is slower than the pace',
+      'freshAccountsOnYoungIdentity: 1 other e-mail on a card first seen 25 days ago is far slower than the pace',
       order({
         email: { counts: {} },
-        card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 8 * DAY },
+        card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 25 * DAY },
       }),
       { cardSharedAcrossEmails: 1, newCustomer: 1 },
       undefined,
@@ -199,7 +203,7 @@ describe('orderSignals, one row per signal', () => {
     [
       'scriptSpeedAfterPreviousEvent and youngIdentity: the order 4 s after its e-mail signed up',
       order({ email: { ...withOrders({}), firstSeenAt: AT - 4_000 } }),
-      { scriptSpeedAfterPreviousEvent: 1, youngIdentity: 1 - 4 / 600 },
+      { scriptSpeedAfterPreviousEvent: 1 / (1 + 0.2 ** 4), youngIdentity: 1 - 4 / 600 },
       "order 4 seconds after this e-mail's previous event",
     ],
     [
@@ -217,7 +221,7 @@ describe('orderSignals, one row per signal', () => {
     [
       "scriptSpeedAfterPreviousEvent: the e-mail's previous event 1 s before (and young)",
       order({ email: { ...withOrders({}), firstSeenAt: AT - 5 * 86_400_000, lastSeenAt: AT - 1_000 } }),
-      { scriptSpeedAfterPreviousEvent: 1 },
+      { scriptSpeedAfterPreviousEvent: 1 / (1 + 0.05 ** 4) },
       "order 1 second after this e-mail's previous event",
     ],
     [

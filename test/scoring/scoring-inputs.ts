@@ -107,6 +107,8 @@ export function signup(
     address?: FakeHistory;
     email?: FakeHistory;
     domain?: FakeHistory;
+    /** The merchant's signups (one shard holding them all). */
+    traffic?: FakeHistory;
     referrer?: FakeHistory;
     input?: Partial<Omit<SignupScoringInput, 'history'>>;
   } = {},
@@ -125,6 +127,7 @@ export function signup(
       addresses: [fakeSnapshot('address', 'address-1', change.address)],
       emails: [fakeSnapshot('email', EMAIL, change.email)],
       emailDomains: [fakeSnapshot('emailDomain', 'example.com', change.domain)],
+      signupTraffic: [fakeSnapshot('signupTraffic', '0', change.traffic)],
       referrer: change.referrer && fakeSnapshot('customer', 'referrer-1', change.referrer),
     },
   };

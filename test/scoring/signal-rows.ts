@@ -6,7 +6,7 @@ import { type SignalName, signalNames } from '../../shared/scoring/signals/regis
 import type { Signal, Signals } from '../../shared/scoring/signals/signal.ts';
 import { type WatchFacts, watchFacts } from '../../shared/scoring/signals/watched-identity.ts';
 import { timeFacts } from './scoring-inputs.ts';
-import { fakeSnapshot, listMarker } from './snapshots.ts';
+import { type FakeHistory, fakeSnapshot, listMarker } from './snapshots.ts';
 
 /** One case of one signal: an event's scoring input and what the signal answers (undefined: silent). */
 export interface SignalRow<Input> {
@@ -65,9 +65,9 @@ type Make<Input> = (time: IdentityTimeFacts) => Input;
 function scriptSpeedRows<Input>(make: Make<Input>, eventWord: string): SignalRow<Input>[] {
   return [
     fires(
-      '4 s after the account’s previous event',
+      '4 s after the account’s previous event: 1 / (1 + (4 / 20)^4)',
       make(timeFacts({ secondsSincePreviousEvent: 4 })),
-      1,
+      1 / (1 + 0.2 ** 4),
       `${eventWord} 4 seconds after this account's previous event`,
     ),
     fires(
@@ -76,7 +76,13 @@ function scriptSpeedRows<Input>(make: Make<Input>, eventWord: string): SignalRow
       1,
       `${eventWord} 0 seconds after this e-mail's previous event`,
     ),
-    silent('20 s after: typed, not scripted', make(timeFacts({ secondsSincePreviousEvent: 20 }))),
+    fires(
+      '20 s after: half',
+      make(timeFacts({ secondsSincePreviousEvent: 20 })),
+      0.5,
+      `${eventWord} 20 seconds after this account's previous event`,
+    ),
+    silent('70 s after: typed, not scripted', make(timeFacts({ secondsSincePreviousEvent: 70 }))),
     silent('no event before it', make(timeFacts())),
   ];
 }
@@ -135,15 +141,20 @@ const watchEntry = (overrides: Partial<ListMarker> = {}) =>
     ...overrides,
   });
 const watchedDevice = (lists: ListMarker[]) => fakeSnapshot('device', 'd1', { lists });
-const customer = (firstSeenAt?: number) =>
-  fakeSnapshot('email', 'e1', firstSeenAt === undefined ? {} : { firstSeenAt });
+const customer = (firstSeenAt?: number, history: FakeHistory = {}) =>
+  fakeSnapshot('email', 'e1', firstSeenAt === undefined ? history : { firstSeenAt, ...history });
+const DAY_MS = 86_400_000;
 
 function watchedNewCustomerRows<Input>(
   make: (watch: WatchFacts) => Input,
   type: EventType,
 ): SignalRow<Input>[] {
-  const facts = (watchable: Parameters<typeof watchFacts>[1], firstSeenAt?: number) =>
-    make(watchFacts(type, watchable, [customer(firstSeenAt)], 'e-mail', ENTRY + 2 * 86_400_000));
+  const facts = (
+    watchable: Parameters<typeof watchFacts>[1],
+    firstSeenAt?: number,
+    history: FakeHistory = {},
+    at = ENTRY + 2 * DAY_MS,
+  ) => make(watchFacts(type, watchable, [customer(firstSeenAt, history)], 'e-mail', at));
   return [
     fires(
       'a new customer on a watched device, with the entry in words',
@@ -156,6 +167,37 @@ function watchedNewCustomerRows<Input>(
       facts([watchedDevice([watchEntry()])], ENTRY + 86_400_000),
       1,
       `${ENTRY_WORDS}; e-mail first seen after it`,
+    ),
+    fires(
+      "a ring's e-mail back on the fourth day, one order kept: novelty e^-(1/3)",
+      facts(
+        [watchedDevice([watchEntry()])],
+        ENTRY + DAY_MS,
+        { counts: { ord: { lifetime: 1 } } },
+        ENTRY + 5 * DAY_MS,
+      ),
+      Math.log2(1 + Math.exp(-1 / 3)),
+      `${ENTRY_WORDS}; e-mail first seen after it`,
+    ),
+    fires(
+      'a customer first seen after the entry with a lost chargeback of its own stays new',
+      facts(
+        [watchedDevice([watchEntry()])],
+        ENTRY + DAY_MS,
+        { counts: { ord: { lifetime: 9 }, cbL: { d365: 1 } }, lastSeenAt: ENTRY + 40 * DAY_MS },
+        ENTRY + 60 * DAY_MS,
+      ),
+      1,
+      `${ENTRY_WORDS}; e-mail first seen after it`,
+    ),
+    silent(
+      'a household member first seen after the entry, 8 weeks of coming back and 20 kept orders',
+      facts(
+        [watchedDevice([watchEntry()])],
+        ENTRY + DAY_MS,
+        { counts: { ord: { lifetime: 20 } }, lastSeenAt: ENTRY + 57 * DAY_MS },
+        ENTRY + 60 * DAY_MS,
+      ),
     ),
     silent('nothing watched', facts([watchedDevice([])])),
     silent(

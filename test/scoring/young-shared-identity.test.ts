@@ -20,10 +20,12 @@ const atSignup = (...holders: ReturnType<typeof device>[]) =>
 
 describe('youngSharedIdentity', () => {
   it("a farm's second account 30 hours after the first on a new device", () => {
+    // 30 hours against a pace of 2 days for one other: 1 / (1 + (30 / 48)^4).
     expect(atSignup(device(AT - 30 * HOUR, ['a1']))).toEqual({
       others: 1,
       kind: 'device',
       ageSeconds: 108_000,
+      value: 1 / (1 + (30 / 48) ** 4),
     });
   });
 
@@ -40,8 +42,12 @@ describe('youngSharedIdentity', () => {
     expect(atSignup(device(AT - 90 * DAY, ['a1', 'a2', 'a3', 'a4']))).toBeUndefined();
   });
 
-  it('one other account on a device 3 days old is slower than the pace', () => {
-    expect(atSignup(device(AT - 3 * DAY, ['a1']))).toBeUndefined();
+  it('one other account on a device 3 days old is slower than the pace: it fades, never switches off', () => {
+    const at = (days: number) => atSignup(device(AT - days * DAY, ['a1']))?.value ?? 0;
+    expect(at(2)).toBeCloseTo(0.5);
+    expect(at(3)).toBeCloseTo(1 / (1 + 1.5 ** 4));
+    expect(at(3)).toBeLessThan(at(2.9));
+    expect(at(8)).toBe(0);
   });
 
   it('a device seen for the first time now has nobody else on it', () => {
@@ -54,19 +60,21 @@ describe('youngSharedIdentity', () => {
       others: 2,
       kind: 'phone',
       ageSeconds: 86_400,
+      value: Math.log2(3) / (1 + (1 / 4) ** 4),
     });
   });
 });
 
 describe('freshAccountsSignal', () => {
-  it('log2(1 + others), with the age and count in words', () => {
-    expect(freshAccountsSignal({ others: 3, kind: 'device', ageSeconds: 2 * 86_400 }, 'customer')).toEqual({
-      value: 2,
+  it("the finding's value times the event's weight, with the age and count in words", () => {
+    const found = { others: 3, kind: 'device', ageSeconds: 2 * 86_400, value: 2 } as const;
+    expect(freshAccountsSignal(found, 'customer', 0.5)).toEqual({
+      value: 1,
       evidence: 'device first seen 2 days ago, already used with 3 other accounts',
     });
-    expect(freshAccountsSignal({ others: 1, kind: 'card', ageSeconds: 7_200 }, 'email')?.evidence).toBe(
-      'card first seen 2 hours ago, already used with 1 other e-mail',
-    );
+    expect(
+      freshAccountsSignal({ others: 1, kind: 'card', ageSeconds: 7_200, value: 1 }, 'email')?.evidence,
+    ).toBe('card first seen 2 hours ago, already used with 1 other e-mail');
   });
 
   it('nothing found, nothing fired', () => {

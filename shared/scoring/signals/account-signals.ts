@@ -59,9 +59,11 @@ export const ACCOUNT_SIGNALS = [
   declareSignal('riskyChangeAfterNewDeviceLogin', ({ risky, history }: AccountScoringInput) => {
     const logins = history.customer.count(METRIC.newDeviceLogins);
     if (!risky || logins.h24 <= 0) return undefined;
+    // The takeover pattern is minutes; the same day still counts, less: each window the login is
+    // still in adds its part (15 minutes 0.2, the hour 0.4, the day 0.4), never one step to nothing.
+    const value = (logins.m15 > 0 ? 0.2 : 0) + (logins.h1 > 0 ? 0.4 : 0) + 0.4;
     return {
-      // Within the hour is the takeover pattern; later the same day still counts, less.
-      value: logins.h1 > 0 ? 1 : 0.5,
+      value,
       evidence: `shortly after a login from a new device (${logins.h1 > 0 ? 'last hour' : 'last 24 hours'})`,
     };
   }),

@@ -1,7 +1,7 @@
 import type { IdentityKind, IdentityRef } from '../../identity/identities.ts';
 import { plural } from '../../plural.ts';
 import type { DistinctCount, IdentitySnapshot, VelocityWindow } from '../identity-snapshot.ts';
-import { declareSignal, KIND_WORDS, kindWord, saturating } from './signal.ts';
+import { declareSignal, fadeAround, KIND_WORDS, kindWord, SILENT_BELOW, saturating } from './signal.ts';
 
 /**
  * Time facts of an event's identities, as of the event's own time: how old each identity is, how
@@ -163,15 +163,17 @@ interface Timed {
 }
 
 /**
- * The event came this soon after its main identity's previous one (`SCRIPT_SPEED_SECONDS`): 1, with
- * `order 4 seconds after this e-mail's previous event`. `eventWord` names the event type.
+ * The event came this soon after its main identity's previous one: fadeAround(seconds,
+ * `SCRIPT_SPEED_SECONDS`), about 1 within 10 s, 0.5 at 20 s, under 1 % past a minute (then silent),
+ * with `order 4 seconds after this e-mail's previous event`. `eventWord` names the event type.
  */
 export const scriptSpeedAfterPreviousEvent = (eventWord: string) =>
   declareSignal('scriptSpeedAfterPreviousEvent', ({ time }: Timed) => {
     const since = time.secondsSincePreviousEvent;
-    if (since < 0 || since >= SCRIPT_SPEED_SECONDS) return undefined;
+    const value = since < 0 ? 0 : fadeAround(since, SCRIPT_SPEED_SECONDS);
+    if (value < SILENT_BELOW) return undefined;
     return {
-      value: 1,
+      value,
       evidence: `${eventWord} ${durationWords(since)} after this ${kindWord(time.mainKind)}'s previous event`,
     };
   });

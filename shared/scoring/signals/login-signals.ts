@@ -6,7 +6,15 @@ import { accountDeviceFacts } from './account-devices.ts';
 import type { IdentityTimeFacts } from './identity-time.ts';
 import { newIdentitiesAroundLastHour } from './identity-time.ts';
 import type { SignalDeclaration, Signals } from './signal.ts';
-import { declareSignal, maxCount, perEvent, saturating, signalsOf } from './signal.ts';
+import {
+  clampUnit,
+  declareSignal,
+  maxCount,
+  perEvent,
+  SILENT_BELOW,
+  saturating,
+  signalsOf,
+} from './signal.ts';
 import { flagSignal } from './signal-shapes.ts';
 import {
   type WatchFacts,
@@ -31,9 +39,12 @@ export interface LoginScoringInput {
 
 /** Failures right before a success that make the success itself suspect (a typo or two is not). */
 export const SUCCESS_AFTER_FAILURES_FLOOR = 3;
-/** Prior successful logins needed before "MFA is usual for this account" means anything. */
+/**
+ * MFA is this account's habit from this many successful logins before, as far as their share with
+ * MFA shows: rising from 0 at 60 % to 1 at 90 % (80 % counts two thirds).
+ */
 export const MFA_HABIT_MIN_LOGINS = 2;
-export const MFA_HABIT_SHARE = 0.8;
+export const MFA_SHARE_RAMP = { from: 0.6, to: 0.9 } as const;
 /**
  * Weight left to the account's failures when the success comes from a device the account trusts and
  * that failed nothing itself: the failures were someone else's, and the owner logging in during an
@@ -108,15 +119,17 @@ export const LOGIN_SIGNALS = [
     (input: LoginScoringInput) => input.success && devicesOf(input).newDevice,
     'success from a device never seen for this account',
   ),
-  flagSignal(
-    'mfaNotUsedWhereUsual',
-    ({ success, mfaUsed, history }: LoginScoringInput) => {
-      const successes = history.customer.count(METRIC.loginSuccesses).lifetime;
-      const mfaShare = successes > 0 ? history.customer.count(METRIC.mfaLogins).lifetime / successes : 0;
-      return success && !mfaUsed && successes >= MFA_HABIT_MIN_LOGINS && mfaShare >= MFA_HABIT_SHARE;
-    },
-    'MFA not used on an account that usually uses it',
-  ),
+  declareSignal('mfaNotUsedWhereUsual', ({ success, mfaUsed, history }: LoginScoringInput) => {
+    if (!success || mfaUsed) return undefined;
+    const successes = history.customer.count(METRIC.loginSuccesses).lifetime;
+    const mfaShare = successes > 0 ? history.customer.count(METRIC.mfaLogins).lifetime / successes : 0;
+    const habit =
+      clampUnit(successes - MFA_HABIT_MIN_LOGINS + 1) *
+      clampUnit((mfaShare - MFA_SHARE_RAMP.from) / (MFA_SHARE_RAMP.to - MFA_SHARE_RAMP.from));
+    return habit >= SILENT_BELOW
+      ? { value: habit, evidence: 'MFA not used on an account that usually uses it' }
+      : undefined;
+  }),
 ] as const satisfies readonly SignalDeclaration<LoginScoringInput>[];
 
 export function loginSignals(input: LoginScoringInput): Signals {

@@ -1,9 +1,10 @@
 import type { EventType } from '../../contract/endpoints.ts';
 import { RISKY_CHANGE_TYPES } from '../../schemas/account.ts';
+import { DOMAIN_BASELINE_SIGNUPS } from './email-domain-burst.ts';
 import { SCRIPT_SPEED_SECONDS, VELOCITY_FLOOR, YOUNG_SECONDS } from './identity-time.ts';
 import {
   MFA_HABIT_MIN_LOGINS,
-  MFA_HABIT_SHARE,
+  MFA_SHARE_RAMP,
   OWNER_DEVICE_DISCOUNT,
   SUCCESS_AFTER_FAILURES_FLOOR,
 } from './login-signals.ts';
@@ -16,7 +17,8 @@ import {
   MIN_PRIOR_RETURNS_FOR_RATE,
   RATE_THRESHOLD,
 } from './return-signals.ts';
-import { DOMAIN_BURST_FACTOR, DOMAIN_BURST_FLOOR, SELF_REFERRAL_WEIGHT } from './signup-signals.ts';
+import { SELF_REFERRAL_WEIGHT } from './signup-signals.ts';
+import { CLEAN_ACTIVE_DAYS_SCALE, CLEAN_EVENTS_SCALE } from './watched-identity.ts';
 import { ORDER_EMAIL_PACE_SECONDS, SIGNUP_ACCOUNT_PACE_SECONDS } from './young-shared-identity.ts';
 
 /**
@@ -27,14 +29,13 @@ import { ORDER_EMAIL_PACE_SECONDS, SIGNUP_ACCOUNT_PACE_SECONDS } from './young-s
  * several event types has one meaning; the others have one per event type that declares them.
  */
 export const SHARED_SIGNAL_MEANINGS: Readonly<Record<SharedSignalName, string>> = {
-  scriptSpeedAfterPreviousEvent: `1 when the event came less than ${SCRIPT_SPEED_SECONDS} s after the previous event of its account (orders: its e-mail), else 0.`,
+  scriptSpeedAfterPreviousEvent: `1 / (1 + (s / ${SCRIPT_SPEED_SECONDS})^4), s = seconds since the previous event of its account (orders: its e-mail): about 1 within 10 s, 0.5 at ${SCRIPT_SPEED_SECONDS} s, under 0.01 (then 0) past a minute.`,
   youngIdentity: `1 - age / ${YOUNG_SECONDS} s when the event's e-mail (orders) or account was first seen less than ${YOUNG_SECONDS / 60} minutes before it (not at this event), else 0.`,
   newIdentitiesAroundLastHour: `log2(n) when n >= ${VELOCITY_FLOOR} other e-mails, accounts or cards appeared on the event's device, card or address in the last hour (the most of the pairs the event type reads), else 0.`,
-  watchedIdentityNewCustomer:
-    "log2(1 + n), n = identities of the event on the watch list for its type (orders: not the billing address, the cardholder's in card-not-present fraud) whose entry is older than the event's customer (orders, returns: the e-mail; signups, logins, account updates: the account), or whose customer is new with this event.",
+  watchedIdentityNewCustomer: `log2(1 + n), n = the identities of the event on the watch list for its type (orders: not the billing address, the cardholder's in card-not-present fraud), each counted by how new the event's customer (orders, returns: the e-mail; signups, logins, account updates: the account) is to it: 1 when the customer is new with this event or has abuse of its own, 0 when it was seen before the entry, else e^-(active days / ${CLEAN_ACTIVE_DAYS_SCALE} + kept orders and logins / ${CLEAN_EVENTS_SCALE}).`,
   watchedIdentityKnownCustomer:
-    'log2(1 + n), n = identities of the event on the watch list for its type whose entry is newer than the customer (a household member with history on a watched device).',
-  freshAccountsOnYoungIdentity: `log2(1 + n), n = other accounts (signups: on the device or phone) or e-mails (orders: on the card or device, only when the order's e-mail is itself at most ${ORDER_EMAIL_PACE_SECONDS / 86_400} days old) on an identity first seen at most n x ${SIGNUP_ACCOUNT_PACE_SECONDS / 86_400} days (signups) or n x ${ORDER_EMAIL_PACE_SECONDS / 86_400} days (orders) before the event; the most over those identities. An event from a device already seen with one of its addresses (a home) needs n >= 2: one other e-mail or account there is a housemate.`,
+    'log2(1 + n), n = the identities of the event on the watch list for its type, each counted by how well the customer is known to it (1 - its part in watchedIdentityNewCustomer): a household member with history on a watched device.',
+  freshAccountsOnYoungIdentity: `log2(1 + n) x 1 / (1 + (age / (n x pace))^4), n = other accounts (signups: on the device or phone) or e-mails (orders: on the card or device) on an identity of that age, pace = ${SIGNUP_ACCOUNT_PACE_SECONDS / 86_400} days (signups) or ${ORDER_EMAIL_PACE_SECONDS / 86_400} days (orders); the most over those identities. Orders weigh it by the freshness of their own e-mail, 1 / (1 + (e-mail age / ${ORDER_EMAIL_PACE_SECONDS / 86_400} days)^4). An event from a device already seen with one of its addresses (a home) needs n >= 2: one other e-mail or account there is a housemate.`,
 };
 
 /** Other accounts on one of a signup's identities: the four `...SharedWithOtherAccounts` signals. */
@@ -46,13 +47,13 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
     lostChargebacksOnIdentities:
       "log2(1 + n), n = most lost chargebacks in 365 days on an identity of the event (orders: on its e-mail or card, the customer's own; 1 = one, 2 = three), not counting disputes lost for a reason that is not fraud (item not received, not as described).",
     lostChargebacksOnSharedIdentities:
-      "log2(1 + n), n = most lost chargebacks (fraud reasons only) in 365 days on the device, address or phone of the order, less those on its own e-mail and card (a household's shared identities carry every member's chargebacks, so they weigh less than the customer's own); 0 when the order's e-mail was first seen 7 days or more before it (established on them).",
+      "log2(1 + n), n = most lost chargebacks (fraud reasons only) in 365 days on the device, address or phone of the order, less those on its own e-mail and card (a household's shared identities carry every member's chargebacks, so they weigh less than the customer's own); weighed by 1 / (1 + (e-mail age / 7 days)^4): a customer established on them for weeks is not judged by its household.",
     abusiveReturnsOnIdentities:
       'log2(1 + n), n = most abusive returns in 365 days on any identity of the order.',
     openDisputesOnIdentities: 'log2(1 + n), n = most open disputes on any identity of the order.',
     cardSharedAcrossEmails: 'log2(1 + n), n = other e-mails seen with the card of the order.',
     deviceSharedAcrossEmails:
-      'log2(1 + n), n = other e-mails seen with the device of the order; 0 when the order’s e-mail was first seen 7 days or more before it (a household’s device).',
+      'log2(1 + n), n = other e-mails seen with the device of the order; weighed by 1 / (1 + (e-mail age / 7 days)^4), as lostChargebacksOnSharedIdentities (a household’s device).',
     ordersLastHourOnIdentities:
       'log2(n) when n >= 2 earlier orders in the last hour on the e-mail, card or device; else 0.',
     newCustomer: '1 when the e-mail has no earlier order, else 0.',
@@ -61,7 +62,7 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
     avsMismatch: '1 when address verification failed (result code N or C), else 0.',
     giftCardUsed: '1 when a gift card paid, else 0.',
     orderValueVsHistory:
-      'min(3, log2(r)) when the order is r > 2 times the average order value of the e-mail; else 0.',
+      'min(3, 2 log2(r / 2)) when the order is r > 2 times the average order value of the e-mail (0 at 2, 2 at 4, 3 from 5.7); else 0.',
     legitimateReviewsOnIdentities:
       'log2(1 + n), n = most reviews resolved "legitimate" in 365 days on the e-mail, card or device (lowers the score).',
     networkConfirmedAbuse:
@@ -81,11 +82,11 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
       "log2(1 + n), n = most earlier returns in 30 days on the customer's e-mail or payment instrument or on a device the return was sent from.",
     returnsLast365Days:
       'log2(n - 1) when n > 2 earlier returns in 365 days on the same identities as returnsLast30Days (two a year are usual); else 0.',
-    returnRateByCount: `min(2, r), r = the highest share of orders returned (lifetime) on the customer's e-mail or payment instrument, when r >= ${RATE_THRESHOLD} over at least ${MIN_PRIOR_RETURNS_FOR_RATE} earlier returns; else 0.`,
-    returnRateByValue: `min(2, r), r = the highest share of order value returned (lifetime) on the customer's e-mail or payment instrument, when r >= ${RATE_THRESHOLD} over at least ${MIN_PRIOR_RETURNS_FOR_RATE} earlier returns; else 0.`,
+    returnRateByCount: `h x s x min(2, r), r = the share of orders returned (lifetime) on the customer's e-mail or payment instrument, s rising from 0 at r = ${RATE_THRESHOLD / 2} to 1 at ${RATE_THRESHOLD}, h = (returns - 1) / ${MIN_PRIOR_RETURNS_FOR_RATE} up to 1 (none at one earlier return); the most over those identities.`,
+    returnRateByValue: `h x s x min(2, r), r = the share of order value returned (lifetime) on the customer's e-mail or payment instrument, s and h as for returnRateByCount; the most over those identities.`,
     lateReturn: `min(2, (d - ${LATE_RETURN_DAYS}) / ${LATE_RETURN_DAYS}) when the return comes d > ${LATE_RETURN_DAYS} days after the order; else 0.`,
     highValueCategory: `1 when the item's category contains a word of a category whose resale makes abuse pay (${HIGH_VALUE_CATEGORY_WORDS.join(', ')}; any case), else 0.`,
-    highValueItem: `min(2, log2(v / ${HIGH_ITEM_VALUE / 2})) when the returned units of the item are worth v >= ${HIGH_ITEM_VALUE} (1 at ${HIGH_ITEM_VALUE}, 2 from ${HIGH_ITEM_VALUE * 2}); else 0.`,
+    highValueItem: `min(2, log2(v / ${HIGH_ITEM_VALUE / 2})), v = what the returned units of the item are worth (0 up to ${HIGH_ITEM_VALUE / 2}, 1 at ${HIGH_ITEM_VALUE}, 2 from ${HIGH_ITEM_VALUE * 2}).`,
     refundToOriginalPayment:
       '1 when the refund goes back to the original payment (refundMode ORIGINAL_PAYMENT), else 0.',
     refundAsExchange:
@@ -102,7 +103,7 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
       "log2(1 + n), n = earlier signups from the signup's device in the last hour (the most over its devices).",
     signupsFromDeviceEarlierToday:
       "log2(1 + n), n = signups from the signup's device in the 24 hours before the last hour (the most over its devices).",
-    signupsOnEmailDomainLastHour: `log2(n - ${DOMAIN_BURST_FLOOR - 2}) when the e-mail's domain had n >= ${DOMAIN_BURST_FLOOR} earlier signups in the last hour, at least ${DOMAIN_BURST_FACTOR} times its hourly rate over the past 30 days (a burst, not a busy company domain); else 0.`,
+    signupsOnEmailDomainLastHour: `w x log2(1 + excess): excess = the e-mail domain's earlier signups in the last hour above mean + 3 sqrt(mean + 1), the mean being its usual share of the merchant's signups (30 days before the hour, one signup added) times the merchant's signups in the hour; w = baseline / (baseline + ${DOMAIN_BASELINE_SIGNUPS}), baseline = the merchant's signups in those 30 days (0 in its first hour). A surge of the whole merchant moves no share.`,
     selfReferral: `2 when the signup names its own account as referrer; else min(2, the sum of ${SELF_REFERRAL_WEIGHT.device} for a device, ${SELF_REFERRAL_WEIGHT.phone} for a phone and ${SELF_REFERRAL_WEIGHT.address} for an address the referee shares with the referrer's account), 0 when it shares none.`,
     referrerReferralBurst:
       'log2(n) when the referrer brought n >= 2 other signups in the last 24 hours, else 0.',
@@ -121,12 +122,12 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
       "log2(1 + n), n = failed logins from the login's device in the last hour, on any account (the most over its devices).",
     newDeviceForAccount:
       '1 when the login succeeds from devices none of which the account trusts (those of its signup and successful logins), on an account that trusts some; else 0.',
-    mfaNotUsedWhereUsual: `1 when the login succeeds without MFA on an account whose earlier successful logins (at least ${MFA_HABIT_MIN_LOGINS}) used MFA at least ${MFA_HABIT_SHARE * 100} % of the time; else 0.`,
+    mfaNotUsedWhereUsual: `When the login succeeds without MFA on an account with at least ${MFA_HABIT_MIN_LOGINS} earlier successful logins: their share with MFA, as a ramp from 0 at ${MFA_SHARE_RAMP.from * 100} % to 1 at ${MFA_SHARE_RAMP.to * 100} %; else 0.`,
   },
   account: {
     riskyChange: `1 when the change is high-risk (${[...RISKY_CHANGE_TYPES].join(', ')}), else 0.`,
     riskyChangeAfterNewDeviceLogin:
-      '1 when a high-risk change follows a successful login from a device new to the account within the last hour, 0.5 within the last 24 hours; else 0.',
+      'For a high-risk change after a successful login from a device new to the account: 0.4 for a login in the last 24 hours, 0.4 more within the hour, 0.2 more within 15 minutes (1 in all); else 0.',
     riskyChangeAfterFailures:
       'log2(1 + n), n = failed logins on the account in the last 24 hours, for a high-risk change; else 0.',
     riskyChangesLastHour:

@@ -9,7 +9,7 @@ import {
 } from './identity-time.ts';
 import { networkConfirmedAbuse, networkNewMerchantsLastDay } from './network-signals.ts';
 import type { SignalDeclaration, Signals } from './signal.ts';
-import { declareSignal, maxCount, perEvent, signalsOf } from './signal.ts';
+import { declareSignal, fadeAround, maxCount, perEvent, SILENT_BELOW, signalsOf } from './signal.ts';
 import { flagSignal, mostOnIdentities, othersLinked } from './signal-shapes.ts';
 import {
   type WatchFacts,
@@ -69,13 +69,17 @@ const lostChargebacksOnIdentities = mostOnIdentities('lostChargebacksOnIdentitie
 });
 
 /**
- * A customer whose e-mail has ordered here for a week is established on its device and address:
- * what others did on those (a household member's chargeback, its other e-mails) says little about it.
- * Rings come back on them with fresh e-mails, one or a few orders each.
+ * A customer whose e-mail has ordered here for a week or more is established on its device and
+ * address: what others did on those (a household member's chargeback, its other e-mails) says less
+ * and less about it as it ages, fading around a week (fadeAround). Rings come back on them with
+ * fresh e-mails, one or a few orders each.
  */
 const ESTABLISHED_SECONDS = 7 * 86_400;
-const sharedFor = (input: OrderScoringInput, shared: readonly IdentitySnapshot[]) =>
-  input.time.ages.email >= ESTABLISHED_SECONDS ? [] : shared;
+const notYetEstablished = ({ time }: OrderScoringInput) =>
+  time.ages.email < 0 ? 1 : fadeAround(time.ages.email, ESTABLISHED_SECONDS);
+/** The order's e-mail is fresh enough for the order to be part of a ring's wave (it has none: 0). */
+const freshEmail = ({ time }: OrderScoringInput) =>
+  time.ages.email < 0 ? 0 : fadeAround(time.ages.email, ORDER_EMAIL_PACE_SECONDS);
 
 /** The order's signals, in the order a decision records them. */
 export const ORDER_SIGNALS = [
@@ -86,8 +90,8 @@ export const ORDER_SIGNALS = [
   newIdentitiesAroundLastHour(['emailsPerDevice', 'cardsPerDevice', 'emailsPerCard']),
   lostChargebacksOnIdentities,
   mostOnIdentities('lostChargebacksOnSharedIdentities', {
-    identities: (input: OrderScoringInput) =>
-      sharedFor(input, [...input.history.devices, ...input.history.places]),
+    identities: ({ history }: OrderScoringInput) => [...history.devices, ...history.places],
+    weight: notYetEstablished,
     // A chargeback lands on every identity of its order: the customer's own ones are counted above.
     less: lostChargebacksOnIdentities.most,
     metric: METRIC.lostChargebacks,
@@ -97,9 +101,8 @@ export const ORDER_SIGNALS = [
   }),
   freshAccountsOnYoungIdentity({
     // Rings put cheap, fresh e-mails behind a few cards and devices: only a fresh e-mail counts here.
-    when: ({ time }: OrderScoringInput) =>
-      time.ages.email >= 0 && time.ages.email <= ORDER_EMAIL_PACE_SECONDS,
-    holders: ({ history }) => [...history.cards, ...history.devices],
+    weight: freshEmail,
+    holders: ({ history }: OrderScoringInput) => [...history.cards, ...history.devices],
     counted: 'email',
     own: ownEmails,
     paceSeconds: ORDER_EMAIL_PACE_SECONDS,
@@ -124,7 +127,8 @@ export const ORDER_SIGNALS = [
     words: 'card used with',
   }),
   othersLinked('deviceSharedAcrossEmails', {
-    holders: (input: OrderScoringInput) => sharedFor(input, input.history.devices),
+    holders: ({ history }: OrderScoringInput) => history.devices,
+    weight: notYetEstablished,
     counted: 'email',
     own: ownEmails,
     words: 'device used with',
@@ -171,9 +175,11 @@ export const ORDER_SIGNALS = [
     const prior = priorOrders(input);
     const averageValue = prior.count > 0 ? prior.value / prior.count : 0;
     const valueRatio = averageValue > 0 ? input.orderValue / averageValue : 0;
-    if (valueRatio <= 2) return undefined;
+    // 0 at twice the average (a customer's basket varies that much), 2 at four times, 3 from 5.7.
+    const value = valueRatio > 0 ? Math.min(3, 2 * Math.log2(valueRatio / 2)) : 0;
+    if (value < SILENT_BELOW) return undefined;
     return {
-      value: Math.min(3, Math.log2(valueRatio)),
+      value,
       evidence: `order value ${valueRatio.toFixed(1)}x this customer's average`,
     };
   }),

@@ -2,7 +2,7 @@ import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import type { SignalDeclaration, Signals } from './signal.ts';
-import { declareSignal, kindWord, signalsOf } from './signal.ts';
+import { clampUnit, declareSignal, kindWord, SILENT_BELOW, signalsOf } from './signal.ts';
 import { flagSignal, mostOnIdentities, othersLinked } from './signal-shapes.ts';
 import {
   type WatchFacts,
@@ -53,9 +53,15 @@ export const HIGH_VALUE_CATEGORY_WORDS = [
   'sneaker',
 ] as const;
 
-/** A rate over one or two returns says little; below this many prior returns it stays silent. */
+/**
+ * A return rate means something from a few returns and from about half the orders: the rate's value
+ * rises from 0 at a quarter (`RATE_THRESHOLD` / 2) to the rate itself at `RATE_THRESHOLD`, and counts
+ * fully from `MIN_PRIOR_RETURNS_FOR_RATE` + 1 returns (none at 1, half at 2): one return of one
+ * order is not a habit.
+ */
 export const MIN_PRIOR_RETURNS_FOR_RATE = 2;
 export const RATE_THRESHOLD = 0.5;
+/** An item at this value counts 1, twice it 2; from half of it the signal rises from 0. */
 export const HIGH_ITEM_VALUE = 500;
 export const LATE_RETURN_DAYS = 30;
 
@@ -70,7 +76,7 @@ const customerAndDevices = ({ history }: ReturnScoringInput) => [
   ...history.returnDevices,
 ];
 
-/** The share of orders (by count or value) returned on the customer, when it is at least RATE_THRESHOLD. */
+/** The share of orders (by count or value) returned on the customer, weighed as above. */
 const returnRateSignal = <Name extends string>(
   name: Name,
   returned: string,
@@ -78,10 +84,10 @@ const returnRateSignal = <Name extends string>(
   words: string,
 ) =>
   declareSignal(name, ({ history }: ReturnScoringInput) => {
-    const { rate, kind } = returnRate(history.customer, returned, ordered);
-    if (rate < RATE_THRESHOLD) return undefined;
+    const { rate, kind, value } = returnRate(history.customer, returned, ordered);
+    if (value < SILENT_BELOW) return undefined;
     return {
-      value: Math.min(2, rate),
+      value,
       evidence: `${Math.round(rate * 100)}% of ${words} on this ${kindWord(kind)}`,
     };
   });
@@ -142,11 +148,10 @@ export const RETURN_SIGNALS = [
     ({ item }: ReturnScoringInput) => isHighValueCategory(item.category),
     ({ item }) => `high-value category ${item.category}`,
   ),
-  declareSignal('highValueItem', ({ item }: ReturnScoringInput) =>
-    item.value >= HIGH_ITEM_VALUE
-      ? { value: Math.min(2, Math.log2(item.value / (HIGH_ITEM_VALUE / 2))), evidence: 'high-value item' }
-      : undefined,
-  ),
+  declareSignal('highValueItem', ({ item }: ReturnScoringInput) => {
+    const value = item.value > 0 ? Math.min(2, Math.log2(item.value / (HIGH_ITEM_VALUE / 2))) : 0;
+    return value >= SILENT_BELOW ? { value, evidence: 'high-value item' } : undefined;
+  }),
   flagSignal(
     'refundToOriginalPayment',
     (input: ReturnScoringInput) => input.refundMode === 'ORIGINAL_PAYMENT',
@@ -166,19 +171,22 @@ export function returnSignals(input: ReturnScoringInput): Signals {
   return signalsOf(RETURN_SIGNALS, input);
 }
 
-/** Highest share of orders (by count or value) returned on one customer identity, before this return. */
+/** The return rate's value on one customer identity, the most over them, before this return. */
 function returnRate(
   snapshots: readonly IdentitySnapshot[],
   returnedMetric: string,
   orderedMetric: string,
-): { rate: number; kind: string | undefined } {
-  let best = { rate: 0, kind: undefined as string | undefined };
+): { rate: number; kind: string | undefined; value: number } {
+  let best = { rate: 0, kind: undefined as string | undefined, value: 0 };
   for (const snapshot of snapshots) {
-    if (snapshot.count(METRIC.returns).lifetime < MIN_PRIOR_RETURNS_FOR_RATE) continue;
     const ordered = snapshot.count(orderedMetric).lifetime;
     if (ordered <= 0) continue;
     const rate = snapshot.count(returnedMetric).lifetime / ordered;
-    if (rate > best.rate) best = { rate, kind: snapshot.ref.kind };
+    const returns = snapshot.count(METRIC.returns).lifetime;
+    const habit = clampUnit((returns - 1) / MIN_PRIOR_RETURNS_FOR_RATE);
+    const share = clampUnit((rate - RATE_THRESHOLD / 2) / (RATE_THRESHOLD / 2));
+    const value = habit * share * Math.min(2, rate);
+    if (value > best.value) best = { rate, kind: snapshot.ref.kind, value };
   }
   return best;
 }

@@ -8,6 +8,7 @@ import {
   maxCount,
   maxOtherLinks,
   perEvent,
+  SILENT_BELOW,
   type SignalDeclaration,
   saturating,
 } from './signal.ts';
@@ -62,6 +63,8 @@ export function mostOnIdentities<Input extends object, Name extends string>(
     less?: (input: Input) => MostOnIdentity;
     /** A metric counting some of `metric`'s events that do not count here, per identity. */
     except?: string;
+    /** How much the count says for this event, 0..1 (default 1): the value is scaled by it. */
+    weight?: (input: Input) => number;
   },
 ): SignalDeclaration<Input, Name> & { most: (input: Input) => MostOnIdentity } {
   const allowance = spec.allowance ?? 0;
@@ -74,9 +77,10 @@ export function mostOnIdentities<Input extends object, Name extends string>(
     ...declareSignal(name, (input: Input) => {
       const found = most(input);
       const count = spec.less ? Math.max(0, found.count - spec.less(input).count) : found.count;
-      if (count <= allowance) return undefined;
+      const value = saturating(count - allowance) * (spec.weight ? spec.weight(input) : 1);
+      if (count <= allowance || value < SILENT_BELOW) return undefined;
       return {
-        value: saturating(count - allowance),
+        value,
         evidence: `${plural(count, spec.event)} on this ${kindWord(found.kind)}${qualifier}${WINDOW_WORDS[spec.window]}`,
       };
     }),
@@ -95,13 +99,16 @@ export function othersLinked<Input, Name extends string>(
     own: (input: Input) => readonly { digest: string }[];
     /** The holder and how the others relate to it: `card used with`, `device already behind`. */
     words: string;
+    /** How much the others say for this event, 0..1 (default 1): the value is scaled by it. */
+    weight?: (input: Input) => number;
   },
 ): SignalDeclaration<Input, Name> {
   return declareSignal(name, (input) => {
     const others = maxOtherLinks(spec.holders(input), spec.counted, spec.own(input));
-    if (others <= 0) return undefined;
+    const value = saturating(others) * (spec.weight ? spec.weight(input) : 1);
+    if (others <= 0 || value < SILENT_BELOW) return undefined;
     return {
-      value: saturating(others),
+      value,
       evidence: `${spec.words} ${plural(others, `other ${KIND_WORDS[spec.counted]}`)}`,
     };
   });

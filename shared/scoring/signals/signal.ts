@@ -53,6 +53,20 @@ export function perEvent<Input extends object, Fact>(fact: (input: Input) => Fac
   };
 }
 
+/**
+ * A weight that fades smoothly around a boundary instead of switching there: 1 / (1 + (x / b)^4),
+ * 94 % at half the boundary, 50 % at it, 6 % at twice it. For a time or a count whose meaning
+ * changes over a range (an account's youth, a device's pace), where an if at one constant would make
+ * one second or one event decide the whole signal.
+ */
+export const fadeAround = (x: number, boundary: number) => 1 / (1 + (Math.max(0, x) / boundary) ** 4);
+
+/** x held to 0..1: a ramp's weight. */
+export const clampUnit = (x: number) => Math.min(1, Math.max(0, x));
+
+/** A faded signal this small says nothing a decision would name: it is left out. */
+export const SILENT_BELOW = 0.01;
+
 /** Diminishing returns: 1 event -> 1, 3 -> 2, 7 -> 3. */
 export const saturating = (count: number) => (count > 0 ? Math.log2(1 + count) : 0);
 

@@ -2,6 +2,7 @@ import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import { plural } from '../../plural.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
+import { type DomainBurst, domainBurst, signupCounts } from './email-domain-burst.ts';
 import type { IdentityTimeFacts } from './identity-time.ts';
 import { newIdentitiesAroundLastHour, scriptSpeedAfterPreviousEvent } from './identity-time.ts';
 import type { Signal, SignalDeclaration, Signals } from './signal.ts';
@@ -38,21 +39,14 @@ export interface SignupScoringInput {
     addresses: readonly IdentitySnapshot[];
     emails: readonly IdentitySnapshot[];
     emailDomains: readonly IdentitySnapshot[];
+    /** Every shard of the merchant's signup counter: the total a domain's share is taken of. */
+    signupTraffic: readonly IdentitySnapshot[];
     referrer: IdentitySnapshot | undefined;
   };
 }
 
 /** Per kind, how much sharing it with the referrer says: a household shares an address honestly. */
 export const SELF_REFERRAL_WEIGHT = { device: 1, phone: 1, address: 0.5 } as const;
-/**
- * A small domain's signups in the last hour look like a farm when there are at least this many and
- * they run this many times above the domain's own hourly rate of the past month (a company domain
- * with steady signups is not a burst).
- */
-export const DOMAIN_BURST_FLOOR = 5;
-export const DOMAIN_BURST_FACTOR = 10;
-const HOURS_IN_30_DAYS = 30 * 24;
-
 const ownAccount = ({ customer }: SignupScoringInput) => [customer];
 
 /** Other accounts already behind one of the signup's identities (`words`: the identity, `device`). */
@@ -98,11 +92,16 @@ export const SIGNUP_SIGNALS = [
     ),
   ),
   declareSignal('signupsOnEmailDomainLastHour', ({ history }: SignupScoringInput) => {
-    const burst = Math.max(0, ...history.emailDomains.map(domainBurstOf));
-    if (burst <= 0) return undefined;
+    const merchant = signupCounts(history.signupTraffic);
+    let burst: DomainBurst | undefined;
+    for (const domain of history.emailDomains) {
+      const found = domainBurst(signupCounts([domain]), merchant);
+      if (!burst || found.value > burst.value) burst = found;
+    }
+    if (!burst || burst.value <= 0) return undefined;
     return {
-      value: saturating(burst - DOMAIN_BURST_FLOOR + 1),
-      evidence: `burst of ${plural(burst, 'signup')} on this e-mail domain in the last hour`,
+      value: burst.value,
+      evidence: `${plural(burst.signups, 'signup')} on this e-mail domain in the last hour, ${Math.round(burst.expected)} expected from its usual share of signups`,
     };
   }),
   declareSignal('selfReferral', (input: SignupScoringInput) => {
@@ -132,13 +131,6 @@ export const SIGNUP_SIGNALS = [
 
 export function signupSignals(input: SignupScoringInput): Signals {
   return signalsOf(SIGNUP_SIGNALS, input);
-}
-
-/** Earlier signups on a domain in the last hour when they are a burst against its usual rate, else 0. */
-function domainBurstOf(domain: IdentitySnapshot): number {
-  const counts = domain.count(METRIC.signups);
-  const usualPerHour = (counts.d30 - counts.h1) / HOURS_IN_30_DAYS;
-  return counts.h1 >= DOMAIN_BURST_FLOOR && counts.h1 >= DOMAIN_BURST_FACTOR * usualPerHour ? counts.h1 : 0;
 }
 
 /** Which of the referee's device, phone and address the referrer's account is already linked to. */

@@ -42,15 +42,15 @@ describeSignalRows('account', accountSignals, {
   ],
   riskyChangeAfterNewDeviceLogin: [
     fires(
-      'within the hour of a new-device login',
+      'within the hour of a new-device login, not the last 15 minutes: 0.4 + 0.4',
       accountUpdate({ account: accountCounts(METRIC.newDeviceLogins, countIn('h1', 1)), input: risky }),
-      1,
+      0.8,
       'shortly after a login from a new device (last hour)',
     ),
     fires(
       'later the same day',
       accountUpdate({ account: accountCounts(METRIC.newDeviceLogins, countIn('h24', 1)), input: risky }),
-      0.5,
+      0.4,
       'shortly after a login from a new device (last 24 hours)',
     ),
     silent(

@@ -92,10 +92,19 @@ describeSignalRows('order', orderSignals, {
       Math.log2(3),
       '2 other lost chargebacks on this address in 365 days',
     ),
-    silent(
-      'an e-mail first seen 7 days before the order: a household member’s chargeback',
+    fires(
+      'an e-mail first seen 7 days before the order: half as much, 1 / (1 + 1^4)',
       order({
         email: { ...withOrders(), firstSeenAt: AT - 7 * DAY },
+        address: { counts: { [METRIC.lostChargebacks]: countIn('d365', 3) } },
+      }),
+      1,
+      '3 other lost chargebacks on this address in 365 days',
+    ),
+    silent(
+      'an e-mail first seen 4 weeks before the order: a household member’s chargeback',
+      order({
+        email: { ...withOrders(), firstSeenAt: AT - 28 * DAY },
         address: { counts: { [METRIC.lostChargebacks]: countIn('d365', 3) } },
       }),
     ),
@@ -125,7 +134,7 @@ describeSignalRows('order', orderSignals, {
         email: { counts: {} },
         card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 3 * DAY },
       }),
-      1,
+      1 / (1 + (3 / 7) ** 4),
       'card first seen 3 days ago, already used with 1 other e-mail',
     ),
     silent(
@@ -150,7 +159,7 @@ describeSignalRows('order', orderSignals, {
         device: { links: { email: [EMAIL, 'e2', 'e3'], address: ['address-1'] }, firstSeenAt: AT - 2 * DAY },
         address: { firstSeenAt: AT - 2 * DAY },
       }),
-      Math.log2(3),
+      Math.log2(3) / (1 + (2 / 14) ** 4),
       'device first seen 2 days ago, already used with 2 other e-mails',
     ),
     fires(
@@ -160,14 +169,23 @@ describeSignalRows('order', orderSignals, {
         device: { links: { email: [EMAIL, 'e2'], address: ['address-2'] }, firstSeenAt: AT - 2 * DAY },
         address: { firstSeenAt: AT - 30 * DAY },
       }),
-      1,
+      1 / (1 + (2 / 7) ** 4),
       'device first seen 2 days ago, already used with 1 other e-mail',
     ),
-    silent(
-      '1 other e-mail on a card first seen 8 days ago: slower than the pace',
+    fires(
+      '1 other e-mail on a card first seen 8 days ago: slower than the pace, it fades',
       order({
         email: { counts: {} },
         card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 8 * DAY },
+      }),
+      1 / (1 + (8 / 7) ** 4),
+      'card first seen 8 days ago, already used with 1 other e-mail',
+    ),
+    silent(
+      '1 other e-mail on a card first seen 25 days ago: far slower than the pace',
+      order({
+        email: { counts: {} },
+        card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 25 * DAY },
       }),
     ),
   ],
@@ -211,10 +229,19 @@ describeSignalRows('order', orderSignals, {
       'device used with 1 other e-mail',
     ),
     silent('only the order’s own e-mail', order()),
-    silent(
-      'an e-mail first seen 7 days before the order: a household’s device',
+    fires(
+      'an e-mail first seen 7 days before the order: half as much',
       order({
         email: { ...withOrders(), firstSeenAt: AT - 7 * DAY },
+        device: { links: { email: [EMAIL, 'e2'] } },
+      }),
+      0.5,
+      'device used with 1 other e-mail',
+    ),
+    silent(
+      'an e-mail first seen 4 weeks before the order: a household’s device',
+      order({
+        email: { ...withOrders(), firstSeenAt: AT - 28 * DAY },
         device: { links: { email: [EMAIL, 'e2'] } },
       }),
     ),

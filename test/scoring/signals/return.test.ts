@@ -111,7 +111,13 @@ describeSignalRows('return', returnSignals, {
   highValueItem: [
     fires('worth 1000: capped at 2', returned({ item: { value: 1000 } }), 2, 'high-value item'),
     fires('worth 500', returned({ item: { value: 500 } }), 1, 'high-value item'),
-    silent('worth 499', returned({ item: { value: 499 } })),
+    fires(
+      'worth 375: log2(375 / 250)',
+      returned({ item: { value: 375 } }),
+      Math.log2(1.5),
+      'high-value item',
+    ),
+    silent('worth 250', returned({ item: { value: 250 } })),
   ],
   refundToOriginalPayment: [
     fires(

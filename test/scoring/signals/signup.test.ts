@@ -8,7 +8,7 @@ import { countIn } from '../snapshots.ts';
 const HOUR = 3_600_000;
 const withTime = (time: ReturnType<typeof signup>['time']) => signup({ input: { time } });
 const otherAccounts = { links: { customer: [ACCOUNT, 'a1'] } };
-/** Signups on the e-mail's domain: `h1` in the last hour, `month` in the 30 days. */
+/** Signups on the e-mail's domain (or the merchant's): `h1` in the last hour, `month` in the 30 days. */
 const domainSignups = (h1: number, month: number) => ({
   counts: { [METRIC.signups]: { m15: 0, h1, h24: h1, d30: month, d365: month, lifetime: month } },
 });
@@ -27,7 +27,7 @@ describeSignalRows('signup', signupSignals, {
     fires(
       "a farm's second account on a device first seen 30 hours ago",
       signup({ device: { links: { customer: ['a1'] }, firstSeenAt: AT - 30 * HOUR } }),
-      1,
+      1 / (1 + (30 / 48) ** 4),
       'device first seen 30 hours ago, already used with 1 other account',
     ),
     silent(
@@ -43,7 +43,7 @@ describeSignalRows('signup', signupSignals, {
         device: { links: { customer: ['a1', 'a2'], address: ['address-1'] }, firstSeenAt: AT - 14 * HOUR },
         address: { firstSeenAt: AT - 14 * HOUR },
       }),
-      Math.log2(3),
+      Math.log2(3) / (1 + (14 / 96) ** 4),
       'device first seen 14 hours ago, already used with 2 other accounts',
     ),
     silent(
@@ -95,16 +95,23 @@ describeSignalRows('signup', signupSignals, {
   ],
   signupsOnEmailDomainLastHour: [
     fires(
-      '8 in the hour on a quiet domain: log2(8 - 3)',
-      signup({ domain: domainSignups(8, 8) }),
-      Math.log2(5),
-      'burst of 8 signups on this e-mail domain in the last hour',
+      '20 in the hour on a domain never seen, at a merchant of 1,000 signups a month: 17 past the bound, weighed 1,000 / 1,100',
+      signup({ domain: domainSignups(20, 20), traffic: domainSignups(40, 1_040) }),
+      (1_000 / 1_100) * Math.log2(1 + 20 - (40 / 1_001 + 3 * Math.sqrt(40 / 1_001 + 1))),
+      '20 signups on this e-mail domain in the last hour, 0 expected from its usual share of signups',
     ),
     silent(
-      '8 in the hour on a domain with 10 an hour all month',
-      signup({ domain: domainSignups(8, 7_208) }),
+      "a merchant's first hour: 85 of its 600 signups on one domain, no month behind them",
+      signup({ domain: domainSignups(85, 85), traffic: domainSignups(600, 600) }),
     ),
-    silent('4 in the hour', signup({ domain: domainSignups(4, 4) })),
+    silent(
+      'a sale hour at ten times the traffic: the domain keeps its usual 5 % share',
+      signup({ domain: domainSignups(60, 60 + 3_600), traffic: domainSignups(1_200, 1_200 + 72_000) }),
+    ),
+    silent(
+      'three colleagues in the hour on their company domain',
+      signup({ domain: domainSignups(3, 3), traffic: domainSignups(40, 1_040) }),
+    ),
   ],
   selfReferral: [
     fires(
