@@ -17,8 +17,8 @@ import {
   watchedIdentityNewCustomer,
 } from './watched-identity.ts';
 import {
-  comesFromHome,
   freshAccountsOnYoungIdentity,
+  mayComeFromHome,
   ORDER_EMAIL_PACE_SECONDS,
 } from './young-shared-identity.ts';
 
@@ -106,7 +106,7 @@ export const ORDER_SIGNALS = [
     counted: 'email',
     own: ownEmails,
     paceSeconds: ORDER_EMAIL_PACE_SECONDS,
-    fromHome: ({ history }) => comesFromHome(history.places, history.devices),
+    mayBeHome: ({ history }) => mayComeFromHome(history.places, history.devices),
   }),
   mostOnIdentities('abusiveReturnsOnIdentities', {
     identities: ({ history }: OrderScoringInput) => history.all,

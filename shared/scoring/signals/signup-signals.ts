@@ -14,8 +14,8 @@ import {
   watchedIdentityNewCustomer,
 } from './watched-identity.ts';
 import {
-  comesFromHome,
   freshAccountsOnYoungIdentity,
+  mayComeFromHome,
   SIGNUP_ACCOUNT_PACE_SECONDS,
 } from './young-shared-identity.ts';
 
@@ -76,7 +76,7 @@ export const SIGNUP_SIGNALS = [
     counted: 'customer',
     own: ownAccount,
     paceSeconds: SIGNUP_ACCOUNT_PACE_SECONDS,
-    fromHome: ({ history }) => comesFromHome(history.addresses, history.devices),
+    mayBeHome: ({ history }) => mayComeFromHome(history.addresses, history.devices),
   }),
   behindOtherAccounts('deviceSharedWithOtherAccounts', 'device', ({ history }) => history.devices),
   behindOtherAccounts('phoneSharedWithOtherAccounts', 'phone', ({ history }) => history.phones),

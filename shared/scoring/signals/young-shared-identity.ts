@@ -47,18 +47,21 @@ export function youngSharedIdentity(
 }
 
 /**
- * Whether an event comes from a home: one of its devices was already used with one of its addresses
- * (device items keep the first addresses seen with them). A couple's second e-mail or account on
- * their new laptop looks like a ring's second member; a ring's members ship to drops their device has
- * not used before, or come more than two to a device.
+ * Whether an event may come from a home: one of its devices was already used with one of its
+ * addresses (device items keep the first addresses seen with them), or the event names no device or
+ * no address to tell. A couple's second e-mail or account on their new laptop looks like a ring's
+ * second member; a ring's members ship to drops their device has not used before, or come more than
+ * two to a device. A merchant that sends no device or address loses that evidence, and its
+ * customers are judged as a home would be, never worse for a field left out.
  */
-export const comesFromHome = (
+export const mayComeFromHome = (
   places: readonly IdentitySnapshot[],
   devices: readonly IdentitySnapshot[],
-): boolean =>
-  devices.some((device) =>
-    places.some((place) => place.ref.kind === 'address' && device.isLinked('address', place.ref.digest)),
-  );
+): boolean => {
+  const addresses = places.filter((place) => place.ref.kind === 'address');
+  if (devices.length === 0 || addresses.length === 0) return true;
+  return devices.some((device) => addresses.some((place) => device.isLinked('address', place.ref.digest)));
+};
 
 /** The model signal `freshAccountsOnYoungIdentity` of a finding, times `weight` (0..1). */
 export function freshAccountsSignal(
@@ -77,8 +80,8 @@ export function freshAccountsSignal(
  * The signal `freshAccountsOnYoungIdentity`, for an event type that says which of its identities
  * may hold a wave (`holders`), what gathers on them (`counted`, the event's `own` left out), at what
  * pace, where only some events can be part of a wave, how far this one can (`weight`, 0..1), and
- * where it can tell, whether the event comes from a home (`fromHome`): there one other member is a
- * housemate, and it takes two.
+ * whether the event may come from a home (`mayBeHome`): there one other member is a housemate, and
+ * it takes two.
  */
 export const freshAccountsOnYoungIdentity = <Input extends { at: number }>(reading: {
   holders: (input: Input) => readonly IdentitySnapshot[];
@@ -86,7 +89,7 @@ export const freshAccountsOnYoungIdentity = <Input extends { at: number }>(readi
   own: (input: Input) => readonly IdentityRef[];
   paceSeconds: number;
   weight?: (input: Input) => number;
-  fromHome?: (input: Input) => boolean;
+  mayBeHome?: (input: Input) => boolean;
 }) =>
   declareSignal('freshAccountsOnYoungIdentity', (input: Input) => {
     const weight = reading.weight ? reading.weight(input) : 1;
@@ -97,7 +100,7 @@ export const freshAccountsOnYoungIdentity = <Input extends { at: number }>(readi
       reading.own(input),
       input.at,
       reading.paceSeconds,
-      reading.fromHome?.(input) ? 2 : 1,
+      reading.mayBeHome?.(input) ? 2 : 1,
     );
     return freshAccountsSignal(found, reading.counted, weight);
   });

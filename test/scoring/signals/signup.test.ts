@@ -37,6 +37,13 @@ describeSignalRows('signup', signupSignals, {
         address: { firstSeenAt: AT - 14 * HOUR },
       }),
     ),
+    silent(
+      'a second account on a new device, the signup naming no address: judged as a home would be',
+      (() => {
+        const input = signup({ device: { links: { customer: ['a1'] }, firstSeenAt: AT - 14 * HOUR } });
+        return { ...input, history: { ...input.history, addresses: [] } };
+      })(),
+    ),
     fires(
       'a third account there',
       signup({
