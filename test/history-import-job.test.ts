@@ -26,7 +26,7 @@ const { dynamoDbClient } = await import('../shared/store/client.ts');
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { admin } = await import('./support/admin.ts');
 const { newMerchant } = await import('./support/api.ts');
-const { createOwnTable, tableSnapshot, copyTable } = await import('./support/table-snapshot.ts');
+const { createOwnTable, merchantItems, copyTable } = await import('./support/table-snapshot.ts');
 
 const BUCKET = 'imports-test';
 const DAY = 86_400_000;
@@ -39,10 +39,6 @@ const roomy = { getRemainingTimeInMillis: () => 900_000 };
 function runningOut(checks: number) {
   let asked = 0;
   return { getRemainingTimeInMillis: () => (++asked <= checks ? 900_000 : 10_000) };
-}
-
-async function merchantItems(merchantId: string, table?: string) {
-  return new Map([...(await tableSnapshot(table))].filter(([key]) => key.includes(merchantId)));
 }
 
 beforeAll(createOwnTable);

@@ -15,7 +15,7 @@ const { listReviews } = await import('../shared/store/reviews.ts');
 const { admin, jsonFile } = await import('./support/admin.ts');
 const { newMerchant, startTestApi } = await import('./support/api.ts');
 const { parseImportFile } = await import('../shared/history-import/import-lines.ts');
-const { createOwnTable, tableSnapshot, copyTable } = await import('./support/table-snapshot.ts');
+const { createOwnTable, merchantItems, copyTable } = await import('./support/table-snapshot.ts');
 
 const DAY = 86_400_000;
 const START = Date.now() - 200 * DAY;
@@ -30,12 +30,6 @@ async function historyFile(name: string, text: string): Promise<string> {
   const path = join(dir, name);
   await writeFile(path, text);
   return path;
-}
-
-/** The items of one merchant (its key holds its id), by key. */
-async function merchantItems(merchantId: string, table?: string) {
-  const all = await tableSnapshot(table);
-  return new Map([...all].filter(([key]) => key.includes(merchantId)));
 }
 
 const summaryOf = (stdout: string) => JSON.parse(stdout) as Record<string, number>;

@@ -1,6 +1,8 @@
 import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, dynamoDbClient, tableName } from '../../shared/store/client.ts';
+import { staleVelocityBuckets } from '../../shared/store/distinct-windows.ts';
 import { ensureTable } from '../../shared/store/ensure-table.ts';
+import { staleBuckets } from '../../shared/store/history-windows.ts';
 
 /**
  * Whole-table snapshots, to prove a refused or failed request changed nothing. Suites that take
@@ -22,6 +24,42 @@ export async function tableSnapshot(table = tableName): Promise<Map<string, stri
     items.set(`${item.PK}|${item.SK}`, stableText(item));
   }
   return items;
+}
+
+/**
+ * One merchant's items (its key holds its id), as every read from an identity's latest event on
+ * sees them: time buckets already stale as of its newest are left out. Events written concurrently
+ * (an import) may leave such a bucket that live delivery in time order had already pruned, and race
+ * on an item's first and last sighting (identity-history.ts says why): the merchant's signup counter
+ * takes every signup, so it shows. No window reads a stale bucket and the next write removes it;
+ * nothing reads the counter's sightings, so they are left out too.
+ */
+export async function merchantItems(merchantId: string, table?: string): Promise<Map<string, string>> {
+  const items = new Map<string, string>();
+  for await (const item of scan(table ?? tableName)) {
+    if (!String(item.PK).includes(merchantId) || String(item.PK).endsWith('#RATELIMIT')) continue;
+    const latest = newestTime(item);
+    if (latest !== undefined)
+      for (const stale of [...staleBuckets(item, latest), ...staleVelocityBuckets(item, latest)])
+        delete item[stale];
+    if (item.kind === 'signupTraffic') {
+      delete item.firstSeenAt;
+      delete item.lastSeenAt;
+    }
+    items.set(`${item.PK}|${item.SK}`, stableText(item));
+  }
+  return items;
+}
+
+/** An identity item's latest time: its last sighting, or the start of its newest quarter-hour bucket. */
+function newestTime(item: Record<string, unknown>): number | undefined {
+  if (item.kind === undefined) return undefined;
+  const quarters = Object.keys(item).flatMap((name) => {
+    const match = /^q(\d+)[A-Za-z]+$/.exec(name);
+    return match ? [Number(match[1]) * 15 * 60_000] : [];
+  });
+  const last = typeof item.lastSeenAt === 'number' ? item.lastSeenAt : 0;
+  return Math.max(last, ...quarters);
 }
 
 /** Copies this suite's items whose `PK|SK` passes `keep` into another (existing) table. */
