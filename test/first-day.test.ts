@@ -10,6 +10,7 @@ import {
 } from './support/good-declines.ts';
 import { importAsHistory } from './support/import-traffic.ts';
 import { SCORED_KINDS, type ScoredKind } from './support/live-traffic/delivery.ts';
+import { trafficMix } from './support/live-traffic/mix.ts';
 import { firstWeekTraffic, type LiveTraffic, surgeTraffic } from './support/live-traffic.ts';
 
 /**
@@ -98,6 +99,53 @@ function declineBudgetTests(traffic: LiveTraffic, window: Window, outcomes: () =
 
 afterAll(() => {
   if (measured.length > 0) console.log(`Good events declined and reviewed:\n  ${measured.join('\n  ')}`);
+});
+
+describe('the traffic played is what honest customers send (read back from the requests)', () => {
+  const inFirstDay = firstWeek.deliveries.filter((d) => d.at < goLive + DAY);
+  it.each([
+    ['first 24 h', inFirstDay, LAUNCH_BURST.signupsPerMinute * 0.85],
+    ['first week', firstWeek.deliveries, LAUNCH_BURST.signupsPerMinute * 0.85],
+    ['surge day', surge.deliveries, 0],
+  ] as const)(
+    '%s: every scored type, the launch burst, big and regional providers, colleagues, households, typos, new phones, missing optional fields',
+    (name, deliveries, burstPerMinute) => {
+      const mix = trafficMix(deliveries);
+      console.log(`${name} traffic: ${JSON.stringify(mix)}`);
+      for (const kind of SCORED_KINDS) expect(mix.byKind[kind], kind).toBeGreaterThan(0);
+      const signups = mix.byKind.signup!;
+      expect(mix.peakSignupsPerMinute).toBeGreaterThanOrEqual(burstPerMinute);
+      expect(mix.signupsWithoutTimestamp / signups).toBeGreaterThan(0.5);
+      expect(mix.loginsWithoutTimestamp / mix.byKind.login!).toBeGreaterThan(0.5);
+      expect(mix.signupsWithoutPhone).toBeGreaterThan(0);
+      expect(mix.signupsWithoutAddress).toBeGreaterThan(0);
+      expect(mix.signupsWithoutDevice).toBeGreaterThan(0);
+      expect(mix.ordersWithoutDevice).toBeGreaterThan(0);
+      expect(mix.signupsOnBigProviders / signups).toBeGreaterThan(0.5);
+      expect(mix.signupsOnBigProviders / signups).toBeLessThan(0.9);
+      expect(mix.peakSignupsOfOneOrganisationPerHour).toBeGreaterThanOrEqual(3);
+      expect(mix.devicesSharedBySignups).toBeGreaterThan(0);
+      expect(mix.failedLogins).toBeGreaterThan(0);
+      for (const behaviour of ['checkout', 'typo', 'household', 'account-change', 'return']) {
+        expect(mix.byBehaviour[behaviour], behaviour).toBeGreaterThan(0);
+      }
+    },
+  );
+
+  it('over the first week: new phones, password resets, mistyped usernames, guest orders, dispositions and disputes too', () => {
+    const { byBehaviour } = trafficMix(firstWeek.deliveries);
+    for (const behaviour of [
+      'new-phone',
+      'password-reset',
+      'wrong-username',
+      'guest-order',
+      'colleagues',
+      'disposition',
+      'dispute',
+    ]) {
+      expect(byBehaviour[behaviour], behaviour).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe(`a brand-new merchant's first week of live honest traffic (launch: ${LAUNCH_BURST.minutes} minutes at ${LAUNCH_BURST.signupsPerMinute} signups a minute; ${firstWeek.deliveries.length} requests)`, () => {

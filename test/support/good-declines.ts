@@ -6,7 +6,7 @@ import type { ScoredKind } from './live-traffic/delivery.ts';
  * budgets are the product's (docs: good customers declined at most 0.5 %, reviewed at most 2 %).
  */
 export const GOOD_DECLINED_BUDGET = 0.005;
-export const GOOD_REVIEWED_BUDGET = 0.02;
+const GOOD_REVIEWED_BUDGET = 0.02;
 
 export interface KindShare {
   kind: ScoredKind;
@@ -33,18 +33,19 @@ export function describeShare(share: KindShare): string {
   const { kind, events, declined, reviewed } = share;
   return (
     `${kind}: ${declined.length} of ${events} declined (${percent(declined.length, events)}), ` +
-    `${reviewed.length} reviewed (${percent(reviewed.length, events)})`
+    `${reviewed.length} reviewed (${percent(reviewed.length, events)}` +
+    `${reviewed.length > events * GOOD_REVIEWED_BUDGET ? ', over the 2 % review budget' : ''})`
   );
 }
 
 /**
- * The decision reasons of `outcomes`, grouped with their numbers blanked (`device first seen # minutes
- * ago` is one reason however many minutes), most frequent first, each with its count, one example
+ * The decision reasons of `outcomes`, grouped with their numbers, units and plurals blanked (`device
+ * first seen # <time> ago` is one reason however long ago), most frequent first, each with its count, one example
  * and the honest behaviours (cohorts) it hit; then the reasons' parts (one per signal) with counts.
  * That is what the engineer fixing the signals reads.
  */
 export function reasonsReport(outcomes: readonly Outcome[], limit = 12): string {
-  const byReason = groupBy(outcomes, (o) => [blankNumbers(o.reason ?? '(no reason)')]);
+  const byReason = groupBy(outcomes, (o) => [reasonKey(o.reason ?? '(no reason)')]);
   const byPart = groupBy(outcomes, (o) => (o.reason ?? '(no reason)').split('; ').map(blankNumbers));
   const reasons = byReason.slice(0, limit).map(({ key, count, members }) => {
     const cohorts = tally(members.map((o) => o.delivery.cohort))
@@ -58,8 +59,17 @@ export function reasonsReport(outcomes: readonly Outcome[], limit = 12): string 
   return `${reasons.join('\n')}\n  by part of the reason:\n${parts.join('\n')}`;
 }
 
+/** A reason with its numbers, units and plurals blanked, its parts in a fixed order: one key per kind of reason. */
+function reasonKey(reason: string): string {
+  return reason.split('; ').map(blankNumbers).sort().join('; ');
+}
+
 function blankNumbers(text: string): string {
-  return text.replace(/\d+(\.\d+)?/g, '#');
+  return text
+    .replace(/\d+(\.\d+)?/g, '#')
+    .replace(/\bthe last (second|minute|hour|day|week)\b/g, 'the last # $1')
+    .replace(/# (seconds?|minutes?|hours?|days?|weeks?)\b/g, '# <time>')
+    .replace(/(# (?:\w+ )?)(\w+[^s])s\b/g, '$1$2');
 }
 
 function groupBy(

@@ -5,7 +5,7 @@ import type { Address, Card, Person } from './people.ts';
  * Request bodies as a merchant's integration sends them (../shared/spec/api-contract.md, openapi.json):
  * optional fields are left out where integrations commonly lack them, never filled with placeholders.
  */
-export const SHOP_DOMAIN = 'www.harborandpine.com';
+const SHOP_DOMAIN = 'www.harborandpine.com';
 const USD = '840';
 
 const money = (amount: number) => ({ currencyCode: USD, amount: amount.toFixed(2) });
