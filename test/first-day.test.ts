@@ -17,8 +17,12 @@ import { firstWeekTraffic, type LiveTraffic, surgeTraffic } from './support/live
  * A merchant's first day and its busiest, played live through the HTTP API at simulated time
  * (../shared/domain-notes.md, "A merchant's first day and its busiest"). Every event is an honest
  * customer's (test/support/live-traffic/), so any DECLINE is a good customer turned away: per event
- * type, at most 0.5 % may be, over the first 24 hours, the first week, and the surge day. A failure
- * lists the declined events' reasons with counts, and which honest behaviours they hit.
+ * type, at most 0.5 % may be (rounded down: under 200 events, none), over a brand-new merchant's
+ * first 24 hours and first week (a launch burst of signups at 200 a minute, then a small shop's days),
+ * and over an established merchant's day at ten times its usual traffic (its 28 days of history
+ * imported first, as a merchant would). A return counts once, with the strictest decision of its
+ * lines. Reviews are printed, not asserted. A failure lists the declined events' reasons with counts,
+ * and which honest behaviours (cohorts) they hit. No nightly job (training, guard) runs in between.
  */
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
