@@ -4,7 +4,7 @@ import type { SignupRequest } from '../schemas/signup.ts';
 import { shardOf } from '../shard-of.ts';
 import { contactIdentities, deviceIdentities } from './contact-identities.ts';
 import { isCommonProvider } from './email-patterns.ts';
-import { emailDomain, type IdentityRef, identity, uniqueIdentities } from './identities.ts';
+import { emailDomain, type IdentityRef, identity, normalizeSurname, uniqueIdentities } from './identities.ts';
 
 /** The account (a merchant customer id, or the attempted username for a login to no account). */
 export const customerIdentity = (customerId: string): IdentityRef => identity('customer', customerId.trim());
@@ -31,6 +31,8 @@ export interface SignupIdentities {
   emailDomains: IdentityRef[];
   /** The referrer's account, when the signup names one. */
   referrer: IdentityRef | undefined;
+  /** The account holder's surname; undefined when it normalises to nothing. */
+  surname: IdentityRef | undefined;
   /** The merchant's signup counter: the shard this signup counts in, and every shard (read). */
   traffic: { counted: IdentityRef; shards: IdentityRef[] };
   /** The identities the signup links to each other and to the account. */
@@ -53,6 +55,8 @@ export function identitiesOfSignup(signup: SignupRequest): SignupIdentities {
     }),
   );
   const referrer = signup.referrerID ? customerIdentity(signup.referrerID) : undefined;
+  const surnameText = normalizeSurname(signup.lastName);
+  const surname = surnameText ? identity('surname', surnameText) : undefined;
   const linked = uniqueIdentities([
     customer,
     username,
@@ -60,6 +64,7 @@ export function identitiesOfSignup(signup: SignupRequest): SignupIdentities {
     ...contacts.phones,
     ...addresses,
     ...devices,
+    ...(surname ? [surname] : []),
   ]);
   return {
     customer,
@@ -70,6 +75,7 @@ export function identitiesOfSignup(signup: SignupRequest): SignupIdentities {
     devices,
     emailDomains,
     referrer,
+    surname,
     traffic: {
       counted: identity('signupTraffic', String(shardOf(signup.customerId, SIGNUP_TRAFFIC_SHARDS))),
       shards: SIGNUP_TRAFFIC,

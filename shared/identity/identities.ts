@@ -17,6 +17,8 @@ export const IDENTITY_KINDS = [
   // Counters only: the merchant's signups, split over shards (account-identities.ts): what a domain's
   // share of the merchant's signups is measured against.
   'signupTraffic',
+  // A signup's surname: counted, and kept by its devices for membership (a household's shared name).
+  'surname',
 ] as const;
 export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 
@@ -42,6 +44,15 @@ export function normalizeEmail(raw: string): string {
 
 export function emailDomain(raw: string): string {
   return normalizeEmail(raw).split('@')[1] ?? '';
+}
+
+/** A surname as families write it: case, accents, spaces and punctuation do not matter. */
+export function normalizeSurname(raw: string): string {
+  return raw
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** E.164-ish: digits only, with the leading plus kept. */

@@ -19,7 +19,7 @@ export const LINK_MEMBERS = 8;
 /** Which linked kinds are kept per identity kind: the ones signals read (shared/scoring/signals). */
 const LINKS_READ: Partial<Record<IdentityKind, readonly IdentityKind[]>> = {
   card: ['email'],
-  device: ['email', 'customer', 'address'],
+  device: ['email', 'customer', 'address', 'surname'],
   phone: ['customer'],
   address: ['customer'],
   email: ['customer'],
@@ -31,10 +31,12 @@ export const keepsLinks = (kind: IdentityKind, linked: IdentityKind): boolean =>
 
 /**
  * Pairs read only for membership, never counted: their first LINK_MEMBERS members and no sketch.
- * A device's addresses say whether an event comes from its home (young-shared-identity.ts), which is
- * among the first it used; a ring device's hundredth drop needs no room on the item.
+ * A device's addresses and surnames say whether an event comes from its household (household.ts),
+ * which is among the first it saw; a ring device's hundredth drop or name needs no room on the item.
  */
-const MEMBERSHIP_ONLY: Partial<Record<IdentityKind, readonly IdentityKind[]>> = { device: ['address'] };
+const MEMBERSHIP_ONLY: Partial<Record<IdentityKind, readonly IdentityKind[]>> = {
+  device: ['address', 'surname'],
+};
 
 export const countsLinks = (kind: IdentityKind, linked: IdentityKind): boolean =>
   !(MEMBERSHIP_ONLY[kind]?.includes(linked) ?? false);

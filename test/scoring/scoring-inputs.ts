@@ -109,6 +109,8 @@ export function signup(
     domain?: FakeHistory;
     /** The merchant's signups (one shard holding them all). */
     traffic?: FakeHistory;
+    /** The account holder's surname; absent: the signup gives none. */
+    surname?: FakeHistory;
     referrer?: FakeHistory;
     input?: Partial<Omit<SignupScoringInput, 'history'>>;
   } = {},
@@ -128,6 +130,7 @@ export function signup(
       emails: [fakeSnapshot('email', EMAIL, change.email)],
       emailDomains: [fakeSnapshot('emailDomain', 'example.com', change.domain)],
       signupTraffic: [fakeSnapshot('signupTraffic', '0', change.traffic)],
+      surname: change.surname && fakeSnapshot('surname', 'surname-1', change.surname),
       referrer: change.referrer && fakeSnapshot('customer', 'referrer-1', change.referrer),
     },
   };

@@ -1,6 +1,7 @@
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import type { NetworkReputation } from '../network-reputation.ts';
+import { orderHousehold } from './household.ts';
 import type { IdentityTimeFacts } from './identity-time.ts';
 import {
   newIdentitiesAroundLastHour,
@@ -16,11 +17,7 @@ import {
   watchedIdentityKnownCustomer,
   watchedIdentityNewCustomer,
 } from './watched-identity.ts';
-import {
-  freshAccountsOnYoungIdentity,
-  mayComeFromHome,
-  ORDER_EMAIL_PACE_SECONDS,
-} from './young-shared-identity.ts';
+import { freshAccountsOnYoungIdentity, ORDER_EMAIL_PACE_SECONDS } from './young-shared-identity.ts';
 
 /** What scoring needs to know about an order: facts from the request and its identities' history. */
 export interface OrderScoringInput {
@@ -81,6 +78,11 @@ const notYetEstablished = ({ time }: OrderScoringInput) =>
 const freshEmail = ({ time }: OrderScoringInput) =>
   time.ages.email < 0 ? 0 : fadeAround(time.ages.email, ORDER_EMAIL_PACE_SECONDS);
 
+/** Other e-mails on the order's device its household explains (household.ts). */
+const householdOf = perEvent(({ history }: OrderScoringInput) =>
+  orderHousehold(history.places, history.devices),
+);
+
 /** The order's signals, in the order a decision records them. */
 export const ORDER_SIGNALS = [
   watchedIdentityNewCustomer,
@@ -106,7 +108,7 @@ export const ORDER_SIGNALS = [
     counted: 'email',
     own: ownEmails,
     paceSeconds: ORDER_EMAIL_PACE_SECONDS,
-    mayBeHome: ({ history }) => mayComeFromHome(history.places, history.devices),
+    household: householdOf,
   }),
   mostOnIdentities('abusiveReturnsOnIdentities', {
     identities: ({ history }: OrderScoringInput) => history.all,
@@ -129,6 +131,7 @@ export const ORDER_SIGNALS = [
   othersLinked('deviceSharedAcrossEmails', {
     holders: ({ history }: OrderScoringInput) => history.devices,
     weight: notYetEstablished,
+    explained: householdOf,
     counted: 'email',
     own: ownEmails,
     words: 'device used with',

@@ -101,11 +101,14 @@ export function othersLinked<Input, Name extends string>(
     words: string;
     /** How much the others say for this event, 0..1 (default 1): the value is scaled by it. */
     weight?: (input: Input) => number;
+    /** Others explained for this event (a household's: household.ts): they do not count. */
+    explained?: (input: Input) => number;
   },
 ): SignalDeclaration<Input, Name> {
   return declareSignal(name, (input) => {
     const others = maxOtherLinks(spec.holders(input), spec.counted, spec.own(input));
-    const value = saturating(others) * (spec.weight ? spec.weight(input) : 1);
+    const counted = Math.max(0, others - (spec.explained ? spec.explained(input) : 0));
+    const value = saturating(counted) * (spec.weight ? spec.weight(input) : 1);
     if (others <= 0 || value < SILENT_BELOW) return undefined;
     return {
       value,

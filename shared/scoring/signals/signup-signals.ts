@@ -3,21 +3,18 @@ import { METRIC } from '../../identity/metrics.ts';
 import { plural } from '../../plural.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { type DomainBurst, domainBurst, signupCounts } from './email-domain-burst.ts';
+import { signupHousehold } from './household.ts';
 import type { IdentityTimeFacts } from './identity-time.ts';
 import { newIdentitiesAroundLastHour, scriptSpeedAfterPreviousEvent } from './identity-time.ts';
 import type { Signal, SignalDeclaration, Signals } from './signal.ts';
-import { declareSignal, KIND_WORDS, maxCount, saturating, signalsOf } from './signal.ts';
+import { declareSignal, KIND_WORDS, maxCount, perEvent, saturating, signalsOf } from './signal.ts';
 import { flagSignal, othersLinked } from './signal-shapes.ts';
 import {
   type WatchFacts,
   watchedIdentityKnownCustomer,
   watchedIdentityNewCustomer,
 } from './watched-identity.ts';
-import {
-  freshAccountsOnYoungIdentity,
-  mayComeFromHome,
-  SIGNUP_ACCOUNT_PACE_SECONDS,
-} from './young-shared-identity.ts';
+import { freshAccountsOnYoungIdentity, SIGNUP_ACCOUNT_PACE_SECONDS } from './young-shared-identity.ts';
 
 /** What scoring needs to know about a signup: facts from the request and its identities' history. */
 export interface SignupScoringInput {
@@ -39,6 +36,8 @@ export interface SignupScoringInput {
     addresses: readonly IdentitySnapshot[];
     emails: readonly IdentitySnapshot[];
     emailDomains: readonly IdentitySnapshot[];
+    /** The account holder's surname, when the signup gives one. */
+    surname: IdentitySnapshot | undefined;
     /** Every shard of the merchant's signup counter: the total a domain's share is taken of. */
     signupTraffic: readonly IdentitySnapshot[];
     referrer: IdentitySnapshot | undefined;
@@ -49,18 +48,32 @@ export interface SignupScoringInput {
 export const SELF_REFERRAL_WEIGHT = { device: 1, phone: 1, address: 0.5 } as const;
 const ownAccount = ({ customer }: SignupScoringInput) => [customer];
 
+/** Other accounts on the signup's device that its household explains (household.ts). */
+const householdOf = perEvent(({ history }: SignupScoringInput) => signupHousehold(history));
+
 /** Other accounts already behind one of the signup's identities (`words`: the identity, `device`). */
 const behindOtherAccounts = <Name extends string>(
   name: Name,
   words: string,
   holders: (input: SignupScoringInput) => readonly IdentitySnapshot[],
-) => othersLinked(name, { holders, counted: 'customer', own: ownAccount, words: `${words} already behind` });
+  explained?: (input: SignupScoringInput) => number,
+) =>
+  othersLinked(name, {
+    holders,
+    counted: 'customer',
+    own: ownAccount,
+    words: `${words} already behind`,
+    ...(explained ? { explained } : {}),
+  });
 
-/** `n` earlier signups from the signup's devices in the last `period` (`hour`, `24 hours`). */
-const earlierSignups = (n: number, period: string): Signal | undefined =>
-  n > 0
+/**
+ * `n` earlier signups from the signup's devices in the last `period` (`hour`, `24 hours`),
+ * `explained` of them by its household: log2(1 + n - explained).
+ */
+const earlierSignups = (n: number, explained: number, period: string): Signal | undefined =>
+  n > explained
     ? {
-        value: saturating(n),
+        value: saturating(n - explained),
         evidence: `${plural(n, 'earlier signup')} from this device in the last ${period}`,
       }
     : undefined;
@@ -76,21 +89,29 @@ export const SIGNUP_SIGNALS = [
     counted: 'customer',
     own: ownAccount,
     paceSeconds: SIGNUP_ACCOUNT_PACE_SECONDS,
-    mayBeHome: ({ history }) => mayComeFromHome(history.addresses, history.devices),
+    household: householdOf,
   }),
-  behindOtherAccounts('deviceSharedWithOtherAccounts', 'device', ({ history }) => history.devices),
+  behindOtherAccounts(
+    'deviceSharedWithOtherAccounts',
+    'device',
+    ({ history }) => history.devices,
+    householdOf,
+  ),
   behindOtherAccounts('phoneSharedWithOtherAccounts', 'phone', ({ history }) => history.phones),
   behindOtherAccounts('addressSharedWithOtherAccounts', 'address', ({ history }) => history.addresses),
   behindOtherAccounts('emailSharedWithOtherAccounts', 'e-mail', ({ history }) => history.emails),
-  declareSignal('signupsFromDeviceLastHour', ({ history }: SignupScoringInput) =>
-    earlierSignups(maxCount(history.devices, METRIC.signups, 'h1').count, 'hour'),
+  declareSignal('signupsFromDeviceLastHour', (input: SignupScoringInput) =>
+    earlierSignups(maxCount(input.history.devices, METRIC.signups, 'h1').count, householdOf(input), 'hour'),
   ),
-  declareSignal('signupsFromDeviceEarlierToday', ({ history }: SignupScoringInput) =>
-    earlierSignups(
-      Math.max(0, ...history.devices.map((s) => s.count(METRIC.signups).h24 - s.count(METRIC.signups).h1)),
-      '24 hours',
-    ),
-  ),
+  declareSignal('signupsFromDeviceEarlierToday', (input: SignupScoringInput) => {
+    // The household's allowance goes first to the last hour's signups, the rest to earlier ones.
+    const lastHour = maxCount(input.history.devices, METRIC.signups, 'h1').count;
+    const earlier = Math.max(
+      0,
+      ...input.history.devices.map((s) => s.count(METRIC.signups).h24 - s.count(METRIC.signups).h1),
+    );
+    return earlierSignups(earlier, Math.max(0, householdOf(input) - lastHour), '24 hours');
+  }),
   declareSignal('signupsOnEmailDomainLastHour', ({ history }: SignupScoringInput) => {
     const merchant = signupCounts(history.signupTraffic);
     let burst: DomainBurst | undefined;

@@ -27,7 +27,8 @@ export function youngSharedIdentity(
   own: readonly IdentityRef[],
   at: number,
   paceSeconds: number,
-  fewestOthers = 1,
+  /** Others the event's household explains (household.ts): they do not count. */
+  explained = 0,
 ): YoungSharedIdentity | undefined {
   let best: YoungSharedIdentity | undefined;
   for (const holder of holders) {
@@ -38,30 +39,13 @@ export function youngSharedIdentity(
       (ref) => ref.kind === counted && holder.isLinked(counted, ref.digest),
     ).length;
     const others = holder.linkedCount(counted) - ownLinked;
-    if (others < fewestOthers) continue;
-    const value = saturating(others) * fadeAround(ageSeconds, others * paceSeconds);
+    if (others <= explained) continue;
+    const value = saturating(others - explained) * fadeAround(ageSeconds, others * paceSeconds);
     if (value < SILENT_BELOW) continue;
     if (!best || value > best.value) best = { others, kind: holder.ref.kind, ageSeconds, value };
   }
   return best;
 }
-
-/**
- * Whether an event may come from a home: one of its devices was already used with one of its
- * addresses (device items keep the first addresses seen with them), or the event names no device or
- * no address to tell. A couple's second e-mail or account on their new laptop looks like a ring's
- * second member; a ring's members ship to drops their device has not used before, or come more than
- * two to a device. A merchant that sends no device or address loses that evidence, and its
- * customers are judged as a home would be, never worse for a field left out.
- */
-export const mayComeFromHome = (
-  places: readonly IdentitySnapshot[],
-  devices: readonly IdentitySnapshot[],
-): boolean => {
-  const addresses = places.filter((place) => place.ref.kind === 'address');
-  if (devices.length === 0 || addresses.length === 0) return true;
-  return devices.some((device) => addresses.some((place) => device.isLinked('address', place.ref.digest)));
-};
 
 /** The model signal `freshAccountsOnYoungIdentity` of a finding, times `weight` (0..1). */
 export function freshAccountsSignal(
@@ -80,8 +64,7 @@ export function freshAccountsSignal(
  * The signal `freshAccountsOnYoungIdentity`, for an event type that says which of its identities
  * may hold a wave (`holders`), what gathers on them (`counted`, the event's `own` left out), at what
  * pace, where only some events can be part of a wave, how far this one can (`weight`, 0..1), and
- * whether the event may come from a home (`mayBeHome`): there one other member is a housemate, and
- * it takes two.
+ * how many of the others the event's household explains (`household`, household.ts).
  */
 export const freshAccountsOnYoungIdentity = <Input extends { at: number }>(reading: {
   holders: (input: Input) => readonly IdentitySnapshot[];
@@ -89,7 +72,7 @@ export const freshAccountsOnYoungIdentity = <Input extends { at: number }>(readi
   own: (input: Input) => readonly IdentityRef[];
   paceSeconds: number;
   weight?: (input: Input) => number;
-  mayBeHome?: (input: Input) => boolean;
+  household?: (input: Input) => number;
 }) =>
   declareSignal('freshAccountsOnYoungIdentity', (input: Input) => {
     const weight = reading.weight ? reading.weight(input) : 1;
@@ -100,7 +83,7 @@ export const freshAccountsOnYoungIdentity = <Input extends { at: number }>(readi
       reading.own(input),
       input.at,
       reading.paceSeconds,
-      reading.mayBeHome?.(input) ? 2 : 1,
+      reading.household?.(input) ?? 0,
     );
     return freshAccountsSignal(found, reading.counted, weight);
   });

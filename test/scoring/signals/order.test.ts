@@ -152,15 +152,29 @@ describeSignalRows('order', orderSignals, {
         address: { firstSeenAt: AT - 2 * DAY },
       }),
     ),
-    fires(
-      'at home, 2 other e-mails on a device days old',
+    silent(
+      'at home, 3 other e-mails on a device days old: a household of four',
       order({
         email: { counts: {} },
-        device: { links: { email: [EMAIL, 'e2', 'e3'], address: ['address-1'] }, firstSeenAt: AT - 2 * DAY },
+        device: {
+          links: { email: [EMAIL, 'e2', 'e3', 'e4'], address: ['address-1'] },
+          firstSeenAt: AT - 2 * DAY,
+        },
         address: { firstSeenAt: AT - 2 * DAY },
       }),
-      Math.log2(3) / (1 + (2 / 14) ** 4),
-      'device first seen 2 days ago, already used with 2 other e-mails',
+    ),
+    fires(
+      'at home, 5 other e-mails on a device days old: two beyond a household',
+      order({
+        email: { counts: {} },
+        device: {
+          links: { email: [EMAIL, 'e2', 'e3', 'e4', 'e5', 'e6'], address: ['address-1'] },
+          firstSeenAt: AT - 2 * DAY,
+        },
+        address: { firstSeenAt: AT - 2 * DAY },
+      }),
+      Math.log2(1 + 2) * (1 / (1 + (172_800 / 3_024_000) ** 4)),
+      'device first seen 2 days ago, already used with 5 other e-mails',
     ),
     fires(
       '1 other e-mail on a device days old, shipping to an address it never shipped to',

@@ -38,20 +38,34 @@ describeSignalRows('signup', signupSignals, {
       }),
     ),
     silent(
-      'a second account on a new device, the signup naming no address: judged as a home would be',
-      (() => {
-        const input = signup({ device: { links: { customer: ['a1'] }, firstSeenAt: AT - 14 * HOUR } });
-        return { ...input, history: { ...input.history, addresses: [] } };
-      })(),
+      "a family's third account on its new tablet: the device already saw the family's surname",
+      signup({
+        device: { links: { customer: ['a1', 'a2'], surname: ['surname-1'] }, firstSeenAt: AT - 14 * HOUR },
+        surname: { counts: { [METRIC.signups]: { lifetime: 2 } } },
+        traffic: { counts: { [METRIC.signups]: { lifetime: 1_000 } } },
+      }),
     ),
     fires(
-      'a third account there',
+      'the same with a surname on half of the merchant’s signups: no household evidence',
       signup({
-        device: { links: { customer: ['a1', 'a2'], address: ['address-1'] }, firstSeenAt: AT - 14 * HOUR },
+        device: { links: { customer: ['a1', 'a2'], surname: ['surname-1'] }, firstSeenAt: AT - 14 * HOUR },
+        surname: { counts: { [METRIC.signups]: { lifetime: 500 } } },
+        traffic: { counts: { [METRIC.signups]: { lifetime: 1_000 } } },
+      }),
+      Math.log2(1 + (2 - 3 * Math.exp(-0.5 / 0.05))) * (1 / (1 + (50_400 / 345_600) ** 4)),
+      'device first seen 14 hours ago, already used with 2 other accounts',
+    ),
+    fires(
+      'a fifth account at the home: one beyond a household of four',
+      signup({
+        device: {
+          links: { customer: ['a1', 'a2', 'a3', 'a4'], address: ['address-1'] },
+          firstSeenAt: AT - 14 * HOUR,
+        },
         address: { firstSeenAt: AT - 14 * HOUR },
       }),
-      Math.log2(3) / (1 + (14 / 96) ** 4),
-      'device first seen 14 hours ago, already used with 2 other accounts',
+      1 / (1 + (14 / 192) ** 4),
+      'device first seen 14 hours ago, already used with 4 other accounts',
     ),
     silent(
       'a household device gathering 4 members over 90 days',

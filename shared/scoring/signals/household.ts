@@ -1,0 +1,55 @@
+import { METRIC } from '../../identity/metrics.ts';
+import type { IdentitySnapshot } from '../identity-snapshot.ts';
+
+/**
+ * A household shares a device: a family's tablet, a couple's laptop. The other accounts or e-mails on
+ * an event's device that its household explains do not count against it. How many: up to three
+ * others, a household of four (about one US household in five has four or more members, US Census
+ * Bureau, America's Families and Living Arrangements), as far as the event shows it is one:
+ * - its address was already used with the device (its home), fully;
+ * - or its surname was already used on the device, as far as the name is the family's and not
+ *   everyone's: e^-(share / 5 %), the share being the name's part of the merchant's signups (a
+ *   Smith at a US merchant, 1 %, counts 82 %; a name on a third of the signups counts nothing).
+ * A ring's members ship to drops the device never used and carry names of their own, or come more
+ * than four to a device.
+ */
+export const HOUSEHOLD_OTHERS = 3;
+const COMMON_SURNAME_SHARE = 0.05;
+
+/** One of the event's devices was already used with one of its addresses. */
+export const sharesHome = (
+  places: readonly IdentitySnapshot[],
+  devices: readonly IdentitySnapshot[],
+): boolean =>
+  devices.some((device) =>
+    places.some((place) => place.ref.kind === 'address' && device.isLinked('address', place.ref.digest)),
+  );
+
+/**
+ * Orders: the order's address is its device's home (three others explained), or the order names no
+ * device or no address to tell, and its device's first other e-mail is taken for a housemate's (most
+ * homes hold two people or more): never worse for a field left out.
+ */
+export function orderHousehold(
+  places: readonly IdentitySnapshot[],
+  devices: readonly IdentitySnapshot[],
+): number {
+  const addresses = places.filter((place) => place.ref.kind === 'address');
+  if (devices.length === 0 || addresses.length === 0) return 1;
+  return sharesHome(addresses, devices) ? HOUSEHOLD_OTHERS : 0;
+}
+
+/** Signups: what the signup's address and surname show, as above. */
+export function signupHousehold(evidence: {
+  addresses: readonly IdentitySnapshot[];
+  devices: readonly IdentitySnapshot[];
+  surname: IdentitySnapshot | undefined;
+  signupTraffic: readonly IdentitySnapshot[];
+}): number {
+  if (sharesHome(evidence.addresses, evidence.devices)) return HOUSEHOLD_OTHERS;
+  const { surname } = evidence;
+  if (!surname || !evidence.devices.some((d) => d.isLinked('surname', surname.ref.digest))) return 0;
+  const merchant = evidence.signupTraffic.reduce((sum, s) => sum + s.count(METRIC.signups).lifetime, 0);
+  const share = merchant > 0 ? surname.count(METRIC.signups).lifetime / merchant : 0;
+  return HOUSEHOLD_OTHERS * Math.exp(-share / COMMON_SURNAME_SHARE);
+}
