@@ -13,11 +13,11 @@ import type { IdentitySnapshot } from '../identity-snapshot.ts';
  * A ring's members ship to drops the device never used and carry names of their own, or come more
  * than four to a device.
  */
-export const HOUSEHOLD_OTHERS = 3;
+const HOUSEHOLD_OTHERS = 3;
 const COMMON_SURNAME_SHARE = 0.05;
 
 /** One of the event's devices was already used with one of its addresses. */
-export const sharesHome = (
+const sharesHome = (
   places: readonly IdentitySnapshot[],
   devices: readonly IdentitySnapshot[],
 ): boolean =>
