@@ -21,6 +21,10 @@ import { SELF_REFERRAL_WEIGHT } from './signup-signals.ts';
 import { CLEAN_ACTIVE_DAYS_SCALE, CLEAN_EVENTS_SCALE } from './watched-identity.ts';
 import { ORDER_EMAIL_PACE_SECONDS, SIGNUP_ACCOUNT_PACE_SECONDS } from './young-shared-identity.ts';
 
+/** How many others an event's household explains, in words (household.ts). */
+const HOUSEHOLD_WORDS =
+  "up to 3 when the event's address was already used with the device, or 3 e^-(share / 5 %) when its surname was, share = the name's part of the merchant's signups; orders naming no device or address: 1";
+
 /**
  * What each declared signal's value is, for the people writing workflow conditions (the
  * `workflows variables` help, through variable-meanings.ts). Documentation no request needs, so it
@@ -35,10 +39,10 @@ export const SHARED_SIGNAL_MEANINGS: Readonly<Record<SharedSignalName, string>> 
   watchedIdentityNewCustomer: `log2(1 + n), n = the identities of the event on the watch list for its type (orders: not the billing address, the cardholder's in card-not-present fraud), each counted by how new the event's customer (orders, returns: the e-mail; signups, logins, account updates: the account) is to it: 1 when the customer is new with this event or has abuse of its own, 0 when it was seen before the entry, else e^-(active days / ${CLEAN_ACTIVE_DAYS_SCALE} + kept orders and logins / ${CLEAN_EVENTS_SCALE}).`,
   watchedIdentityKnownCustomer:
     'log2(1 + n), n = the identities of the event on the watch list for its type, each counted by how well the customer is known to it (1 - its part in watchedIdentityNewCustomer): a household member with history on a watched device.',
-  freshAccountsOnYoungIdentity: `log2(1 + n) x 1 / (1 + (age / (n x pace))^4), n = other accounts (signups: on the device or phone) or e-mails (orders: on the card or device) on an identity of that age, pace = ${SIGNUP_ACCOUNT_PACE_SECONDS / 86_400} days (signups) or ${ORDER_EMAIL_PACE_SECONDS / 86_400} days (orders); the most over those identities. Orders weigh it by the freshness of their own e-mail, 1 / (1 + (e-mail age / ${ORDER_EMAIL_PACE_SECONDS / 86_400} days)^4). An event from a device already seen with one of its addresses (a home) needs n >= 2: one other e-mail or account there is a housemate.`,
+  freshAccountsOnYoungIdentity: `log2(1 + n) x 1 / (1 + (age / (n x pace))^4), n = other accounts (signups: on the device or phone) or e-mails (orders: on the card or device) on an identity of that age, pace = ${SIGNUP_ACCOUNT_PACE_SECONDS / 86_400} days (signups) or ${ORDER_EMAIL_PACE_SECONDS / 86_400} days (orders); the most over those identities. Orders weigh it by the freshness of their own e-mail, 1 / (1 + (e-mail age / ${ORDER_EMAIL_PACE_SECONDS / 86_400} days)^4). n counts only the others beyond those the event's household explains (${HOUSEHOLD_WORDS}).`,
 };
 
-/** Other accounts on one of a signup's identities: the four `...SharedWithOtherAccounts` signals. */
+/** Other accounts on one of a signup's identities: the `...SharedWithOtherAccounts` signals. */
 const accountsBehind = (identity: string, identities = `${identity}s`) =>
   `log2(1 + n), n = other accounts already linked to the signup's ${identity} (the most over its ${identities}).`;
 
@@ -52,8 +56,7 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
       'log2(1 + n), n = most abusive returns in 365 days on any identity of the order.',
     openDisputesOnIdentities: 'log2(1 + n), n = most open disputes on any identity of the order.',
     cardSharedAcrossEmails: 'log2(1 + n), n = other e-mails seen with the card of the order.',
-    deviceSharedAcrossEmails:
-      'log2(1 + n), n = other e-mails seen with the device of the order; weighed by 1 / (1 + (e-mail age / 7 days)^4), as lostChargebacksOnSharedIdentities (a household’s device).',
+    deviceSharedAcrossEmails: `log2(1 + n), n = other e-mails seen with the device of the order beyond those its household explains (${HOUSEHOLD_WORDS}); weighed by 1 / (1 + (e-mail age / 7 days)^4), as lostChargebacksOnSharedIdentities.`,
     ordersLastHourOnIdentities:
       'log2(n) when n >= 2 earlier orders in the last hour on the e-mail, card or device; else 0.',
     newCustomer: '1 when the e-mail has no earlier order, else 0.',
@@ -95,14 +98,13 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
       "log2(1 + n), n = e-mails other than the order's seen with a device the return was sent from (the most over those devices).",
   },
   signup: {
-    deviceSharedWithOtherAccounts: accountsBehind('device'),
+    deviceSharedWithOtherAccounts: `log2(1 + n), n = other accounts already linked to the signup's device beyond those its household explains (${HOUSEHOLD_WORDS}); the most over its devices.`,
     phoneSharedWithOtherAccounts: accountsBehind('phone'),
     addressSharedWithOtherAccounts: accountsBehind('address', 'addresses'),
     emailSharedWithOtherAccounts: accountsBehind('e-mail'),
-    signupsFromDeviceLastHour:
-      "log2(1 + n), n = earlier signups from the signup's device in the last hour (the most over its devices).",
+    signupsFromDeviceLastHour: `log2(1 + n), n = earlier signups from the signup's device in the last hour (the most over its devices), less those its household explains (${HOUSEHOLD_WORDS}).`,
     signupsFromDeviceEarlierToday:
-      "log2(1 + n), n = signups from the signup's device in the 24 hours before the last hour (the most over its devices).",
+      "log2(1 + n), n = signups from the signup's device in the 24 hours before the last hour (the most over its devices), less what the household's allowance leaves after the last hour's.",
     signupsOnEmailDomainLastHour: `w x log2(1 + excess): excess = the e-mail domain's earlier signups in the last hour above mean + 3 sqrt(mean + 1), the mean being its usual share of the merchant's signups (30 days before the hour, one signup added) times the merchant's signups in the hour; w = baseline / (baseline + ${DOMAIN_BASELINE_SIGNUPS}), baseline = the merchant's signups in those 30 days (0 in its first hour). A surge of the whole merchant moves no share.`,
     selfReferral: `2 when the signup names its own account as referrer; else min(2, the sum of ${SELF_REFERRAL_WEIGHT.device} for a device, ${SELF_REFERRAL_WEIGHT.phone} for a phone and ${SELF_REFERRAL_WEIGHT.address} for an address the referee shares with the referrer's account), 0 when it shares none.`,
     referrerReferralBurst:
