@@ -15,7 +15,7 @@ import { firstWeekTraffic, type LiveTraffic, surgeTraffic } from './support/live
 
 /**
  * A merchant's first day and its busiest, played live through the HTTP API at simulated time
- * (../shared/domain-notes.md, "A merchant's first day and its busiest"). Every event is an honest
+ * (what real merchant traffic looks like on its first day and its busiest). Every event is an honest
  * customer's (test/support/live-traffic/), so any DECLINE is a good customer turned away: per event
  * type, at most 0.5 % may be (rounded down: under 200 events, none), over a brand-new merchant's
  * first 24 hours and first week (a launch burst of signups at 200 a minute, then a small shop's days),

@@ -2,7 +2,7 @@ import type { BasketLine } from './catalog.ts';
 import type { Address, Card, Person } from './people.ts';
 
 /**
- * Request bodies as a merchant's integration sends them (../shared/spec/api-contract.md, openapi.json):
+ * Request bodies as a merchant's integration sends them (openapi.json):
  * optional fields are left out where integrations commonly lack them, never filled with placeholders.
  */
 const SHOP_DOMAIN = 'www.harborandpine.com';

@@ -4,7 +4,7 @@ import type { SeededRandom } from '../../../eval/random.ts';
  * The honest customers of a simulated shop: names, e-mails, homes, cards and devices as real people
  * have them. Most mail sits with a few big providers, some with regional ISPs and company or school
  * domains; households share a home, a family tablet and sometimes a card; colleagues share a domain
- * and an office. Written from ../shared/domain-notes.md, not from what the service looks for.
+ * and an office. Written from what real traffic looks like, not from what the service looks for.
  */
 export interface Address {
   line1: string;
