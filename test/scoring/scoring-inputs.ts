@@ -18,6 +18,12 @@ export const ACCOUNT = 'customer-1';
 export const AT = Date.UTC(2026, 5, 15, 12);
 export const DAY = 86_400_000;
 
+/**
+ * A device already used with another address than the event's: nothing on it says the event comes
+ * from its home (household.ts), unless a test links it to the event's address.
+ */
+const SHIPPED_ELSEWHERE = { address: ['address-0'] };
+
 /** Time facts of an event with no earlier sighting of anything, changed by `change`. */
 export function timeFacts(change: Partial<IdentityTimeFacts> = {}): IdentityTimeFacts {
   const quiet = { m15: 0, h1: 0, h24: 0 };
@@ -52,7 +58,10 @@ export function order(
 ): OrderScoringInput {
   const email = fakeSnapshot('email', EMAIL, { ...withOrders(), ...change.email });
   const card = fakeSnapshot('card', 'card-1', { links: { email: [EMAIL] }, ...change.card });
-  const device = fakeSnapshot('device', 'device-1', { links: { email: [EMAIL] }, ...change.device });
+  const device = fakeSnapshot('device', 'device-1', {
+    ...change.device,
+    links: { ...SHIPPED_ELSEWHERE, email: [EMAIL], ...change.device?.links },
+  });
   const address = fakeSnapshot('address', 'address-1', change.address);
   return {
     orderValue: 50,
@@ -124,7 +133,12 @@ export function signup(
     time: timeFacts(),
     ...change.input,
     history: {
-      devices: [fakeSnapshot('device', 'device-1', change.device)],
+      devices: [
+        fakeSnapshot('device', 'device-1', {
+          ...change.device,
+          links: { ...SHIPPED_ELSEWHERE, ...change.device?.links },
+        }),
+      ],
       phones: [fakeSnapshot('phone', 'phone-1', change.phone)],
       addresses: [fakeSnapshot('address', 'address-1', change.address)],
       emails: [fakeSnapshot('email', EMAIL, change.email)],

@@ -15,41 +15,49 @@ import type { IdentitySnapshot } from '../identity-snapshot.ts';
  */
 const HOUSEHOLD_OTHERS = 3;
 const COMMON_SURNAME_SHARE = 0.05;
+/** Where the event cannot show its home: a couple, most homes holding two people or more. */
+const UNKNOWN_HOME_OTHERS = 1;
 
 /** One of the event's devices was already used with one of its addresses. */
-const sharesHome = (
-  places: readonly IdentitySnapshot[],
-  devices: readonly IdentitySnapshot[],
-): boolean =>
+const sharesHome = (places: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]): boolean =>
   devices.some((device) =>
     places.some((place) => place.ref.kind === 'address' && device.isLinked('address', place.ref.digest)),
   );
 
+/** Nothing tells the event's home: no device, no address, or a device never used with one. */
+const homeUnknown = (addresses: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]) =>
+  devices.length === 0 || addresses.length === 0 || devices.every((d) => d.linkedCount('address') === 0);
+
 /**
- * Orders: the order's address is its device's home (three others explained), or the order names no
- * device or no address to tell, and its device's first other e-mail is taken for a housemate's (most
- * homes hold two people or more): never worse for a field left out.
+ * Orders: the order's address is its device's home (three others explained), or nothing tells its
+ * home and its card's or device's first other e-mail is taken for a housemate's (most homes hold two
+ * people or more): never worse for a field left out.
  */
 export function orderHousehold(
   places: readonly IdentitySnapshot[],
   devices: readonly IdentitySnapshot[],
 ): number {
   const addresses = places.filter((place) => place.ref.kind === 'address');
-  if (devices.length === 0 || addresses.length === 0) return 1;
-  return sharesHome(addresses, devices) ? HOUSEHOLD_OTHERS : 0;
+  if (sharesHome(addresses, devices)) return HOUSEHOLD_OTHERS;
+  return homeUnknown(addresses, devices) ? UNKNOWN_HOME_OTHERS : 0;
 }
 
-/** Signups: what the signup's address and surname show, as above. */
+/**
+ * Signups: what the signup's address and surname show, as above; a signup that names no address, or
+ * whose device never saw one, cannot show its home, and like an order's its device's first other
+ * account is taken for a housemate's.
+ */
 export function signupHousehold(evidence: {
   addresses: readonly IdentitySnapshot[];
   devices: readonly IdentitySnapshot[];
   surname: IdentitySnapshot | undefined;
   signupTraffic: readonly IdentitySnapshot[];
 }): number {
-  if (sharesHome(evidence.addresses, evidence.devices)) return HOUSEHOLD_OTHERS;
-  const { surname } = evidence;
-  if (!surname || !evidence.devices.some((d) => d.isLinked('surname', surname.ref.digest))) return 0;
+  const { addresses, devices, surname } = evidence;
+  if (sharesHome(addresses, devices)) return HOUSEHOLD_OTHERS;
+  const byAddress = homeUnknown(addresses, devices) ? UNKNOWN_HOME_OTHERS : 0;
+  if (!surname || !devices.some((d) => d.isLinked('surname', surname.ref.digest))) return byAddress;
   const merchant = evidence.signupTraffic.reduce((sum, s) => sum + s.count(METRIC.signups).lifetime, 0);
   const share = merchant > 0 ? surname.count(METRIC.signups).lifetime / merchant : 0;
-  return HOUSEHOLD_OTHERS * Math.exp(-share / COMMON_SURNAME_SHARE);
+  return Math.max(byAddress, HOUSEHOLD_OTHERS * Math.exp(-share / COMMON_SURNAME_SHARE));
 }

@@ -153,6 +153,16 @@ describeSignalRows('order', orderSignals, {
       }),
     ),
     silent(
+      'an order naming no device, its card first seen 3 days ago with 1 other e-mail: taken for a couple',
+      (() => {
+        const input = order({
+          email: { counts: {} },
+          card: { links: { email: [EMAIL, 'e2'] }, firstSeenAt: AT - 3 * DAY },
+        });
+        return { ...input, history: { ...input.history, devices: [] } };
+      })(),
+    ),
+    silent(
       'at home, 3 other e-mails on a device days old: a household of four',
       order({
         email: { counts: {} },

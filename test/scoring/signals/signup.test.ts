@@ -55,6 +55,22 @@ describeSignalRows('signup', signupSignals, {
       Math.log2(1 + (2 - 3 * Math.exp(-0.5 / 0.05))) * (1 / (1 + (50_400 / 345_600) ** 4)),
       'device first seen 14 hours ago, already used with 2 other accounts',
     ),
+    silent(
+      'a second account on a young device, the signup naming no address: taken for a couple',
+      (() => {
+        const input = signup({ device: { links: { customer: ['a1'] }, firstSeenAt: AT - 14 * HOUR } });
+        return { ...input, history: { ...input.history, addresses: [] } };
+      })(),
+    ),
+    fires(
+      'a third account there: one beyond a couple',
+      (() => {
+        const input = signup({ device: { links: { customer: ['a1', 'a2'] }, firstSeenAt: AT - 14 * HOUR } });
+        return { ...input, history: { ...input.history, addresses: [] } };
+      })(),
+      1 / (1 + (50_400 / 345_600) ** 4),
+      'device first seen 14 hours ago, already used with 2 other accounts',
+    ),
     fires(
       'a fifth account at the home: one beyond a household of four',
       signup({
