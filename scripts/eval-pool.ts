@@ -1,0 +1,18 @@
+/**
+ * `npm run eval -- --pool .eval/sweep-20261121.json .eval/sweep-7.json .eval/sweep-42.json`: several
+ * seeds' sweeps (`npm run eval -- --sweep`) as one, each point's counts added over the seeds, and the
+ * worst case across the pooled points: per pattern the smallest caught share, per event type the
+ * largest shares of good customers declined and reviewed, each with its counts (eval/README.md).
+ */
+import { readFile } from 'node:fs/promises';
+import { printWorstCase } from '../eval/sweep-report.ts';
+import { poolSweeps, type SweepSummary, worstCase } from '../eval/worst-case.ts';
+
+const files = process.argv.slice(process.argv.indexOf('--pool') + 1).filter((a) => !a.startsWith('--'));
+if (files.length === 0) throw new Error('usage: npm run eval -- --pool <sweep json> [<sweep json> ...]');
+const sweeps = await Promise.all(
+  files.map(async (file) => JSON.parse(await readFile(file, 'utf8')) as SweepSummary),
+);
+console.log(`Pooled over seeds ${sweeps.map((s) => s.seed).join(', ')} (${files.join(', ')}):`);
+const pooled = poolSweeps(sweeps);
+printWorstCase(pooled, worstCase(pooled));
