@@ -45,13 +45,13 @@ export function ago(ctx: EvalContext, offset: number): number {
  * much earlier (still within the merchant's age), so its steps fit in the timeline.
  */
 export function patternStart(ctx: EvalContext, offset: number): number {
-  const stretched = Math.min(NOMINAL_AGE, offset * Math.max(1, ctx.params.gapScale));
+  const stretched = Math.min(NOMINAL_AGE, Math.round(offset * Math.max(1, ctx.params.gapScale)));
   return ago(ctx, stretched);
 }
 
-/** A gap between two steps of a pattern, scaled. */
+/** A gap between two steps of a pattern, scaled (whole milliseconds: times go out as digits). */
 export function gap(ctx: EvalContext, ms: number): number {
-  return ms * ctx.params.gapScale;
+  return Math.round(ms * ctx.params.gapScale);
 }
 
 /**

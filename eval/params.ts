@@ -42,11 +42,12 @@ export const NOMINAL: TrafficParams = {
   emailDomains: 'large',
 };
 
-/** A value drawn log-uniformly in [min, max]: gaps of minutes and of months are equally likely. */
+/** A whole value drawn log-uniformly in [min, max]: gaps of minutes and of months are equally likely. */
 export function logUniform(rng: SeededRandom, [min, max]: readonly [number, number]): number {
   if (!(min > 0 && max >= min)) throw new Error(`not a range of positive values: [${min}, ${max}]`);
   if (min === max) return min;
-  return Math.exp(Math.log(min) + rng.next() * (Math.log(max) - Math.log(min)));
+  const value = Math.round(Math.exp(Math.log(min) + rng.next() * (Math.log(max) - Math.log(min))));
+  return Math.min(max, Math.max(min, value));
 }
 
 /** A count scaled by the volume: at the nominal volume, the count itself. */
@@ -59,5 +60,5 @@ export function scaledCount(count: number, volume: number): number {
  * into the merchant's age (a merchant one day old has everything within its first day).
  */
 export function agoWithin(offset: number, merchantAge: number): number {
-  return merchantAge === NOMINAL_AGE ? offset : (offset * merchantAge) / NOMINAL_AGE;
+  return merchantAge === NOMINAL_AGE ? offset : Math.round((offset * merchantAge) / NOMINAL_AGE);
 }

@@ -29,6 +29,7 @@ const player = timelinePlayer(baseUrl, clock);
 const started = clock.real();
 const summary: SweepSummary = { seed, points: [] };
 const file = `.eval/sweep-${seed}.json`;
+const failed: string[] = [];
 
 console.log(`seed ${seed}: ${points.length} sweep points, one timeline each (default model)\n`);
 try {
@@ -36,7 +37,17 @@ try {
     const began = clock.real();
     const requestsBefore = player.requests();
     const steps = scheduleTraffic(seed, end, point.params);
-    const run = await player.play(steps, { retrain: false, end, bornWithTraffic: true });
+    const run = await player
+      .play(steps, { retrain: false, end, bornWithTraffic: true })
+      .catch((error: unknown) => {
+        // A point that cannot be played is reported, and the others still run.
+        failed.push(`${point.name}: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      });
+    if (!run) {
+      console.log(`[${point.name}] NOT PLAYED: ${failed.at(-1)}\n`);
+      continue;
+    }
     const window = point.measured;
     const events = window
       ? run.events.filter((e) => e.at >= end - window.from && e.at < end - window.until)
@@ -71,4 +82,5 @@ console.log(
 console.log(
   `\n${summary.points.reduce((n, p) => n + p.requests, 0)} requests in ${((clock.real() - started) / 60_000).toFixed(1)} min; figures in ${file} (npm run eval -- --pool ${file} ...)`,
 );
-if (broken.length > 0) process.exitCode = 1;
+if (failed.length > 0) console.log(`\nPoints not played: ${failed.join('; ')}`);
+if (broken.length > 0 || failed.length > 0) process.exitCode = 1;

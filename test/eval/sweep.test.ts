@@ -4,6 +4,7 @@ import { asSent } from '../../eval/integration.ts';
 import { agoWithin, logUniform, NOMINAL, NOMINAL_AGE, scaledCount } from '../../eval/params.ts';
 import { SeededRandom } from '../../eval/random.ts';
 import { scheduleTraffic } from '../../eval/schedule.ts';
+import { SWEEP_POINTS } from '../../eval/sweep-points.ts';
 import {
   formatShare,
   invariantBreaks,
@@ -146,4 +147,17 @@ describe('worst case and pooling', () => {
     expect(invariantBreaks(point('a', 8, 10, 0, 10)).map((p) => p.pattern)).toEqual(['ring']);
     expect(invariantBreaks(point('a', 9, 10, 0, 10))).toEqual([]);
   });
+});
+
+describe('every sweep point', () => {
+  it.each(SWEEP_POINTS.map((p) => [p.name, p] as const))(
+    '%s sends whole-millisecond times',
+    (_name, point) => {
+      for (const step of scheduleTraffic(20261121, END, point.params)) {
+        expect(Number.isInteger(step.at)).toBe(true);
+        const timestamp = (step.body as { timestamp?: unknown }).timestamp;
+        if (timestamp !== undefined) expect(String(timestamp)).toMatch(/^\d{12,13}$/);
+      }
+    },
+  );
 });
