@@ -1,3 +1,15 @@
+import {
+  ago,
+  clampToEnd,
+  type EvalContext,
+  type EventType,
+  endOf,
+  gap,
+  type Label,
+  lifeGap,
+  patternStart,
+} from './context.ts';
+import { logUniform } from './params.ts';
 import type { SeededRandom } from './random.ts';
 import {
   accountBody,
@@ -22,23 +34,6 @@ import {
  * history-based service: a pattern's events after its first act, except where the act itself shows
  * (a bot's order seconds after its signup). First acts with no history are played but not scored.
  */
-export type EventType = 'order' | 'return' | 'signup' | 'login' | 'account';
-
-export interface Label {
-  pattern: string;
-  label: 0 | 1;
-  eventType: EventType;
-  /** For good traffic: the honest look-alike it belongs to, reported on its own. */
-  cohort?: string;
-}
-
-export interface EvalContext {
-  rng: SeededRandom;
-  /** The end of the timeline: every event happens before it. */
-  now: number;
-  /** Schedules a request at time `at`; a label records its decision under that pattern. */
-  send: (at: number, path: string, body: unknown, label?: Label) => void;
-}
 
 export const LEGITIMATE = 'good shoppers';
 const CATEGORIES = ['Apparel', 'Home', 'Electronics', 'Beauty', 'Books'];
@@ -75,6 +70,20 @@ function sendOrder(ctx: EvalContext, order: OrderBody, label?: Label) {
 }
 
 /**
+ * A signup as the merchant's integration sends it: a phone and a billing address on the share of
+ * signups the parameters say (drawn from the customer's id, so the random stream stays as it was).
+ */
+function signup(ctx: EvalContext, shopper: Shopper, device: string, at: number, referrerID?: string) {
+  const { signupPhone, signupBilling } = ctx.params.fields;
+  const phone = stableChance(`phone:${shopper.customerId}`) < signupPhone;
+  const billing = stableChance(`billing:${shopper.customerId}`) < signupBilling;
+  return signupBody(ctx.rng, shopper, device, at, referrerID, {
+    ...(phone ? { phone: phoneOf(shopper) } : {}),
+    ...(billing ? { billing: shopper.address } : {}),
+  });
+}
+
+/**
  * Good shoppers: accounts, logins, orders over the past year, returns and account changes, with the
  * untidy parts of real life: households sharing a device, typos before a login, a new phone, the
  * customer who returns a lot but honestly, the one who lost a chargeback once, and the guest who
@@ -92,17 +101,19 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
     shoppers.push(shopper);
     /** A household member's events are reported on their own too. */
     const cohort = household ? 'household member on a shared device' : undefined;
-    const joined = now - rng.int(20, 400) * DAY + rng.int(0, DAY);
+    const joined = ago(ctx, rng.int(20, 400) * DAY - rng.int(0, DAY));
     ctx.send(
       joined,
       '/v1/evaluate/signup',
-      signupBody(rng, shopper, shopper.device, joined),
+      signup(ctx, shopper, shopper.device, joined),
       good('signup', cohort),
     );
-    const span = now - DAY - joined;
+    // Logins, orders and account changes spread over the shopper's life, from an hour after joining.
+    const first = lifeGap(ctx, HOUR);
+    const span = Math.max(first, now - lifeGap(ctx, DAY) - joined);
     for (let l = rng.int(1, 3); l > 0; l--) {
       const device = rng.chance(0.05) ? rng.id('new-phone') : shopper.device;
-      const at = joined + rng.int(HOUR, span);
+      const at = joined + rng.int(first, span);
       const typos = rng.chance(0.15) ? rng.int(1, 3) : 0;
       for (let t = typos; t > 0; t--) {
         ctx.send(
@@ -120,7 +131,7 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
       const at =
         checkoutSignup && orders.length === 0
           ? joined + rng.int(2 * MINUTE, 15 * MINUTE)
-          : joined + rng.int(HOUR, span);
+          : joined + rng.int(first, span);
       orders.push(orderBody(rng, shopper, lines(rng, rng.int(1, 3), 15, 250), at));
     }
     /** Orders after a fraud claim of the cardholder's own: friendly fraud or not, left unjudged. */
@@ -128,7 +139,7 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
     if (rng.chance(0.03)) {
       const order = rng.pick(orders);
       const filed = Number(order.timestamp) + rng.int(30, 60) * DAY;
-      if (filed < now) {
+      if (filed < endOf(ctx)) {
         // Honest customers lose disputes over goods (not received, not as described); a third are
         // coded fraud (a family member's purchase the cardholder did not know of), after which the
         // issuer reissues the card, so the customer's later orders carry a new one.
@@ -149,7 +160,7 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
     const returns = rng.chance(0.3) ? (rng.chance(0.3) ? Math.min(2, orders.length) : 1) : 0;
     let usedBefore = false;
     for (const order of orders.slice(0, returns)) {
-      const at = Math.min(now - HOUR, Number(order.timestamp) + rng.int(2, 20) * DAY);
+      const at = clampToEnd(ctx, Number(order.timestamp) + rng.int(2, 20) * DAY, HOUR);
       const returned = returnBody(rng, order, at, shopper.device);
       ctx.send(at, '/v1/return', returned, good('return', cohort));
       const [condition, outcome] = rng.pick([
@@ -169,7 +180,7 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
         'PHONE_CHANGE',
         'PAYOUT_ADD',
       ]);
-      const at = joined + rng.int(HOUR, span);
+      const at = joined + rng.int(first, span);
       ctx.send(
         at,
         '/v1/evaluate/account',
@@ -194,25 +205,30 @@ export function householdLookAlikes(
   shoppers: readonly Shopper[],
   counts: { newPhones: number; newCards: number },
 ) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
+  const sizes = ctx.params.households;
   for (let h = 0; h < counts.newPhones; h++) {
     const phone = rng.id('family-phone');
     const first = newShopper(rng, { device: phone });
-    const second = newShopper(rng, { device: phone, address: first.address });
-    const joined = now - rng.int(30, 300) * DAY;
-    const members: [Shopper, number][] = [
-      [first, joined],
-      [second, joined + rng.int(HOUR, 7 * DAY)],
-    ];
+    const size = sizes ? rng.int(...sizes.members) : 2;
+    const others = Array.from({ length: size - 1 }, () =>
+      newShopper(rng, { device: phone, address: first.address }),
+    );
+    let joined = ago(ctx, rng.int(30, 300) * DAY);
+    const members: [Shopper, number][] = [[first, joined]];
+    for (const member of others) {
+      joined += sizes ? logUniform(rng, sizes.joinGap) : rng.int(HOUR, 7 * DAY);
+      members.push([member, joined]);
+    }
     for (const [member, at] of members) {
       ctx.send(
         at,
         '/v1/evaluate/signup',
-        signupBody(rng, member, phone, at),
+        signup(ctx, member, phone, at),
         good('signup', 'household on a new shared phone'),
       );
       for (let o = rng.int(1, 3); o > 0; o--) {
-        const ordered = at + rng.int(HOUR, 20 * DAY);
+        const ordered = at + rng.int(lifeGap(ctx, HOUR), lifeGap(ctx, 20 * DAY));
         ctx.send(
           ordered - MINUTE,
           '/v1/evaluate/login',
@@ -236,13 +252,13 @@ export function householdLookAlikes(
   }
   for (const [holder, member] of households.slice(0, counts.newCards)) {
     const card = newShopper(rng).card;
-    const at = now - rng.int(5 * DAY, 15 * DAY);
+    const at = ago(ctx, rng.int(5 * DAY, 15 * DAY));
     sendOrder(
       ctx,
       orderBody(rng, { ...holder, card }, lines(rng, rng.int(1, 3), 15, 250), at),
       good('order', 'household sharing a new card'),
     );
-    const borrowed = at + rng.int(HOUR, 5 * DAY);
+    const borrowed = at + rng.int(lifeGap(ctx, HOUR), lifeGap(ctx, 5 * DAY));
     sendOrder(
       ctx,
       orderBody(rng, { ...member, card }, lines(rng, rng.int(1, 3), 15, 250), borrowed),
@@ -273,7 +289,7 @@ function inspect(
   condition: string,
   outcome: string,
 ) {
-  const at = Math.min(ctx.now, Number(returned.timestamp) + ctx.rng.int(2, 7) * DAY);
+  const at = clampToEnd(ctx, Number(returned.timestamp) + ctx.rng.int(2, 7) * DAY, 0);
   ctx.send(
     at,
     `/v1/return/disposition/${returned.providerReturnId}`,
@@ -305,6 +321,12 @@ function warehouseOutcome(
     : usualOutcome;
 }
 
+/** The shopper's own mobile number, fixed by the customer's id (no random draw). */
+function phoneOf(shopper: Shopper): string {
+  const digits = String(Math.floor(stableChance(`number:${shopper.customerId}`) * 1e10)).padStart(10, '0');
+  return `+1 ${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`;
+}
+
 /** A uniform draw in [0, 1) fixed by `key` (FNV-1a), independent of any random stream. */
 export function stableChance(key: string): number {
   let hash = 0x811c9dc5;
@@ -317,12 +339,17 @@ export function stableChance(key: string): number {
 
 /** Wardrobing: expensive apparel bought and returned again and again, worn. */
 export function serialReturners(ctx: EvalContext, count: number) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   for (let i = 0; i < count; i++) {
     const shopper = newShopper(rng);
-    const start = now - rng.int(70, 120) * DAY;
+    const start = patternStart(ctx, rng.int(70, 120) * DAY);
     for (let n = 0; n < 5; n++) {
-      const order = orderBody(rng, shopper, lines(rng, 2, 150, 600, 'Apparel'), start + n * 12 * DAY);
+      const order = orderBody(
+        rng,
+        shopper,
+        lines(rng, 2, 150, 600, 'Apparel'),
+        start + gap(ctx, n * 12 * DAY),
+      );
       sendOrder(ctx, order);
       const at = Number(order.timestamp) + rng.int(3, 6) * DAY;
       const returned = returnBody(rng, order, at, shopper.device, 'ORIGINAL_PAYMENT');
@@ -335,12 +362,13 @@ export function serialReturners(ctx: EvalContext, count: number) {
 
 /** Empty-box returns: the box comes back without the item; the warehouse says so. */
 export function emptyBoxReturners(ctx: EvalContext, count: number) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   for (let i = 0; i < count; i++) {
     const shopper = newShopper(rng);
-    const start = now - rng.int(100, 150) * DAY;
+    const start = patternStart(ctx, rng.int(100, 150) * DAY);
     for (let n = 0; n < 3; n++) {
-      const order = orderBody(rng, shopper, lines(rng, 1, 200, 900, 'Electronics'), start + n * 25 * DAY);
+      const placed = start + gap(ctx, n * 25 * DAY);
+      const order = orderBody(rng, shopper, lines(rng, 1, 200, 900, 'Electronics'), placed);
       sendOrder(ctx, order);
       const at = Number(order.timestamp) + 5 * DAY;
       const returned = returnBody(rng, order, at, shopper.device);
@@ -355,14 +383,14 @@ export function emptyBoxReturners(ctx: EvalContext, count: number) {
  * charged back 10-20 days later; the ring keeps ordering after those chargebacks have landed.
  */
 export function chargebackRings(ctx: EvalContext, rings: number) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   for (let r = 0; r < rings; r++) {
     const cards = Array.from({ length: 2 }, () => newShopper(rng).card);
     const devices = Array.from({ length: 2 }, () => rng.id('ring-device'));
-    const start = now - rng.int(120, 200) * DAY;
+    const start = patternStart(ctx, rng.int(120, 200) * DAY);
     for (let m = 0; m < 6; m++) {
       const member = newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! });
-      const at = start + (m < 2 ? m * 5 * DAY : 30 * DAY + m * 8 * DAY);
+      const at = start + gap(ctx, m < 2 ? m * 5 * DAY : 30 * DAY + m * 8 * DAY);
       const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), at);
       sendOrder(ctx, order, m >= 2 ? abuse('chargeback ring', 'order') : undefined);
       if (m < 2) chargeBack(ctx, order, at + rng.int(10, 20) * DAY);
@@ -376,16 +404,16 @@ export function chargebackRings(ctx: EvalContext, rings: number) {
  * then a second wave on the same cards and devices after the chargebacks have landed.
  */
 export function lateFeedbackRings(ctx: EvalContext, rings: number) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   const pattern = 'chargeback ring, late feedback';
   for (let r = 0; r < rings; r++) {
     const cards = Array.from({ length: 2 }, () => newShopper(rng).card);
     const devices = Array.from({ length: 2 }, () => rng.id('ring-device'));
-    const start = now - rng.int(150, 250) * DAY;
+    const start = patternStart(ctx, rng.int(150, 250) * DAY);
     const members: { pair: number; order: OrderBody; at: number }[] = [];
     for (let m = 0; m < 9; m++) {
       const member = newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! });
-      const at = m < 6 ? start + rng.int(0, 7 * DAY) : start + rng.int(70, 90) * DAY;
+      const at = start + gap(ctx, m < 6 ? rng.int(0, 7 * DAY) : rng.int(70, 90) * DAY);
       const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), at);
       members.push({ pair: m % 2, order, at });
       if (m < 6) chargeBack(ctx, order, at + rng.int(30, 60) * DAY);
@@ -416,54 +444,54 @@ function chargeBack(ctx: EvalContext, order: OrderBody, at: number) {
  * without it, training would read the bots' orders as good ones).
  */
 export function newAccountBursts(ctx: EvalContext, waves: number) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   const pattern = 'new-account burst';
   for (let w = 0; w < waves; w++) {
     const devices = Array.from({ length: rng.int(1, 2) }, () => rng.id('bot-device'));
     const address = rng.chance(0.5) ? newShopper(rng).address : undefined;
-    let at = now - rng.int(2, 300) * DAY;
+    let at = patternStart(ctx, rng.int(2, 300) * DAY);
     const accounts = rng.int(5, 8);
     for (let n = 0; n < accounts; n++) {
       const device = rng.pick(devices);
       const account = newShopper(rng, { device, ...(address ? { address } : {}) });
-      const body = signupBody(rng, account, device, at);
+      const body = signup(ctx, account, device, at);
       ctx.send(at, '/v1/evaluate/signup', body, n >= 1 ? abuse(pattern, 'signup') : undefined);
       const ordered = at + rng.int(1, 20) * SECOND;
       const order = orderBody(rng, account, lines(rng, 1, 80, 400, 'Electronics'), ordered, device);
       sendOrder(ctx, order, abuse(pattern, 'order'));
       if (rng.chance(0.8)) {
         const filed = ordered + rng.int(20, 60) * DAY;
-        if (filed < now) chargeBack(ctx, order, filed);
+        if (filed < endOf(ctx)) chargeBack(ctx, order, filed);
       }
-      at += rng.int(20, 240) * SECOND;
+      at += gap(ctx, rng.int(20, 240) * SECOND);
     }
   }
 }
 
 /** Multi-accounting: one device opening account after account, hours to days apart. */
 export function multiAccounting(ctx: EvalContext, devices: number) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   for (let d = 0; d < devices; d++) {
     const device = rng.id('farm-device');
-    let at = now - rng.int(15, 300) * DAY;
+    let at = patternStart(ctx, rng.int(15, 300) * DAY);
     for (let n = 0; n < 5; n++) {
-      const body = signupBody(rng, newShopper(rng), device, at);
+      const body = signup(ctx, newShopper(rng), device, at);
       ctx.send(at, '/v1/evaluate/signup', body, n >= 1 ? abuse('multi-accounting', 'signup') : undefined);
-      at += rng.int(2, 48) * HOUR;
+      at += gap(ctx, rng.int(2, 48) * HOUR);
     }
   }
 }
 
 /** Self-referral: referees signing up from the referrer's own device to collect the bonus. */
 export function selfReferral(ctx: EvalContext, referrers: number) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   for (let r = 0; r < referrers; r++) {
     const referrer = newShopper(rng);
-    const joined = now - rng.int(10, 300) * DAY;
-    ctx.send(joined, '/v1/evaluate/signup', signupBody(rng, referrer, referrer.device, joined));
+    const joined = patternStart(ctx, rng.int(10, 300) * DAY);
+    ctx.send(joined, '/v1/evaluate/signup', signup(ctx, referrer, referrer.device, joined));
     for (let n = 0; n < 2; n++) {
-      const at = joined + rng.int(1, 72) * HOUR;
-      const body = signupBody(rng, newShopper(rng), referrer.device, at, referrer.customerId);
+      const at = joined + gap(ctx, rng.int(1, 72) * HOUR);
+      const body = signup(ctx, newShopper(rng), referrer.device, at, referrer.customerId);
       ctx.send(at, '/v1/evaluate/signup', body, abuse('self-referral', 'signup'));
     }
   }
@@ -471,28 +499,29 @@ export function selfReferral(ctx: EvalContext, referrers: number) {
 
 /** Credential stuffing: one device trying many accounts with leaked passwords, within minutes. */
 export function credentialStuffing(ctx: EvalContext, victims: readonly Shopper[], devices: number) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   for (let d = 0; d < devices; d++) {
     const device = rng.id('stuffing-device');
-    let at = now - rng.int(1, 15) * DAY;
+    // Days before the end at most: its victims' accounts are older (ago, not patternStart).
+    let at = ago(ctx, rng.int(1, 15) * DAY);
     for (let n = 0; n < 25; n++) {
       const victim = rng.pick(victims);
       const body = loginBody(victim, device, rng.chance(0.08), at);
       ctx.send(at, '/v1/evaluate/login', body, n >= 3 ? abuse('credential stuffing', 'login') : undefined);
-      at += rng.int(2, 20) * SECOND;
+      at += gap(ctx, rng.int(2, 20) * SECOND);
     }
   }
 }
 
 /** Account takeover: failures then a success from a new device, then the payout is redirected. */
 export function accountTakeover(ctx: EvalContext, victims: readonly Shopper[]) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   for (const victim of victims) {
     const device = rng.id('ato-device');
-    let at = now - rng.int(1, 15) * DAY;
+    let at = ago(ctx, rng.int(1, 15) * DAY);
     for (let n = rng.int(4, 10); n > 0; n--) {
       ctx.send(at, '/v1/evaluate/login', loginBody(victim, device, false, at));
-      at += rng.int(10, 60) * SECOND;
+      at += gap(ctx, rng.int(10, 60) * SECOND);
     }
     ctx.send(
       at,
@@ -500,7 +529,7 @@ export function accountTakeover(ctx: EvalContext, victims: readonly Shopper[]) {
       loginBody(victim, device, true, at),
       abuse('account takeover', 'login'),
     );
-    at += rng.int(30, 600) * SECOND;
+    at += gap(ctx, rng.int(30, 600) * SECOND);
     const change = rng.pick(['PAYOUT_CHANGE', 'PAYOUT_ADD']);
     ctx.send(
       at,
@@ -518,23 +547,23 @@ export function accountTakeover(ctx: EvalContext, victims: readonly Shopper[]) {
  * with new cards on the same device (`linked device`).
  */
 export function linkedAfterChargeback(ctx: EvalContext, rings: number) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   for (let r = 0; r < rings; r++) {
     const fraudster = newShopper(rng);
-    const ordered = now - rng.int(40, 330) * DAY;
+    const ordered = patternStart(ctx, rng.int(40, 330) * DAY);
     const first = orderBody(rng, fraudster, lines(rng, 1, 150, 600, 'Electronics'), ordered);
     sendOrder(ctx, first);
     const filed = ordered + rng.int(10, 25) * DAY;
     chargeBack(ctx, first, filed);
     for (let k = rng.int(2, 3); k > 0; k--) {
       const member = newShopper(rng, { card: fraudster.card });
-      const at = Math.min(now - HOUR, filed + rng.int(2, 10) * DAY + rng.int(0, DAY));
+      const at = clampToEnd(ctx, filed + gap(ctx, rng.int(2, 10) * DAY + rng.int(0, DAY)), HOUR);
       const order = orderBody(rng, member, lines(rng, 1, 100, 500, 'Electronics'), at);
       sendOrder(ctx, order, abuse('linked card after chargeback', 'order'));
     }
     for (let k = rng.int(2, 3); k > 0; k--) {
       const member = newShopper(rng, { device: fraudster.device });
-      const at = Math.min(now - HOUR, filed + rng.int(2, 10) * DAY + rng.int(0, DAY));
+      const at = clampToEnd(ctx, filed + gap(ctx, rng.int(2, 10) * DAY + rng.int(0, DAY)), HOUR);
       const order = orderBody(rng, member, lines(rng, 1, 100, 500, 'Electronics'), at);
       sendOrder(ctx, order, abuse('linked device after chargeback', 'order'));
     }
@@ -546,11 +575,11 @@ export function linkedAfterChargeback(ctx: EvalContext, rings: number) {
  * the warehouse reported the empty box (and before a retraining could learn from it).
  */
 export function linkedAfterEmptyBox(ctx: EvalContext, count: number) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   const links = ['card', 'device', 'address'] as const;
   for (let i = 0; i < count; i++) {
     const abuser = newShopper(rng);
-    const ordered = now - rng.int(40, 330) * DAY;
+    const ordered = patternStart(ctx, rng.int(40, 330) * DAY);
     const order = orderBody(rng, abuser, lines(rng, 1, 200, 900, 'Electronics'), ordered);
     sendOrder(ctx, order);
     const returnedAt = ordered + rng.int(3, 8) * DAY;
@@ -564,10 +593,10 @@ export function linkedAfterEmptyBox(ctx: EvalContext, count: number) {
     );
     const link = links[i % links.length]!;
     const accomplice = newShopper(rng, { [link]: abuser[link] });
-    const at = Math.min(now - 10 * DAY, inspected + rng.int(1, 5) * DAY);
+    const at = clampToEnd(ctx, inspected + gap(ctx, rng.int(1, 5) * DAY), 10 * DAY);
     const next = orderBody(rng, accomplice, lines(rng, 1, 200, 900, 'Electronics'), at);
     sendOrder(ctx, next);
-    const back = Math.min(now - HOUR, at + rng.int(3, 6) * DAY);
+    const back = clampToEnd(ctx, at + rng.int(3, 6) * DAY, HOUR);
     ctx.send(
       back,
       '/v1/return',
@@ -583,21 +612,21 @@ export function linkedAfterEmptyBox(ctx: EvalContext, count: number) {
  * always. From the third cycle on the returns are abuse.
  */
 export function repeatWardrobing(ctx: EvalContext, count: number) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   for (let i = 0; i < count; i++) {
     const shopper = newShopper(rng);
-    let at = now - rng.int(150, 250) * DAY;
+    let at = patternStart(ctx, rng.int(150, 250) * DAY);
     for (let cycle = 0; cycle < 6; cycle++) {
       const kept = orderBody(rng, shopper, lines(rng, 1, 20, 80), at - rng.int(1, 6) * DAY);
       sendOrder(ctx, kept);
       const order = orderBody(rng, shopper, lines(rng, 1, 80, 400, rng.pick(['Apparel', 'Electronics'])), at);
       sendOrder(ctx, order);
-      const back = Math.min(now - HOUR, at + rng.int(3, 7) * DAY);
+      const back = clampToEnd(ctx, at + rng.int(3, 7) * DAY, HOUR);
       const returned = returnBody(rng, order, back, shopper.device);
       ctx.send(back, '/v1/return', returned, cycle >= 2 ? abuse('repeat wardrobing', 'return') : undefined);
       const condition = rng.chance(0.7) ? 'LIGHTLY_USED' : 'HEAVILY_USED';
       inspect(ctx, returned, condition, warehouseOutcome(returned, condition, cycle >= 1, 'REFURBISH'));
-      at += rng.int(14, 30) * DAY;
+      at += gap(ctx, rng.int(14, 30) * DAY);
     }
   }
 }
@@ -608,20 +637,20 @@ export function repeatWardrobing(ctx: EvalContext, count: number) {
  * account or its money: e-mail, phone, MFA, payout.
  */
 export function takeoverAccountChanges(ctx: EvalContext, victims: readonly Shopper[]) {
-  const { rng, now } = ctx;
+  const { rng } = ctx;
   const pattern = 'account changes after takeover';
   for (const victim of victims) {
     const device = rng.id('ato-device');
     // Every good shopper joined at least 20 days before the end: the takeover comes after, on an
     // account with history of its own.
-    let at = now - rng.int(1, 19) * DAY;
+    let at = ago(ctx, rng.int(1, 19) * DAY);
     for (let n = rng.chance(0.5) ? rng.int(2, 6) : 0; n > 0; n--) {
       ctx.send(at, '/v1/evaluate/login', loginBody(victim, device, false, at));
-      at += rng.int(10, 60) * SECOND;
+      at += gap(ctx, rng.int(10, 60) * SECOND);
     }
     ctx.send(at, '/v1/evaluate/login', loginBody(victim, device, true, at));
     for (let c = rng.int(1, 3); c > 0; c--) {
-      at += rng.int(30, 900) * SECOND;
+      at += gap(ctx, rng.int(30, 900) * SECOND);
       const change = rng.pick(['EMAIL_CHANGE', 'PHONE_CHANGE', 'MFA_DISABLE', 'PAYOUT_CHANGE', 'PAYOUT_ADD']);
       ctx.send(
         at,
@@ -647,29 +676,33 @@ export function linkedLookAlikes(
   counts: { households: number; giftShippers: number; keepMost: number },
 ) {
   const { rng, now } = ctx;
+  const { households } = ctx.params;
   for (let h = 0; h < counts.households; h++) {
     const first = newShopper(rng);
     const family = [
       first,
-      ...Array.from({ length: rng.int(1, 2) }, () =>
+      ...Array.from({ length: households ? rng.int(...households.members) - 1 : rng.int(1, 2) }, () =>
         newShopper(rng, { device: first.device, address: first.address }),
       ),
     ];
-    const start = now - rng.int(200, 330) * DAY;
+    const start = ago(ctx, rng.int(200, 330) * DAY);
     const cohort = 'household with long shared history';
     const disputed = orderBody(rng, first, lines(rng, 1, 40, 250), start);
     const filed = start + rng.int(60, 90) * DAY;
     // Members join the family's device weeks apart, all before the dispute (60-90 days in), each
     // ordering now and then since: months of shared history when the device is watch-listed.
+    let joined = start;
     const history = family.flatMap((member, m) => {
-      const joined = start + m * rng.int(10, 25) * DAY;
+      // Nominally a draw for every member (the first's is multiplied by 0): the stream stays as it was.
+      if (!households) joined = start + m * rng.int(10, 25) * DAY;
+      else if (m > 0) joined += logUniform(rng, households.joinGap);
       // The first order on the day the member joins; the others spread over the months since.
       return Array.from({ length: rng.int(3, 5) }, (_, i) =>
         orderBody(
           rng,
           member,
           lines(rng, rng.int(1, 3), 15, 250),
-          joined + (i === 0 ? 0 : rng.int(0, 150 - 50 * m) * DAY) + rng.int(0, DAY),
+          joined + (i === 0 ? 0 : rng.int(0, Math.max(0, 150 - 50 * m)) * DAY) + rng.int(0, DAY),
         ),
       );
     });
@@ -689,7 +722,7 @@ export function linkedLookAlikes(
     );
     for (const member of family.slice(1)) {
       for (let o = rng.int(2, 3); o > 0; o--) {
-        const at = Math.min(now - HOUR, filed + rng.int(1, 40) * DAY + rng.int(0, DAY));
+        const at = clampToEnd(ctx, filed + rng.int(1, 40) * DAY + rng.int(0, DAY), HOUR);
         const order = orderBody(rng, member, lines(rng, rng.int(1, 3), 15, 250), at);
         sendOrder(ctx, order, good('order', cohort));
       }
@@ -698,9 +731,9 @@ export function linkedLookAlikes(
   const recipients = Array.from({ length: 8 }, () => newShopper(rng).address);
   for (let g = 0; g < counts.giftShippers; g++) {
     const shopper = newShopper(rng);
-    const joined = now - rng.int(60, 330) * DAY;
+    const joined = ago(ctx, rng.int(60, 330) * DAY);
     for (let o = rng.int(3, 6); o > 0; o--) {
-      const at = joined + rng.int(0, 50) * DAY + rng.int(0, DAY);
+      const at = joined + lifeGap(ctx, rng.int(0, 50) * DAY + rng.int(0, DAY));
       const order = orderBody(rng, shopper, lines(rng, rng.int(1, 2), 20, 150), at);
       const shipping = order.customer.contactInformation.find(
         (c) => c.contactType === 'ContactAddress' && c.addressType === 'Shipping',
@@ -712,12 +745,12 @@ export function linkedLookAlikes(
   }
   for (let k = 0; k < counts.keepMost; k++) {
     const shopper = newShopper(rng);
-    let at = now - rng.int(150, 330) * DAY;
+    let at = ago(ctx, rng.int(150, 330) * DAY);
     // Orders until the timeline's end: a return is never sent before its order.
     for (let o = rng.int(4, 6); o > 0 && at < now - 6 * DAY; o--) {
       const order = orderBody(rng, shopper, lines(rng, rng.int(3, 5), 20, 150, 'Apparel'), at);
       sendOrder(ctx, order, good('order', 'returns a lot, keeps most'));
-      const back = Math.min(now - HOUR, at + rng.int(5, 15) * DAY);
+      const back = clampToEnd(ctx, at + rng.int(5, 15) * DAY, HOUR);
       const returned = returnBody(rng, order, back, shopper.device);
       returned.returnedLineItems = returned.returnedLineItems.slice(0, rng.int(1, 2));
       ctx.send(back, '/v1/return', returned, good('return', 'returns a lot, keeps most'));

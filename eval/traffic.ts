@@ -128,19 +128,32 @@ export function disputeBody(rng: SeededRandom, amount: number, status: string, a
   };
 }
 
+/** What a signup may carry besides the e-mail: the customer's phone and billing address. */
+export interface SignupContacts {
+  phone?: string;
+  billing?: Shopper['address'];
+}
+
 export function signupBody(
   rng: SeededRandom,
   shopper: Shopper,
   device: string,
   at: number,
   referrerID?: string,
+  contacts: SignupContacts = {},
 ) {
   return {
     customerId: shopper.customerId,
     firstName: 'Eval',
     lastName: 'Shopper',
     username: shopper.email,
-    contactInformation: [{ contactType: 'EMail', address: shopper.email }],
+    contactInformation: [
+      { contactType: 'EMail', address: shopper.email },
+      ...(contacts.phone ? [{ contactType: 'Phone', number: contacts.phone }] : []),
+      ...(contacts.billing
+        ? [{ contactType: 'ContactAddress', addressType: 'Billing', address: contacts.billing }]
+        : []),
+    ],
     deviceFingerprints: [{ deviceIdentifier: device }],
     ...(referrerID ? { referrerID, referralCodeApplied: rng.id('ref') } : {}),
     timestamp: String(at),

@@ -21,7 +21,7 @@
  * chargeback for a fraudulent order that was approved (never for a declined one), and an analyst's
  * review resolutions through the management API (eval/analyst.ts).
  */
-import { reviewFate } from '../eval/analyst.ts';
+import { installSimulatedClock } from '../eval/clock.ts';
 import {
   falseDeclineRate,
   type PatternReport,
@@ -36,302 +36,34 @@ import {
   type ScenarioApi,
 } from '../eval/network-scenario.ts';
 import * as patterns from '../eval/patterns.ts';
-import { SeededRandom } from '../eval/random.ts';
+import { scheduleTraffic } from '../eval/schedule.ts';
+import type { PlayedEvent } from '../eval/timeline.ts';
 import { startInMemoryApi } from '../local/in-memory-api.ts';
 
+// `npm run eval -- --sweep` and `-- --pool <files>` (eval/README.md) run on their own.
+if (process.argv.includes('--sweep') || process.argv.includes('--pool')) {
+  await import(process.argv.includes('--sweep') ? './eval-sweep.ts' : './eval-pool.ts');
+  process.exit();
+}
+
 const seed = Number(process.env.EVAL_SEED ?? 20261121);
-const RETRAIN_EVERY_DAYS = 30;
-/** The nightly job also measures the good-customer guard; here once a simulated week, in both runs. */
-const GUARD_EVERY_DAYS = 7;
 const DAY = 86_400_000;
 const { baseUrl, stop } = await startInMemoryApi();
 const { createApiKey, createMerchant } = await import('../shared/store/merchants.ts');
-const { trainMerchantModel } = await import('../shared/use-cases/train-merchant-model.ts');
-const { TrainingError } = await import('../shared/learning/train.ts');
 const { EVENT_TYPES } = await import('../shared/contract/endpoints.ts');
 const { evaluateScores } = await import('../shared/learning/evaluation.ts');
-const { refreshGuard } = await import('../shared/use-cases/decision-economics.ts');
 const { decisionCosts } = await import('../shared/scoring/decision-thresholds.ts');
 const { drainNetworkQueue } = await import('../shared/use-cases/network-worker.ts');
 const { DEFAULT_SETTINGS } = await import('../shared/scoring/decision-settings.ts');
+const { RETRAIN_EVERY_DAYS, timelinePlayer } = await import('../eval/timeline.ts');
 
-/**
- * The server's clock during a run: each event is delivered at its own time, as live traffic would
- * be, so what the service received "by then" is exactly the events before it (dispositions, which
- * carry no time, are dated by this clock). Only ever moves forward within a run.
- */
-const realNow = Date.now.bind(Date);
-let simulatedNow: number | undefined;
-Date.now = () => simulatedNow ?? realNow();
+const clock = installSimulatedClock();
+const realNow = clock.real;
 /** Both runs share one timeline: the same seed and the same end. */
 const timelineEnd = realNow() - 60_000;
-
-interface Step {
-  at: number;
-  order: number;
-  path: string;
-  body: unknown;
-  label?: patterns.Label;
-}
-
-interface PlayedEvent extends ScoredEvent {
-  eventType: patterns.EventType;
-  /** The step's index: the same event in both runs. */
-  step: number;
-  at: number;
-  /** Whether a trained (promoted) model was live for the event's type when it arrived. */
-  trainedModelLive: boolean;
-  /** The reason text answered (which signals drove the score). */
-  reason: string;
-  /** Good traffic: the honest look-alike it belongs to. */
-  cohort?: string;
-  /** What the economics weigh: an order's value, a return's returned value; 0 for account events. */
-  value: number;
-}
-
-interface TrainingLogLine {
-  day: number;
-  eventType: string;
-  outcome: string;
-}
-
-let requests = 0;
-
-function scheduleTraffic(): Step[] {
-  const steps: Step[] = [];
-  const ctx: patterns.EvalContext = {
-    rng: new SeededRandom(seed),
-    now: timelineEnd,
-    send: (at, path, body, label) => {
-      steps.push({ at, order: steps.length, path, body, ...(label ? { label } : {}) });
-    },
-  };
-  const shoppers = patterns.goodShoppers(ctx, 300);
-  patterns.serialReturners(ctx, 30);
-  patterns.emptyBoxReturners(ctx, 30);
-  patterns.chargebackRings(ctx, 10);
-  patterns.lateFeedbackRings(ctx, 10);
-  patterns.newAccountBursts(ctx, 12);
-  patterns.multiAccounting(ctx, 20);
-  patterns.selfReferral(ctx, 20);
-  patterns.credentialStuffing(ctx, shoppers.slice(0, 150), 8);
-  patterns.accountTakeover(ctx, shoppers.slice(150, 190));
-  patterns.householdLookAlikes(ctx, shoppers, { newPhones: 3, newCards: 6 });
-  // Abuse that comes back after it was confirmed, and the honest look-alikes of it, last: the draws
-  // above stay as they were.
-  patterns.linkedAfterChargeback(ctx, 10);
-  patterns.linkedAfterEmptyBox(ctx, 15);
-  patterns.repeatWardrobing(ctx, 15);
-  patterns.takeoverAccountChanges(ctx, shoppers.slice(190, 230));
-  patterns.linkedLookAlikes(ctx, { households: 8, giftShippers: 10, keepMost: 10 });
-  return steps.sort((a, b) => a.at - b.at || a.order - b.order);
-}
-
-async function post(apiKey: string, path: string, body: unknown): Promise<unknown> {
-  return call('POST', apiKey, path, body);
-}
-
-async function call(method: 'GET' | 'POST', apiKey: string, path: string, body?: unknown): Promise<unknown> {
-  requests++;
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { Authorization: apiKey, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await response.json()) as Record<string, unknown>;
-  if (response.status !== 200)
-    throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
-  return json;
-}
-
-interface QueuedReview {
-  reviewId: string;
-  providerId: string;
-}
-
-/** Feedback the merchant's analyst sent in one run (eval/analyst.ts). */
-interface AnalystLog {
-  queued: number;
-  resolved: { abuse: number; legitimate: number; wrong: number };
-}
-
-/**
- * The merchant's analyst at work on day `at`: reads the open review queue through the management API
- * and resolves each item whose time has come (`reviewFate`), as a person would in the console.
- */
-async function workReviewQueue(
-  consoleKey: string,
-  at: number,
-  verdicts: ReadonlyMap<string, { truth: 0 | 1; at: number }>,
-  log: AnalystLog,
-) {
-  simulatedNow = at;
-  const open: QueuedReview[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = (await call(
-      'GET',
-      consoleKey,
-      `/v1/reviews?status=open&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    )) as { items: QueuedReview[]; nextCursor?: string };
-    open.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  for (const review of open) {
-    const verdict = verdicts.get(review.providerId);
-    if (!verdict) continue;
-    const fate = reviewFate(review.providerId, verdict.truth);
-    if (!fate.resolves || at < verdict.at + fate.afterDays * DAY) continue;
-    await call('POST', consoleKey, `/v1/reviews/${review.reviewId}/resolve`, { outcome: fate.outcome });
-    log.resolved[fate.outcome]++;
-    if ((fate.outcome === 'abuse') !== (verdict.truth === 1)) log.resolved.wrong++;
-  }
-}
-
-async function playTimeline(retrain: boolean) {
-  const merchant = await createMerchant({
-    name: retrain ? 'eval-trained' : 'eval-default',
-    accountUpdatesEnabled: true,
-    environment: 'sandbox',
-  });
-  const analystKey = await createApiKey({
-    merchantId: merchant.merchantId,
-    environment: 'sandbox',
-    scope: 'console',
-    name: 'analyst@eval.example',
-  });
-  if (!analystKey) throw new Error('no console key for the analyst');
-  const analyst: AnalystLog = { queued: 0, resolved: { abuse: 0, legitimate: 0, wrong: 0 } };
-  /** What each reviewed event really was, by the id the review queue shows, and when it was decided. */
-  const verdicts = new Map<string, { truth: 0 | 1; at: number }>();
-  const steps = scheduleTraffic();
-  const events: PlayedEvent[] = [];
-  const trainingLog: TrainingLogLine[] = [];
-  const trainedSince = new Map<string, number>();
-  const start = steps[0]!.at;
-  let nextTraining = start + RETRAIN_EVERY_DAYS * DAY;
-  let nextGuard = start + GUARD_EVERY_DAYS * DAY;
-  let nextShift = start + DAY;
-  /** Each order's line prices by id, for the value a return puts at stake. */
-  const orderLines = new Map<string, Map<string, number>>();
-  let causedChargebacks = 0;
-
-  const retrainAll = async (at: number) => {
-    simulatedNow = at;
-    for (const eventType of EVENT_TYPES) {
-      const day = Math.round((at - start) / DAY);
-      try {
-        const run = await trainMerchantModel({
-          merchantId: merchant.merchantId,
-          eventType,
-          promote: true,
-          now: at,
-        });
-        const { trainedOn, evaluation } = run.version;
-        if (run.promoted && !trainedSince.has(eventType)) trainedSince.set(eventType, at);
-        trainingLog.push({
-          day,
-          eventType,
-          outcome: `${trainedOn.events} rows, ${trainedOn.positives} positive; holdout ${evaluation.holdout.events} (${evaluation.holdout.positives} positive) AUC ${evaluation.candidate.rocAuc ?? '-'} vs ${evaluation.active.rocAuc ?? '-'}; thresholds ${run.version.thresholds.declineAt}/${run.version.thresholds.reviewAt}: ${run.promoted ? 'promoted' : `kept active (${evaluation.promotion.reasons.join('; ')})`}`,
-        });
-      } catch (error) {
-        if (!(error instanceof TrainingError)) throw error;
-        trainingLog.push({ day, eventType, outcome: `not trained: ${error.message}` });
-      }
-    }
-  };
-
-  /** Feedback caused by a decision (a chargeback on a fraudulent order that shipped), in time order. */
-  const caused: Step[] = [];
-  const disputed = new Set(steps.flatMap((s) => /^\/v1\/order\/dispute\/(.+)$/.exec(s.path)?.[1] ?? []));
-  let next = 0;
-  while (next < steps.length || caused.length > 0) {
-    const step =
-      caused[0] && (next >= steps.length || caused[0].at < steps[next]!.at)
-        ? caused.shift()!
-        : steps[next++]!;
-    // The analyst's daily shift, the guard's measurement and the retraining, in time order, before
-    // the step's event arrives.
-    while (step.at >= nextShift || step.at >= nextGuard || (retrain && step.at >= nextTraining)) {
-      if (retrain && nextTraining <= nextShift && nextTraining <= nextGuard) {
-        await retrainAll(nextTraining);
-        nextTraining += RETRAIN_EVERY_DAYS * DAY;
-      } else if (nextGuard <= nextShift) {
-        simulatedNow = nextGuard;
-        for (const eventType of EVENT_TYPES) await refreshGuard(merchant.merchantId, eventType, nextGuard);
-        nextGuard += GUARD_EVERY_DAYS * DAY;
-      } else {
-        await workReviewQueue(analystKey.apiKey, nextShift, verdicts, analyst);
-        nextShift += DAY;
-      }
-    }
-    simulatedNow = step.at;
-    const response = await post(merchant.apiKey, step.path, step.body);
-    if (step.path === '/v1/order') rememberLines(orderLines, step.body);
-    if (!step.label) continue;
-    const { pattern, label, eventType } = step.label;
-    const decision = mostSevereDecision(eventType, response as DecisionBearing);
-    if (allDecisions(eventType, response as DecisionBearing).some((d) => d.decision === 'REVIEW')) {
-      analyst.queued++;
-      verdicts.set(reviewIdOf(eventType, step.body, response), { truth: label, at: step.at });
-    }
-    const chargeback = cardholderDispute(step, decision.decision, disputed);
-    if (chargeback && chargeback.at < timelineEnd) {
-      caused.push(chargeback);
-      caused.sort((a, b) => a.at - b.at || a.order - b.order);
-      causedChargebacks++;
-    }
-    const since = trainedSince.get(eventType);
-    events.push({
-      step: step.order,
-      at: step.at,
-      pattern,
-      label,
-      eventType,
-      abuseScore: decision.abuseScore,
-      decision: decision.decision,
-      trainedModelLive: since !== undefined && step.at >= since,
-      reason: decision.decisionReason ?? decision.reason ?? '',
-      ...(step.label.cohort ? { cohort: step.label.cohort } : {}),
-      value: valueAtStake(eventType, step.body, orderLines),
-    });
-  }
-  simulatedNow = undefined;
-  return { events, trainingLog, analyst, causedChargebacks, trainedFrom: start + RETRAIN_EVERY_DAYS * DAY };
-}
-
-interface SentOrder {
-  providerOrderId: string;
-  totalPrice: { amount: string };
-  lineItems: { identifiers: { identifier: string }[]; unitPrice: { amount: string } }[];
-}
-
-function rememberLines(orderLines: Map<string, Map<string, number>>, body: unknown) {
-  const order = body as SentOrder;
-  orderLines.set(
-    order.providerOrderId,
-    new Map(order.lineItems.map((line) => [line.identifiers[0]!.identifier, Number(line.unitPrice.amount)])),
-  );
-}
-
-/** The value the economics weigh for an event: an order's total, the returned items' value, else 0. */
-function valueAtStake(
-  eventType: patterns.EventType,
-  body: unknown,
-  orderLines: ReadonlyMap<string, ReadonlyMap<string, number>>,
-): number {
-  if (eventType === 'order') return Number((body as SentOrder).totalPrice.amount);
-  if (eventType !== 'return') return 0;
-  const returned = body as {
-    providerOrderId: string;
-    returnedLineItems: { lineItem: { identifiers: { identifier: string }[] }; quantity: string }[];
-  };
-  const prices = orderLines.get(returned.providerOrderId);
-  return returned.returnedLineItems.reduce(
-    (sum, item) => sum + (prices?.get(item.lineItem.identifiers[0]!.identifier) ?? 0) * Number(item.quantity),
-    0,
-  );
-}
+const player = timelinePlayer(baseUrl, clock);
+const playTimeline = (retrain: boolean) =>
+  player.play(scheduleTraffic(seed, timelineEnd), { retrain, end: timelineEnd });
 
 /**
  * What a decision cost the merchant at the default economics: an abusive event approved costs what
@@ -346,89 +78,6 @@ function costOf(event: PlayedEvent): number {
   return 0;
 }
 
-/** Share of fraudulent orders that shipped whose cardholder disputes the charge. */
-const CARDHOLDER_DISPUTE_SHARE = 0.8;
-
-/**
- * A fraudulent order the service approved ships on a stolen card: its cardholder disputes it 20-60
- * days later, as most do, and the merchant forwards the chargeback (LOST: fraud chargebacks are
- * rarely won). A declined order was never charged, so nothing follows it. Orders the traffic already
- * gives a chargeback keep only that one. The draws depend only on the order's id.
- */
-function cardholderDispute(step: Step, decision: string, disputed: ReadonlySet<string>): Step | undefined {
-  if (step.label?.eventType !== 'order' || step.label.label !== 1 || decision !== 'APPROVE') return undefined;
-  const order = step.body as { providerOrderId: string; totalPrice: { amount: string } };
-  if (disputed.has(order.providerOrderId)) return undefined;
-  if (patterns.stableChance(`disputes:${order.providerOrderId}`) >= CARDHOLDER_DISPUTE_SHARE)
-    return undefined;
-  const at = step.at + (20 + Math.floor(patterns.stableChance(`filed:${order.providerOrderId}`) * 41)) * DAY;
-  return {
-    at,
-    order: step.order,
-    path: `/v1/order/dispute/${order.providerOrderId}`,
-    body: {
-      dispute: [
-        {
-          disputeId: `dispute-${order.providerOrderId}`,
-          disputeType: 'CHARGEBACK',
-          disputeReason: 'FRAUD',
-          disputeStatus: 'LOST',
-          disputeAmount: Number(order.totalPrice.amount),
-          timestamp: at,
-        },
-      ],
-    },
-  };
-}
-
-interface WireDecision {
-  decision: string;
-  abuseScore: number;
-  /** `decisionReason` on most responses, `reason` on a return's lines. */
-  decisionReason?: string;
-  reason?: string;
-}
-
-interface DecisionBearing {
-  cartLevelDecisions?: { decisions: WireDecision[] }[];
-  returnedLineItems?: WireDecision[];
-  Decisions?: { decisions: WireDecision[] }[];
-}
-
-/** Where each response type carries its decisions. */
-function allDecisions(eventType: patterns.EventType, body: DecisionBearing): WireDecision[] {
-  const decisions =
-    eventType === 'order'
-      ? body.cartLevelDecisions?.[0]?.decisions
-      : eventType === 'return'
-        ? body.returnedLineItems
-        : body.Decisions?.[0]?.decisions;
-  if (!decisions?.length) throw new Error(`a ${eventType} response without decisions`);
-  return decisions;
-}
-
-/** A return counts by its most severe line. */
-function mostSevereDecision(eventType: patterns.EventType, body: DecisionBearing): WireDecision {
-  return allDecisions(eventType, body).reduce((worst, d) => (d.abuseScore > worst.abuseScore ? d : worst));
-}
-
-/** The id the review queue shows for an event (`providerId`: the id its record is stored under). */
-function reviewIdOf(eventType: patterns.EventType, request: unknown, response: unknown): string {
-  const field = (body: unknown, name: string) => String((body as Record<string, unknown>)[name]);
-  switch (eventType) {
-    case 'order':
-      return field(request, 'providerOrderId');
-    case 'return':
-      return field(request, 'providerReturnId');
-    case 'signup':
-      return field(request, 'customerId');
-    case 'login':
-      return field(response, 'serviceLoginID');
-    case 'account':
-      return field(response, 'serviceAccountEventId');
-  }
-}
-
 const started = realNow();
 let before: Awaited<ReturnType<typeof playTimeline>>;
 let after: Awaited<ReturnType<typeof playTimeline>>;
@@ -436,10 +85,10 @@ let network: NetworkScenarioReport;
 try {
   before = await playTimeline(false);
   after = await playTimeline(true);
-  simulatedNow = undefined;
+  clock.set(undefined);
   network = await runNetworkScenario(scenarioApi(), seed, realNow() - 60_000);
 } finally {
-  simulatedNow = undefined;
+  clock.set(undefined);
   await stop();
 }
 
@@ -476,7 +125,7 @@ function scenarioApi(): ScenarioApi {
 const percent = (x: number) => (Number.isNaN(x) ? '    -  ' : `${(x * 100).toFixed(1).padStart(5)} %`);
 const auc = (x: number) => (Number.isNaN(x) ? '    -' : x.toFixed(3));
 console.log(
-  `seed ${seed}: ${requests} requests (two runs) in ${((realNow() - started) / 1000).toFixed(1)} s\n`,
+  `seed ${seed}: ${player.requests()} requests (two runs) in ${((realNow() - started) / 1000).toFixed(1)} s\n`,
 );
 
 for (const [name, run] of [
