@@ -14,6 +14,11 @@ const domainSignups = (h1: number, month: number) => ({
 });
 
 const withWatch = (watch: WatchFacts) => signup({ input: { watch } });
+/** The same signup naming no address. */
+const withoutAddress = (input: ReturnType<typeof signup>) => ({
+  ...input,
+  history: { ...input.history, addresses: [] },
+});
 describeSignalRows('signup', signupSignals, {
   watchedIdentityNewCustomer: sharedRows.watchedIdentityNewCustomer(withWatch, 'signup'),
   watchedIdentityKnownCustomer: sharedRows.watchedIdentityKnownCustomer(withWatch, 'signup'),
@@ -57,17 +62,11 @@ describeSignalRows('signup', signupSignals, {
     ),
     silent(
       'a second account on a young device, the signup naming no address: taken for a couple',
-      (() => {
-        const input = signup({ device: { links: { customer: ['a1'] }, firstSeenAt: AT - 14 * HOUR } });
-        return { ...input, history: { ...input.history, addresses: [] } };
-      })(),
+      withoutAddress(signup({ device: { links: { customer: ['a1'] }, firstSeenAt: AT - 14 * HOUR } })),
     ),
     fires(
       'a third account there: one beyond a couple',
-      (() => {
-        const input = signup({ device: { links: { customer: ['a1', 'a2'] }, firstSeenAt: AT - 14 * HOUR } });
-        return { ...input, history: { ...input.history, addresses: [] } };
-      })(),
+      withoutAddress(signup({ device: { links: { customer: ['a1', 'a2'] }, firstSeenAt: AT - 14 * HOUR } })),
       1 / (1 + (50_400 / 345_600) ** 4),
       'device first seen 14 hours ago, already used with 2 other accounts',
     ),
