@@ -20,10 +20,11 @@ import { saturating } from './signal.ts';
 export const DOMAIN_BASELINE_SIGNUPS = 100;
 const POISSON_Z = 3;
 
-/** Signups in the last hour and in the 30 days before it. */
+/** Signups in the last hour, in the 30 days before it, and ever. */
 export interface SignupCounts {
   lastHour: number;
   baseline: number;
+  lifetime: number;
 }
 
 export interface DomainBurst {
@@ -32,7 +33,10 @@ export interface DomainBurst {
   value: number;
 }
 
-export function domainBurst(domain: SignupCounts, merchant: SignupCounts): DomainBurst {
+export function domainBurst(
+  domain: Omit<SignupCounts, 'lifetime'>,
+  merchant: Omit<SignupCounts, 'lifetime'>,
+): DomainBurst {
   const usualShare = (domain.baseline + 1) / (merchant.baseline + 1);
   const expected = usualShare * merchant.lastHour;
   const excess = Math.max(0, domain.lastHour - (expected + POISSON_Z * Math.sqrt(expected + 1)));
@@ -44,10 +48,12 @@ export function domainBurst(domain: SignupCounts, merchant: SignupCounts): Domai
 export function signupCounts(snapshots: readonly IdentitySnapshot[]): SignupCounts {
   let lastHour = 0;
   let month = 0;
+  let lifetime = 0;
   for (const snapshot of snapshots) {
     const counts = snapshot.count(METRIC.signups);
     lastHour += counts.h1;
     month += counts.d30;
+    lifetime += counts.lifetime;
   }
-  return { lastHour, baseline: Math.max(0, month - lastHour) };
+  return { lastHour, baseline: Math.max(0, month - lastHour), lifetime };
 }

@@ -19,10 +19,8 @@ const COMMON_SURNAME_SHARE = 0.05;
 const UNKNOWN_HOME_OTHERS = 1;
 
 /** One of the event's devices was already used with one of its addresses. */
-const sharesHome = (places: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]): boolean =>
-  devices.some((device) =>
-    places.some((place) => place.ref.kind === 'address' && device.isLinked('address', place.ref.digest)),
-  );
+const sharesHome = (addresses: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]): boolean =>
+  devices.some((device) => addresses.some((address) => device.isLinked('address', address.ref.digest)));
 
 /** Nothing tells the event's home: no device, no address, or a device never used with one. */
 const homeUnknown = (addresses: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]) =>
@@ -51,13 +49,13 @@ export function signupHousehold(evidence: {
   addresses: readonly IdentitySnapshot[];
   devices: readonly IdentitySnapshot[];
   surname: IdentitySnapshot | undefined;
-  signupTraffic: readonly IdentitySnapshot[];
+  /** The merchant's signups ever (its signup counter). */
+  merchantSignups: number;
 }): number {
-  const { addresses, devices, surname } = evidence;
+  const { addresses, devices, surname, merchantSignups } = evidence;
   if (sharesHome(addresses, devices)) return HOUSEHOLD_OTHERS;
   const byAddress = homeUnknown(addresses, devices) ? UNKNOWN_HOME_OTHERS : 0;
   if (!surname || !devices.some((d) => d.isLinked('surname', surname.ref.digest))) return byAddress;
-  const merchant = evidence.signupTraffic.reduce((sum, s) => sum + s.count(METRIC.signups).lifetime, 0);
-  const share = merchant > 0 ? surname.count(METRIC.signups).lifetime / merchant : 0;
+  const share = merchantSignups > 0 ? surname.count(METRIC.signups).lifetime / merchantSignups : 0;
   return Math.max(byAddress, HOUSEHOLD_OTHERS * Math.exp(-share / COMMON_SURNAME_SHARE));
 }

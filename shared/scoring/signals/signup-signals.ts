@@ -48,8 +48,22 @@ export interface SignupScoringInput {
 export const SELF_REFERRAL_WEIGHT = { device: 1, phone: 1, address: 0.5 } as const;
 const ownAccount = ({ customer }: SignupScoringInput) => [customer];
 
+/** The merchant's signups, every shard of its counter summed. */
+const merchantSignups = perEvent(({ history }: SignupScoringInput) => signupCounts(history.signupTraffic));
+
 /** Other accounts on the signup's device that its household explains (household.ts). */
-const householdOf = perEvent(({ history }: SignupScoringInput) => signupHousehold(history));
+const householdOf = perEvent((input: SignupScoringInput) =>
+  signupHousehold({ ...input.history, merchantSignups: merchantSignups(input).lifetime }),
+);
+
+/** Earlier signups from the signup's device: in the last hour, and in the 24 hours before it. */
+const deviceSignups = perEvent(({ history }: SignupScoringInput) => ({
+  lastHour: maxCount(history.devices, METRIC.signups, 'h1').count,
+  earlier: Math.max(
+    0,
+    ...history.devices.map((s) => s.count(METRIC.signups).h24 - s.count(METRIC.signups).h1),
+  ),
+}));
 
 /** Other accounts already behind one of the signup's identities (`words`: the identity, `device`). */
 const behindOtherAccounts = <Name extends string>(
@@ -101,21 +115,17 @@ export const SIGNUP_SIGNALS = [
   behindOtherAccounts('addressSharedWithOtherAccounts', 'address', ({ history }) => history.addresses),
   behindOtherAccounts('emailSharedWithOtherAccounts', 'e-mail', ({ history }) => history.emails),
   declareSignal('signupsFromDeviceLastHour', (input: SignupScoringInput) =>
-    earlierSignups(maxCount(input.history.devices, METRIC.signups, 'h1').count, householdOf(input), 'hour'),
+    earlierSignups(deviceSignups(input).lastHour, householdOf(input), 'hour'),
   ),
   declareSignal('signupsFromDeviceEarlierToday', (input: SignupScoringInput) => {
     // The household's allowance goes first to the last hour's signups, the rest to earlier ones.
-    const lastHour = maxCount(input.history.devices, METRIC.signups, 'h1').count;
-    const earlier = Math.max(
-      0,
-      ...input.history.devices.map((s) => s.count(METRIC.signups).h24 - s.count(METRIC.signups).h1),
-    );
+    const { lastHour, earlier } = deviceSignups(input);
     return earlierSignups(earlier, Math.max(0, householdOf(input) - lastHour), '24 hours');
   }),
-  declareSignal('signupsOnEmailDomainLastHour', ({ history }: SignupScoringInput) => {
-    const merchant = signupCounts(history.signupTraffic);
+  declareSignal('signupsOnEmailDomainLastHour', (input: SignupScoringInput) => {
+    const merchant = merchantSignups(input);
     let burst: DomainBurst | undefined;
-    for (const domain of history.emailDomains) {
+    for (const domain of input.history.emailDomains) {
       const found = domainBurst(signupCounts([domain]), merchant);
       if (!burst || found.value > burst.value) burst = found;
     }

@@ -46,6 +46,7 @@ interface CleanHistory {
 export const CLEAN_ACTIVE_DAYS_SCALE = 14;
 export const CLEAN_EVENTS_SCALE = 3;
 const DAY_MS = 86_400_000;
+const NO_HISTORY: CleanHistory = { activeDays: 0, keptEvents: 0, abusive: false };
 
 /** A scoring input that may carry the event's watch facts. */
 interface Watched {
@@ -61,10 +62,12 @@ export function watchFacts(
 ): WatchFacts {
   const seen = customers.flatMap((c) => (c.firstSeenAt === undefined ? [] : [c.firstSeenAt]));
   const first = seen.length > 0 ? Math.min(...seen) : undefined;
+  const watched = watchedOf(eventType, watchable);
   return {
-    watched: watchedOf(eventType, watchable),
+    watched,
     customerFirstSeenAt: first,
-    clean: cleanHistoryOf(customers, first, at),
+    // Only a watched identity reads the customer's history.
+    clean: watched.length > 0 ? cleanHistoryOf(customers, first, at) : NO_HISTORY,
     customerWord,
     at,
   };
