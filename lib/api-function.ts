@@ -1,12 +1,14 @@
 import { join } from 'node:path';
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { Environment } from '../shared/config.ts';
 import { functionTimeoutSeconds } from '../shared/contract/endpoints.ts';
+import { digestKeySecretPrefix } from '../shared/digests/digest-keys.ts';
 import {
   BUNDLE_ALIASES,
   CEL_CHUNK_DEFINE,
@@ -117,6 +119,35 @@ export class ApiFunction extends Construct {
       reason:
         'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no ' +
         'resource-level permissions, so the statement Lambda tracing needs must name Resource "*".',
+    });
+  }
+
+  /**
+   * Lets the function read the merchants' identity digest keys (shared/digests/digest-keys.ts):
+   * GetSecretValue on the stage's digest-key secrets only, each read once per instance.
+   */
+  readDigestKeys(stage: Environment): void {
+    const prefix = digestKeySecretPrefix(stage);
+    this.handler.addEnvironment('DIGEST_KEY_SECRET_PREFIX', prefix);
+    const stack = Stack.of(this);
+    this.role.addToPolicy(
+      new PolicyStatement({
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [
+          stack.formatArn({
+            service: 'secretsmanager',
+            resource: 'secret',
+            resourceName: `${prefix}*`,
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        ],
+      }),
+    );
+    Validations.of(this.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${prefix}*]`,
+      reason:
+        "One secret per merchant under the stage's digest-key prefix (created with the merchant, deleted " +
+        'when it is offboarded): read-only, on that prefix only, since the merchants are not known at deploy time.',
     });
   }
 

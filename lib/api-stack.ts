@@ -72,6 +72,7 @@ export class ApiStack extends Stack {
       });
       fn.bindTable(table, TABLE_ACCESS[name]);
       props.networkSecret.grantRead(fn.role);
+      fn.readDigestKeys(config.stage);
       functions.set(name, fn);
       return fn;
     };

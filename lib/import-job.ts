@@ -55,6 +55,8 @@ export class ImportStack extends Stack {
       memorySize: 3008,
     });
     this.function.bindTable(props.table, IMPORT_JOB_ACCESS);
+    // Imported events are digested as live ones are, under the merchant's key.
+    this.function.readDigestKeys(config.stage);
     this.function.role.addToPolicy(
       new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects('*')] }),
     );

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { applyLocalEnvironment } from './local-env.ts';
@@ -14,6 +17,8 @@ export async function startInMemoryApi(): Promise<{ baseUrl: string; stop: () =>
     DEFAULT_RATE_LIMIT_BURST: '100000',
     // The network's keyed-hash secret: a fresh one per run (nothing outlives the in-memory table).
     NETWORK_HASH_SECRET: process.env.NETWORK_HASH_SECRET ?? randomBytes(32).toString('base64url'),
+    // Merchants' digest keys: fresh ones per run, like the table.
+    DIGEST_KEY_DIR: mkdtempSync(join(tmpdir(), 'abuse-decision-digest-keys-')),
   });
   const { ensureTable } = await import('../shared/store/ensure-table.ts');
   const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');

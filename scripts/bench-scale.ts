@@ -51,7 +51,7 @@ async function storeFigures(): Promise<void> {
     const { createLocalServer } = await import('../local/http-adapter.ts');
     const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
     const { marshall } = await import('@aws-sdk/util-dynamodb');
-    const { identity } = await import('../shared/identity/identities.ts');
+    const { identityDigests } = await import('../shared/digests/identity-digests.ts');
     const { normalizeAddress } = await import('../shared/identity/identities.ts');
     const { keys } = await import('../shared/store/keys.ts');
     await ensureTable(dynamoDbClient, tableName);
@@ -64,6 +64,7 @@ async function storeFigures(): Promise<void> {
       environment: 'sandbox',
     });
     await updateMerchant(merchantId, { rateLimit: { perSecond: TARGET_RATE, burst: TARGET_RATE } });
+    const identity = await identityDigests(merchantId);
     const server = createLocalServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as { port: number }).port;

@@ -24,7 +24,11 @@ try {
   );
   process.exit(1);
 }
-applyLocalEnvironment(dynamoDb.endpoint, { NETWORK_HASH_SECRET: localNetworkSecret() });
+applyLocalEnvironment(dynamoDb.endpoint, {
+  NETWORK_HASH_SECRET: localNetworkSecret(),
+  // Each merchant's identity digest key, generated on its first event and kept after.
+  DIGEST_KEY_DIR: join(dataDir, 'digest-keys'),
+});
 
 /** The network's keyed-hash secret (docs/network.md): generated once into DATA_DIR, kept after. */
 function localNetworkSecret(): string {

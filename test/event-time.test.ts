@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { customerIdentity } from '../shared/identity/account-identities.ts';
-import { identity, normalizeEmail } from '../shared/identity/identities.ts';
+import { identityDigests } from '../shared/digests/identity-digests.ts';
+import { normalizeEmail } from '../shared/identity/identities.ts';
 import { METRIC } from '../shared/identity/metrics.ts';
 import { decisionsOfItem } from '../shared/store/decided-events.ts';
 import { loadSnapshots } from '../shared/store/identity-history.ts';
@@ -9,7 +9,7 @@ import type { OrderItem } from '../shared/store/orders.ts';
 import { getRecord } from '../shared/store/record-once.ts';
 import { decisionOf, loginBody, signupBody } from './support/account-fixtures.ts';
 import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
-import { returnBody } from './support/commerce.ts';
+import { type NamedIdentity, named, returnBody } from './support/commerce.ts';
 import { orderBody, uid } from './support/fixtures.ts';
 
 let api: TestApi;
@@ -26,7 +26,13 @@ afterEach(() => vi.useRealTimers());
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-const emailRef = (email: string) => identity('email', normalizeEmail(email));
+/** The identities as `merchantId` stores them. */
+const refsAt = async (merchantId: string, ...identities: NamedIdentity[]) => {
+  const identity = await identityDigests(merchantId);
+  return identities.map((i) => identity(i.kind, i.normalized));
+};
+const emailRef = (email: string) => named('email', normalizeEmail(email));
+const customerRef = (customerId: string) => named('customer', customerId.trim());
 
 describe('history at the event time', () => {
   it('an out-of-order pair lands in the right windows and the late one does not change the earlier decision', async () => {
@@ -46,11 +52,15 @@ describe('history at the event time', () => {
       'first order from this e-mail',
     );
 
-    const [asOfNow] = await loadSnapshots(merchantId, [emailRef(email)], now);
+    const [asOfNow] = await loadSnapshots(merchantId, await refsAt(merchantId, emailRef(email)), now);
     expect(asOfNow!.count(METRIC.orders)).toMatchObject({ m15: 1, h1: 1, h24: 1, d30: 2, lifetime: 2 });
     expect(asOfNow!.firstSeenAt).toBe(now - 3 * DAY);
     expect(asOfNow!.lastSeenAt).toBe(now - 2 * MINUTE);
-    const [asOfLate] = await loadSnapshots(merchantId, [emailRef(email)], now - 3 * DAY);
+    const [asOfLate] = await loadSnapshots(
+      merchantId,
+      await refsAt(merchantId, emailRef(email)),
+      now - 3 * DAY,
+    );
     expect(asOfLate!.count(METRIC.orders)).toMatchObject({ m15: 1, h1: 1, h24: 1, d30: 1 });
     // The earlier decision keeps the variables it was made with.
     expect((await getRecord<OrderItem>(keys.order(merchantId, recent.providerOrderId)))?.decision).toEqual(
@@ -153,7 +163,7 @@ describe('optional timestamp on signup and login', () => {
     const email = dated.contactInformation[0]!.address as string;
     const [account, mail] = await loadSnapshots(
       merchantId,
-      [customerIdentity(dated.customerId), emailRef(email)],
+      await refsAt(merchantId, customerRef(dated.customerId), emailRef(email)),
       Date.now(),
     );
     expect(account!.firstSeenAt).toBe(at);
@@ -162,7 +172,11 @@ describe('optional timestamp on signup and login', () => {
     const undated = signupBody();
     const before = Date.now();
     expect((await api.post('/v1/evaluate/signup', undated, { apiKey })).status).toBe(200);
-    const [fresh] = await loadSnapshots(merchantId, [customerIdentity(undated.customerId)], Date.now());
+    const [fresh] = await loadSnapshots(
+      merchantId,
+      await refsAt(merchantId, customerRef(undated.customerId)),
+      Date.now(),
+    );
     expect(fresh!.firstSeenAt).toBeGreaterThanOrEqual(before);
     expect(fresh!.firstSeenAt).toBeLessThanOrEqual(Date.now());
   });
@@ -184,7 +198,11 @@ describe('optional timestamp on signup and login', () => {
         )
       ).status,
     ).toBe(200);
-    const [account] = await loadSnapshots(merchantId, [customerIdentity(customer)], Date.now());
+    const [account] = await loadSnapshots(
+      merchantId,
+      await refsAt(merchantId, customerRef(customer)),
+      Date.now(),
+    );
     expect(account!.count(METRIC.loginFailures)).toMatchObject({ h1: 1, h24: 1, d30: 2 });
     expect(account!.firstSeenAt).toBe(at);
   });
@@ -212,7 +230,7 @@ describe('optional timestamp on signup and login', () => {
     );
     const [account] = await loadSnapshots(
       merchantId,
-      [customerIdentity(login.providerCustomerId)],
+      await refsAt(merchantId, customerRef(login.providerCustomerId)),
       Date.now(),
     );
     expect(account!.known).toBe(false);

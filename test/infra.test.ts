@@ -27,6 +27,7 @@ import {
 import { TRAINING_HANDLER_FILE } from '../lib/training-job.ts';
 import { UPLOAD_STREAM_RETRIES } from '../lib/upload-worker.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
+import { digestKeySecretPrefix } from '../shared/digests/digest-keys.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
 
@@ -381,6 +382,35 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
       // Only a function that queries an index (the console's, GSI1) may reach one.
       expect(JSON.stringify(own).includes('/index/'), name).toBe(access.queriedIndexes.length > 0);
     }
+  });
+
+  it('lets every function read the merchants’ digest keys of its stage only, told where they are', () => {
+    const { api } = environment(stage);
+    const template = templateOf(api);
+    const statements = policyStatements(template);
+    const prefix = digestKeySecretPrefix(stage);
+    for (const [name, fn] of api.functions) {
+      const role = logicalId(fn.role);
+      const rolePolicies = new Set(
+        resources(template, 'AWS::IAM::Policy')
+          .filter(([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: role }]))
+          .map(([id]) => id),
+      );
+      const reads = statements.filter(
+        ({ owner, statement }) =>
+          (owner === role || rolePolicies.has(owner)) &&
+          asList(statement.Action).includes('secretsmanager:GetSecretValue') &&
+          JSON.stringify(statement.Resource).includes(`:secret:${prefix}*`),
+      );
+      expect(reads, name).toHaveLength(1);
+      expect(JSON.stringify(reads[0]!.statement.Resource)).not.toContain(
+        stage === 'sandbox' ? 'production' : 'sandbox',
+      );
+    }
+    const variables = resources(template, 'AWS::Lambda::Function')
+      .filter(isOurFunction)
+      .map(([, f]) => (f.Properties.Environment as { Variables: Record<string, unknown> }).Variables);
+    for (const vars of variables) expect(vars.DIGEST_KEY_SECRET_PREFIX).toBe(prefix);
   });
 
   it('answers gateway-made errors in the envelope with X-Request-Id', () => {

@@ -10,6 +10,7 @@ import {
   itemDisposition,
   placeOrder,
   returnBody,
+  storedRef,
 } from './support/commerce.ts';
 import { consoleKey, reviewEveryReturn, saveWorkflow } from './support/console.ts';
 import { orderBody, uid } from './support/fixtures.ts';
@@ -374,10 +375,11 @@ describe('list markers', () => {
       expect(added.status).toBe(200);
     }
     for (let i = 0; i < 4; i++) await orderWithLostFraudChargeback(api, apiKey, { device });
-    const ref = deviceOf(orderBody({ device }));
+    const named_ = deviceOf(orderBody({ device }));
+    const ref = await storedRef(merchantId, named_);
     const onDevice = (await lists.all()).filter((e) => e.identityDigest === ref.digest.slice(0, 8));
     expect(onDevice).toHaveLength(6);
-    const item = await countersOf(merchantId, ref);
+    const item = await countersOf(merchantId, named_);
     const markers = String(item[MARKERS_ATTRIBUTE]);
     expect(Buffer.byteLength(markers)).toBeLessThanOrEqual(MAX_MARKER_BYTES);
     expect(itemBytes(marshall(item, { removeUndefinedValues: true }))).toBeLessThanOrEqual(1_024);

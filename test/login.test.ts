@@ -72,7 +72,8 @@ describe('POST /v1/evaluate/login', () => {
     await login(loginBody({ providerCustomerId: customerId, device, status: '$failure' }), key);
     await login(loginBody({ providerCustomerId: customerId, device, status: '$failure' }), key);
     await login(loginBody({ providerCustomerId: customerId, device }), key);
-    const { identity } = await import('../shared/identity/identities.ts');
+    const { identityDigests } = await import('../shared/digests/identity-digests.ts');
+    const identity = await identityDigests(merchantId);
     const { batchGetItems, keyString } = await import('../shared/store/batch-get.ts');
     const { identityKey, toSnapshot } = await import('../shared/store/identity-history.ts');
     const refs = [identity('customer', customerId), identity('device', device)];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_COLUMNS } from '../shared/console/dispositions-upload.ts';
 import { MANAGEMENT_ENDPOINT_DEFINITIONS } from '../shared/contract/management-endpoints.ts';
-import { networkKeyOf } from '../shared/network/network-key.ts';
+import { keyedDigests } from '../shared/digests/identity-digests.ts';
 import { readNetworkSecret } from '../shared/network/network-secret.ts';
 import { networkKeys } from '../shared/store/keys.ts';
 import { getRecord } from '../shared/store/record-once.ts';
@@ -13,6 +13,7 @@ import {
   cardOf as cardRefOf,
   deviceOf,
   disputeEntry,
+  type NamedIdentity,
   type OrderBody,
   placeOrder,
 } from './support/commerce.ts';
@@ -42,8 +43,11 @@ async function merchant(member: boolean): Promise<Merchant & { console: string }
   return { ...m, console: key };
 }
 
-const reputationOf = async (ref: ReturnType<typeof cardRefOf>) =>
-  getRecord<Record<string, unknown>>(networkKeys.reputation(networkKeyOf(await readNetworkSecret(), ref)));
+/** An identity's reputation item: its network key is the same at every merchant (any digest key). */
+async function reputationOf(identity: NamedIdentity) {
+  const ref = keyedDigests(Buffer.alloc(32), await readNetworkSecret())(identity.kind, identity.normalized);
+  return getRecord<Record<string, unknown>>(networkKeys.reputation(ref.networkKey!));
+}
 
 const DAY = 86_400_000;
 /**

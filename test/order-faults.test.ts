@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { identity, normalizeEmail } from '../shared/identity/identities.ts';
+import { normalizeEmail } from '../shared/identity/identities.ts';
 import { batchGetItems } from '../shared/store/batch-get.ts';
 import { identityKey } from '../shared/store/identity-history.ts';
 import { getOrder } from '../shared/store/orders.ts';
 import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { named, storedRef } from './support/commerce.ts';
 import { clearFaults, injectFault } from './support/faults.ts';
 import { orderBody } from './support/fixtures.ts';
 
@@ -29,7 +30,10 @@ describe('an order whose transaction fails', () => {
       requestId: failed.headers.get('x-request-id'),
     });
     expect(await getOrder(merchantId, body.providerOrderId)).toBeUndefined();
-    const emailKey = identityKey(merchantId, identity('email', normalizeEmail(email)));
+    const emailKey = identityKey(
+      merchantId,
+      await storedRef(merchantId, named('email', normalizeEmail(email))),
+    );
     expect((await batchGetItems([emailKey])).size).toBe(0);
 
     const retried = await api.post('/v1/order', body, { apiKey });

@@ -94,11 +94,13 @@ describe('POST /v1/order', () => {
       { apiKey },
     );
     expect(next.body.cartLevelDecisions[0].decisions[0].decisionReason).not.toContain('first order');
-    const { identity, normalizeEmail } = await import('../shared/identity/identities.ts');
+    const { normalizeEmail } = await import('../shared/identity/identities.ts');
+    const { identityDigests } = await import('../shared/digests/identity-digests.ts');
     const { batchGetItems } = await import('../shared/store/batch-get.ts');
     const { identityKey } = await import('../shared/store/identity-history.ts');
     const { findApiKeyByHash, hashApiKey } = await import('../shared/store/merchants.ts');
     const merchantId = (await findApiKeyByHash(hashApiKey(apiKey)))!.merchantId;
+    const identity = await identityDigests(merchantId);
     const ref = identity('email', normalizeEmail(body.customer.contactInformation[0]!.address as string));
     const [item] = [...(await batchGetItems([identityKey(merchantId, ref)])).values()];
     expect(item?.c_ord).toBe(2);

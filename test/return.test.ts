@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identity } from '../shared/identity/identities.ts';
 import { keys } from '../shared/store/keys.ts';
 import { getReturn } from '../shared/store/returns.ts';
 import { getReview, reviewIdFor } from '../shared/store/reviews.ts';
 import { type ApiResponse, expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
-import { countersOf, deviceOf, emailOf, merchantIdOf, placeOrder, returnBody } from './support/commerce.ts';
+import {
+  countersOf,
+  deviceOf,
+  emailOf,
+  merchantIdOf,
+  named,
+  placeOrder,
+  returnBody,
+} from './support/commerce.ts';
 import { orderBody, uid } from './support/fixtures.ts';
 import { measureRoundTrips } from './support/round-trips.ts';
 
@@ -267,7 +274,7 @@ describe('return history and scoring', () => {
     const order = await placeOrder(api, apiKey, { items: [{ sku: uid('sku'), price: '20.00' }] });
     const returnDevice = uid('return-device');
     await api.post('/v1/return', returnBody(order, { device: returnDevice }), { apiKey });
-    for (const ref of [emailOf(order), deviceOf(order), identity('device', returnDevice)]) {
+    for (const ref of [emailOf(order), deviceOf(order), named('device', returnDevice)]) {
       const counters = await countersOf(merchantId, ref);
       expect(counters.c_ret).toBe(1);
       expect(counters.c_retV).toBe(20);

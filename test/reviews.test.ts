@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identity, normalizeEmail } from '../shared/identity/identities.ts';
+import { identityDigests } from '../shared/digests/identity-digests.ts';
+import { type IdentityRef, normalizeEmail } from '../shared/identity/identities.ts';
 import type { DecisionOutcome } from '../shared/schemas/decision.ts';
 import type { Decision } from '../shared/scoring/decide.ts';
 import { batchGetItems } from '../shared/store/batch-get.ts';
@@ -34,13 +35,14 @@ const decision = (outcome: DecisionOutcome, subDecision = 'elevated_abuse_score'
 /** A REVIEW decision's review item, written the way a use case writes it: inside a transaction. */
 async function reviewedReturn(merchantId: string, email: string) {
   const eventKey = keys.return(merchantId, uid('return'));
+  const identity = await identityDigests(merchantId);
   const identities = [identity('email', normalizeEmail(email)), identity('device', uid('device'))];
   const items = reviewItemsFor(merchantId, 'return', eventKey, decision('REVIEW'), identities, Date.now());
   await transactWrite(items);
   return { reviewId: reviewIdFor('return', eventKey), eventKey, identities };
 }
 
-async function counter(merchantId: string, ref: ReturnType<typeof identity>, attribute: string) {
+async function counter(merchantId: string, ref: IdentityRef, attribute: string) {
   const items = await batchGetItems([identityKey(merchantId, ref)]);
   return [...items.values()][0]?.[attribute];
 }

@@ -69,9 +69,10 @@ describe('POST /v1/evaluate/signup', () => {
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(new Set(responses.map((r) => r.text)).size).toBe(1);
     // One set of counter moves: the device counts exactly one signup.
-    const { identity } = await import('../shared/identity/identities.ts');
+    const { identityDigests } = await import('../shared/digests/identity-digests.ts');
     const { batchGetItems } = await import('../shared/store/batch-get.ts');
     const { identityKey } = await import('../shared/store/identity-history.ts');
+    const identity = await identityDigests(merchantId);
     const device = identity('device', body.deviceFingerprints[0]!.deviceIdentifier);
     const [item] = [...(await batchGetItems([identityKey(merchantId, device)])).values()];
     expect(item?.c_sgn).toBe(1);
@@ -206,9 +207,10 @@ describe('signup scenarios', () => {
     expect(decisions[15].abuseScore).toBeGreaterThan(decisions[0].abuseScore);
 
     await signup(signupBody({ email: humanEmail('gmail.com') }), key);
-    const { identity } = await import('../shared/identity/identities.ts');
+    const { identityDigests } = await import('../shared/digests/identity-digests.ts');
     const { batchGetItems } = await import('../shared/store/batch-get.ts');
     const { identityKey } = await import('../shared/store/identity-history.ts');
+    const identity = await identityDigests(merchantId);
     const items = await batchGetItems([
       identityKey(merchantId, identity('emailDomain', farm)),
       identityKey(merchantId, identity('emailDomain', 'gmail.com')),

@@ -1,5 +1,6 @@
 import { readRuntimeConfig, validRateLimit } from '../../shared/config.ts';
 import { ENDPOINTS, KEY_SCOPES, type KeyScope } from '../../shared/contract/endpoints.ts';
+import { createDigestKey } from '../../shared/digests/digest-keys.ts';
 import {
   createApiKey,
   createMerchant,
@@ -30,6 +31,8 @@ export const merchantCommands: AdminCommand[] = [
         accountUpdatesEnabled: flags['enable-account-updates'] === true,
         environment: readRuntimeConfig().environment,
       });
+      // Its identity digest key, before its first event needs it (in AWS, a Secrets Manager secret).
+      await createDigestKey(merchant.merchantId);
       return { merchantId: merchant.merchantId, keyId: merchant.keyId, apiKey: merchant.apiKey };
     },
   },

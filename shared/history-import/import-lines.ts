@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { EndpointName } from '../contract/endpoints.ts';
+import { keyedDigests } from '../digests/identity-digests.ts';
 import { ApiError } from '../errors.ts';
 import { toApiError, validate } from '../http/validation.ts';
 import {
@@ -185,18 +186,27 @@ function eventTimeOf(type: ImportType, body: Bodies[ImportType], previousAt: num
   return Number(timestamp);
 }
 
+/**
+ * Touches only tell which lines of one file share an identity (so they run in order): any key does,
+ * and a fixed one keeps them the same from run to run. They are never stored as digests.
+ */
+const touchDigests = keyedDigests(Buffer.from('history-import-touches'));
+
 function touchesOf(type: ImportType, body: Bodies[ImportType], path: Record<string, string>): string[] {
   switch (type) {
     case 'order': {
       const order = body as OrderRequest;
-      return [`order:${order.providerOrderId}`, ...identitiesOfOrder(order).all.map(identityId)];
+      return [
+        `order:${order.providerOrderId}`,
+        ...identitiesOfOrder(order, touchDigests).all.map(identityId),
+      ];
     }
     case 'return': {
       const returned = body as ReturnRequest;
       return [
         `order:${returned.providerOrderId}`,
         `return:${returned.providerReturnId}`,
-        ...deviceIdentities(returned.deviceFingerprints).map(identityId),
+        ...deviceIdentities(touchDigests, returned.deviceFingerprints).map(identityId),
       ];
     }
     case 'disposition':
@@ -205,12 +215,12 @@ function touchesOf(type: ImportType, body: Bodies[ImportType], path: Record<stri
       return [`order:${path['order-id']}`];
     case 'signup': {
       const signup = body as SignupRequest;
-      return [`signup:${signup.customerId}`, ...identitiesOfSignup(signup).all.map(identityId)];
+      return [`signup:${signup.customerId}`, ...identitiesOfSignup(signup, touchDigests).all.map(identityId)];
     }
     case 'login':
-      return identitiesOfLogin(body as LoginRequest).all.map(identityId);
+      return identitiesOfLogin(body as LoginRequest, touchDigests).all.map(identityId);
     case 'account':
-      return identitiesOfAccountUpdate(body as AccountRequest).all.map(identityId);
+      return identitiesOfAccountUpdate(body as AccountRequest, touchDigests).all.map(identityId);
   }
 }
 

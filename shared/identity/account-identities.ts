@@ -4,10 +4,17 @@ import type { SignupRequest } from '../schemas/signup.ts';
 import { shardOf } from '../shard-of.ts';
 import { contactIdentities, deviceIdentities } from './contact-identities.ts';
 import { isCommonProvider } from './email-patterns.ts';
-import { emailDomain, type IdentityRef, identity, normalizeSurname, uniqueIdentities } from './identities.ts';
+import {
+  type DigestIdentity,
+  emailDomain,
+  type IdentityRef,
+  normalizeSurname,
+  uniqueIdentities,
+} from './identities.ts';
 
 /** The account (a merchant customer id, or the attempted username for a login to no account). */
-export const customerIdentity = (customerId: string): IdentityRef => identity('customer', customerId.trim());
+export const customerIdentity = (identity: DigestIdentity, customerId: string): IdentityRef =>
+  identity('customer', customerId.trim());
 
 /**
  * The merchant's signups are counted over this many items, a signup adding to the one its account id
@@ -15,9 +22,7 @@ export const customerIdentity = (customerId: string): IdentityRef => identity('c
  * them all (one BatchGetItem, as every identity it names) for the merchant's total.
  */
 const SIGNUP_TRAFFIC_SHARDS = 8;
-const SIGNUP_TRAFFIC = Array.from({ length: SIGNUP_TRAFFIC_SHARDS }, (_, shard) =>
-  identity('signupTraffic', String(shard)),
-);
+const SIGNUP_TRAFFIC = Array.from({ length: SIGNUP_TRAFFIC_SHARDS }, (_, shard) => String(shard));
 
 /** The identities a signup names, by role. */
 export interface SignupIdentities {
@@ -41,12 +46,12 @@ export interface SignupIdentities {
   all: IdentityRef[];
 }
 
-export function identitiesOfSignup(signup: SignupRequest): SignupIdentities {
-  const contacts = contactIdentities(signup.contactInformation);
-  const customer = customerIdentity(signup.customerId);
+export function identitiesOfSignup(signup: SignupRequest, identity: DigestIdentity): SignupIdentities {
+  const contacts = contactIdentities(signup.contactInformation, identity);
+  const customer = customerIdentity(identity, signup.customerId);
   const username = identity('username', signup.username.trim().toLowerCase());
   const addresses = uniqueIdentities([...contacts.billingAddresses, ...contacts.shippingAddresses]);
-  const devices = deviceIdentities(signup.deviceFingerprints);
+  const devices = deviceIdentities(identity, signup.deviceFingerprints);
   const emailDomains = uniqueIdentities(
     signup.contactInformation.flatMap((c) => {
       if (c.contactType !== 'EMail') return [];
@@ -54,7 +59,7 @@ export function identitiesOfSignup(signup: SignupRequest): SignupIdentities {
       return domain && !isCommonProvider(domain) ? [identity('emailDomain', domain)] : [];
     }),
   );
-  const referrer = signup.referrerID ? customerIdentity(signup.referrerID) : undefined;
+  const referrer = signup.referrerID ? customerIdentity(identity, signup.referrerID) : undefined;
   const surnameText = normalizeSurname(signup.lastName);
   const surname = surnameText ? identity('surname', surnameText) : undefined;
   const linked = uniqueIdentities([
@@ -78,7 +83,7 @@ export function identitiesOfSignup(signup: SignupRequest): SignupIdentities {
     surname,
     traffic: {
       counted: identity('signupTraffic', String(shardOf(signup.customerId, SIGNUP_TRAFFIC_SHARDS))),
-      shards: SIGNUP_TRAFFIC,
+      shards: SIGNUP_TRAFFIC.map((shard) => identity('signupTraffic', shard)),
     },
     linked,
     all: uniqueIdentities([...linked, ...emailDomains, ...(referrer ? [referrer] : [])]),
@@ -92,14 +97,14 @@ export interface EventIdentities {
   all: IdentityRef[];
 }
 
-export function identitiesOfLogin(login: LoginRequest): EventIdentities {
-  const customer = customerIdentity(login.providerCustomerId);
-  const devices = deviceIdentities(login.authMethod.deviceFingerprints, login.deviceFingerprints);
+export function identitiesOfLogin(login: LoginRequest, identity: DigestIdentity): EventIdentities {
+  const customer = customerIdentity(identity, login.providerCustomerId);
+  const devices = deviceIdentities(identity, login.authMethod.deviceFingerprints, login.deviceFingerprints);
   return { customer, devices, all: [customer, ...devices] };
 }
 
-export function identitiesOfAccountUpdate(update: AccountRequest): EventIdentities {
-  const customer = customerIdentity(update.providerCustomerId);
-  const devices = deviceIdentities(update.deviceFingerprints);
+export function identitiesOfAccountUpdate(update: AccountRequest, identity: DigestIdentity): EventIdentities {
+  const customer = customerIdentity(identity, update.providerCustomerId);
+  const devices = deviceIdentities(identity, update.deviceFingerprints);
   return { customer, devices, all: [customer, ...devices] };
 }

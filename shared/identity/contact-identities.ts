@@ -1,7 +1,7 @@
 import type { ContactEntry } from '../schemas/fields.ts';
 import {
+  type DigestIdentity,
   type IdentityRef,
-  identity,
   normalizeAddress,
   normalizeEmail,
   normalizePhone,
@@ -17,7 +17,10 @@ export interface ContactIdentities {
   shippingAddresses: IdentityRef[];
 }
 
-export function contactIdentities(contacts: readonly ContactEntry[]): ContactIdentities {
+export function contactIdentities(
+  contacts: readonly ContactEntry[],
+  identity: DigestIdentity,
+): ContactIdentities {
   const emails: IdentityRef[] = [];
   const phones: IdentityRef[] = [];
   const billingAddresses: IdentityRef[] = [];
@@ -43,6 +46,7 @@ export function contactIdentities(contacts: readonly ContactEntry[]): ContactIde
 
 /** Device identities from any number of fingerprint lists (login carries two). */
 export function deviceIdentities(
+  identity: DigestIdentity,
   ...lists: readonly (readonly { deviceIdentifier: string }[] | undefined)[]
 ): IdentityRef[] {
   return uniqueIdentities(

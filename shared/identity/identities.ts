@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-
 /**
  * Identities link events to each other: the same e-mail, card, device, address or phone seen again.
- * Values are normalized, then kept only as a digest, so the table never holds a raw e-mail or card.
+ * Values are normalized, then kept only as a digest keyed per merchant (shared/digests/identity-digests.ts), so the
+ * table never holds a raw e-mail or card, nor a digest anyone could reverse or join across merchants.
  */
 export const IDENTITY_KINDS = [
   'email',
@@ -25,7 +24,12 @@ export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 export interface IdentityRef {
   kind: IdentityKind;
   digest: string;
+  /** A network member's shared identity, as digested at event time: its network key. */
+  networkKey?: string;
 }
+
+/** Digests a normalised value for one merchant: made by identityDigests (shared/digests/identity-digests.ts). */
+export type DigestIdentity = (kind: IdentityKind, normalized: string) => IdentityRef;
 
 /** Providers that ignore dots in the local part of an address. */
 const DOT_INSENSITIVE_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
@@ -86,14 +90,6 @@ export function normalizeCard(payment: {
   if (payment.paymentIdentifier) return `pid:${payment.paymentIdentifier.trim()}`;
   if (payment.BIN && payment.last4) return `card:${payment.BIN}:${payment.last4}:${payment.expiry ?? ''}`;
   return undefined;
-}
-
-function identityDigest(kind: IdentityKind, normalized: string): string {
-  return createHash('sha256').update(`${kind}:${normalized}`).digest('base64url').slice(0, 22);
-}
-
-export function identity(kind: IdentityKind, normalized: string): IdentityRef {
-  return { kind, digest: identityDigest(kind, normalized) };
 }
 
 /** Distinct identities, in first-seen order. */

@@ -1,6 +1,6 @@
 import type { OrderRequest } from '../schemas/order.ts';
 import { contactIdentities, deviceIdentities } from './contact-identities.ts';
-import { type IdentityRef, identity, normalizeCard, uniqueIdentities } from './identities.ts';
+import { type DigestIdentity, type IdentityRef, normalizeCard, uniqueIdentities } from './identities.ts';
 
 /** The identities an order links together, by role. */
 export interface OrderIdentities {
@@ -13,8 +13,8 @@ export interface OrderIdentities {
   all: IdentityRef[];
 }
 
-export function identitiesOfOrder(order: OrderRequest): OrderIdentities {
-  const contacts = contactIdentities(order.customer.contactInformation);
+export function identitiesOfOrder(order: OrderRequest, identity: DigestIdentity): OrderIdentities {
+  const contacts = contactIdentities(order.customer.contactInformation, identity);
   const cards = order.paymentInfo.flatMap((payment) => {
     const normalized = normalizeCard(payment);
     return normalized ? [identity('card', normalized)] : [];
@@ -22,7 +22,7 @@ export function identitiesOfOrder(order: OrderRequest): OrderIdentities {
   const unique = {
     emails: contacts.emails,
     cards: uniqueIdentities(cards),
-    devices: deviceIdentities(order.deviceFingerprints),
+    devices: deviceIdentities(identity, order.deviceFingerprints),
     billingAddresses: contacts.billingAddresses,
     shippingAddresses: contacts.shippingAddresses,
     phones: contacts.phones,

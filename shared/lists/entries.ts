@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { EventType } from '../contract/endpoints.ts';
 import { customerIdentity } from '../identity/account-identities.ts';
 import {
+  type DigestIdentity,
   type IdentityKind,
   type IdentityRef,
-  identity,
   normalizeAddress,
   normalizeCard,
   normalizeEmail,
@@ -82,8 +82,14 @@ export function derivedEntryId(cause: string, list: ListName, ref: IdentityRef):
   return `${LIST_ENTRY_ID_PREFIX}${digest.slice(0, LIST_ENTRY_ID_CHARS)}`;
 }
 
-/** The identity a caller names, normalized and hashed exactly as the events do, with its masked hint. */
-export function listedIdentityRef(named: ListedIdentity): { ref: IdentityRef; hint: string } {
+/**
+ * The identity a caller names, normalized and digested with the merchant's `identity` exactly as the
+ * events are, with its masked hint.
+ */
+export function listedIdentityRef(
+  named: ListedIdentity,
+  identity: DigestIdentity,
+): { ref: IdentityRef; hint: string } {
   switch (named.kind) {
     case 'email': {
       const email = normalizeEmail(named.value);
@@ -99,7 +105,10 @@ export function listedIdentityRef(named: ListedIdentity): { ref: IdentityRef; hi
       return { ref: identity('device', device), hint: `device …${lastChars(device)}` };
     }
     case 'customer':
-      return { ref: customerIdentity(named.value), hint: `customer …${lastChars(named.value.trim())}` };
+      return {
+        ref: customerIdentity(identity, named.value),
+        hint: `customer …${lastChars(named.value.trim())}`,
+      };
     case 'card': {
       const card = named.value;
       // The BIN and the last four digits are what a receipt shows; nothing more is kept.

@@ -103,20 +103,15 @@ interface PendingIdentityChange {
 export class HistoryChanges {
   private readonly changes = new Map<string, PendingIdentityChange>();
   /** Set for a network member's event: its shared identities without a network key are queued. */
-  private networkSightings:
-    | { merchantId: string; at: number; networkKeyOf: (ref: IdentityRef) => string | undefined }
-    | undefined;
+  private networkSightings: { merchantId: string; at: number } | undefined;
 
   /**
    * Queues the sighting of each shared identity these moves touch that has no network key yet (new,
-   * or seen before the merchant joined), under its network key (network members only).
+   * or seen before the merchant joined), under the network key its digest carries (network members
+   * only: shared/digests/identity-digests.ts).
    */
-  queueNetworkSightings(
-    merchantId: string,
-    at: number,
-    networkKeyOf: (ref: IdentityRef) => string | undefined,
-  ): this {
-    this.networkSightings = { merchantId, at, networkKeyOf };
+  queueNetworkSightings(merchantId: string, at: number): this {
+    this.networkSightings = { merchantId, at };
     return this;
   }
 
@@ -308,7 +303,7 @@ export class HistoryChanges {
       // A member's shared identity without a network key waits for the worker, sighted when the
       // merchant first saw it (an identity known before joining is not a new one); once keyed, it is
       // never queued again.
-      const networkKey = this.networkSightings?.networkKeyOf(change.ref);
+      const { networkKey } = change.ref;
       if (this.networkSightings && networkKey && isNetworkKind(change.ref.kind) && !networkKeyFrom(stored)) {
         const { merchantId: member, at } = this.networkSightings;
         const seenAt = Math.min(at, storedFirst ?? at);

@@ -1,6 +1,5 @@
 import type { EventType } from '../contract/endpoints.ts';
 import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
-import { networkKeysOf } from '../network/network-key.ts';
 import { reputationAsOf } from '../network/reputation.ts';
 import type { DecisionPolicy, LiveModels } from '../scoring/decide.ts';
 import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
@@ -68,8 +67,11 @@ export async function loadDecisionContext(reads: DecisionReads): Promise<Decisio
   const pointersKey = modelPointersKey(merchantId, eventType);
   const subscriptionsKey = webhookKeys.subscriptions(merchantId);
   // A member's shared identities: their reputation items join this same read (those not cached).
-  const networked = reads.network ? reads.identities.filter((ref) => isNetworkKind(ref.kind)) : [];
-  const networkKeys = await networkKeysOf(networked);
+  // Their network keys were computed with their digests, at event time (shared/digests/identity-digests.ts).
+  const networked = reads.network
+    ? reads.identities.filter((ref) => isNetworkKind(ref.kind) && ref.networkKey !== undefined)
+    : [];
+  const networkKeys = networked.map((ref) => ref.networkKey!);
   const readAt = Date.now();
   const reputationKeys = uncachedReputationKeys(networkKeys, readAt);
   const items = await batchGetItems([

@@ -1,5 +1,6 @@
 import type { ResponseOf } from '../contract/endpoints.ts';
 import { type EventIdentities, identitiesOfAccountUpdate } from '../identity/account-identities.ts';
+import type { DigestIdentity } from '../identity/identities.ts';
 import { identityId } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
@@ -27,8 +28,8 @@ type AccountResponse = ResponseOf<'account'>;
  * first attempt's record.
  */
 export const evaluateAccountUpdate = scoredEventUseCase('account', {
-  plan: ({ body }: EndpointCall<AccountRequest>) => {
-    const roles = identitiesOfAccountUpdate(body);
+  plan: ({ body }: EndpointCall<AccountRequest>, identity: DigestIdentity) => {
+    const roles = identitiesOfAccountUpdate(body, identity);
     return { identities: roles.all, roles };
   },
   evaluate: evaluateChange,

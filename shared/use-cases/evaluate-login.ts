@@ -1,5 +1,6 @@
 import type { ResponseOf } from '../contract/endpoints.ts';
 import { type EventIdentities, identitiesOfLogin } from '../identity/account-identities.ts';
+import type { DigestIdentity } from '../identity/identities.ts';
 import { identityId } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
@@ -24,8 +25,8 @@ type LoginResponse = ResponseOf<'login'>;
  * retry is answered from the first attempt's record.
  */
 export const evaluateLogin = scoredEventUseCase('login', {
-  plan: ({ body }: EndpointCall<LoginRequest>) => {
-    const roles = identitiesOfLogin(body);
+  plan: ({ body }: EndpointCall<LoginRequest>, identity: DigestIdentity) => {
+    const roles = identitiesOfLogin(body, identity);
     return { identities: roles.all, roles };
   },
   evaluate: evaluateAttempt,

@@ -1,7 +1,7 @@
 import type { ResponseOf } from '../contract/endpoints.ts';
 import { ApiError, orderNotFound } from '../errors.ts';
 import { deviceIdentities } from '../identity/contact-identities.ts';
-import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
+import { type DigestIdentity, type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
 import { identityId, parseIdentityIds } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
@@ -52,11 +52,11 @@ interface ReturnPlan {
  * `providerReturnId`; a re-sent return that differs only in `status`/`timestamp` records the status.
  */
 export const evaluateReturn = scoredEventUseCase('return', {
-  plan: ({ body, merchantId }: EndpointCall<ReturnRequest>): ReturnPlan => {
+  plan: ({ body, merchantId }: EndpointCall<ReturnRequest>, identity: DigestIdentity): ReturnPlan => {
     const returnKey = keys.return(merchantId, body.providerReturnId);
     const orderKey = keys.order(merchantId, body.providerOrderId);
     const unitsKey = keys.orderReturnedUnits(merchantId, body.providerOrderId);
-    const returnDevices = deviceIdentities(body.deviceFingerprints);
+    const returnDevices = deviceIdentities(identity, body.deviceFingerprints);
     return {
       identities: returnDevices,
       records: [orderKey, unitsKey],

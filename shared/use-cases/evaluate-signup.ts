@@ -1,7 +1,7 @@
 import type { ResponseOf } from '../contract/endpoints.ts';
 import { identitiesOfSignup, type SignupIdentities } from '../identity/account-identities.ts';
 import { isDisposableDomain, machineGeneratedScore } from '../identity/email-patterns.ts';
-import { emailDomain, normalizeEmail } from '../identity/identities.ts';
+import { type DigestIdentity, emailDomain, normalizeEmail } from '../identity/identities.ts';
 import { identityId } from '../identity/identity-ids.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { newServiceId } from '../ids.ts';
@@ -27,8 +27,8 @@ type SignupResponse = ResponseOf<'signup'>;
  * is recorded under its `customerId`.
  */
 export const evaluateSignup = scoredEventUseCase('signup', {
-  plan: ({ body }: EndpointCall<SignupRequest>) => {
-    const roles = identitiesOfSignup(body);
+  plan: ({ body }: EndpointCall<SignupRequest>, identity: DigestIdentity) => {
+    const roles = identitiesOfSignup(body, identity);
     return { identities: [...roles.all, ...roles.traffic.shards], roles };
   },
   evaluate: evaluateNewSignup,

@@ -1,3 +1,4 @@
+import { identityDigests } from '../digests/identity-digests.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { derivedEntryId, identityRefOf, type ListEntry, listedIdentityRef } from '../lists/entries.ts';
 import { listRulesOf } from '../lists/feedback-rules.ts';
@@ -40,7 +41,7 @@ export async function addListEntry(
   actor: ListActor,
   now: number,
 ): Promise<{ entry: ListedEntry; replayed: boolean }> {
-  const { ref, hint } = listedIdentityRef(request.identity);
+  const { ref, hint } = listedIdentityRef(request.identity, await identityDigests(merchantId));
   const at = new Date(now).toISOString();
   const entry: ListEntry = {
     entryId: derivedEntryId('person', request.list, ref),

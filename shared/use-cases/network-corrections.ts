@@ -1,3 +1,4 @@
+import { identityDigests } from '../digests/identity-digests.ts';
 import { ApiError } from '../errors.ts';
 import { listedIdentityRef } from '../lists/entries.ts';
 import { withoutCauses } from '../network/reputation.ts';
@@ -22,7 +23,7 @@ export async function withdrawContribution(
   actor: ListActor,
   now: number,
 ): Promise<{ identity: string; causesWithdrawn: number }> {
-  const { ref, hint } = listedIdentityRef(named);
+  const { ref, hint } = listedIdentityRef(named, await identityDigests(merchantId));
   if (!isNetworkKind(ref.kind))
     throw new ApiError('unprocessable_entity', 'The network shares cards, devices and e-mails only.', {
       field: 'identity.kind',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ResponseOf } from '../contract/endpoints.ts';
+import type { DigestIdentity } from '../identity/identities.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { identitiesOfOrder, type OrderIdentities } from '../identity/order-identities.ts';
 import { newServiceId } from '../ids.ts';
@@ -24,8 +25,8 @@ type OrderResponse = ResponseOf<'order'>;
  * `providerOrderId`, and a re-sent order that differs only in `state`/`timestamp` updates its state.
  */
 export const placeOrder = scoredEventUseCase('order', {
-  plan: ({ body }: EndpointCall<OrderRequest>) => {
-    const roles = identitiesOfOrder(body);
+  plan: ({ body }: EndpointCall<OrderRequest>, identity: DigestIdentity) => {
+    const roles = identitiesOfOrder(body, identity);
     return { identities: roles.all, roles };
   },
   evaluate: evaluateOrder,

@@ -7,13 +7,11 @@ import {
   type RequestOf,
   type ResponseOf,
 } from '../contract/endpoints.ts';
-import type { IdentityRef } from '../identity/identities.ts';
-import { networkKeyOf } from '../network/network-key.ts';
-import { readNetworkSecret } from '../network/network-secret.ts';
+import { identityDigests } from '../digests/identity-digests.ts';
+import type { DigestIdentity, IdentityRef } from '../identity/identities.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
 import { receivedAt } from '../request-scope.ts';
 import type { Decision } from '../scoring/decide.ts';
-import { isNetworkKind } from '../scoring/network-reputation.ts';
 import { ALLOWED_OUTCOMES } from '../scoring/workflow.ts';
 import { type DecidedEventWrite, recordDecidedEvent } from '../store/decided-events.ts';
 import { utcDay } from '../store/decision-settings.ts';
@@ -89,7 +87,8 @@ export interface ScoredEventType<N extends ScoredEndpoint, TPlan extends EventRe
   /** Whether a network member's events of this type read the network (their signals use it). */
   readsNetwork?: boolean;
   /** What the event reads, from its body (identities by role, its own records). */
-  plan: (call: EndpointCall<RequestOf<N>>) => TPlan;
+  /** What the event reads; identities digested with the merchant's key (shared/digests/identity-digests.ts). */
+  plan: (call: EndpointCall<RequestOf<N>>, identity: DigestIdentity) => TPlan;
   /** Refusals that need the records read (a return of an unknown order), before repeats are answered. */
   check?: (evaluation: Omit<Evaluation<N, NoInfer<TPlan>>, 'fingerprint'>) => void;
   /** Scores and decides the event, and builds its record and answer. */
@@ -134,7 +133,7 @@ async function scoreEvent<N extends ScoredEndpoint, TPlan extends EventReads>(
   const { body, merchantId } = call;
   const now = receivedAt();
   const at = eventTime((body as { timestamp?: string }).timestamp, now);
-  const plan = type.plan(call);
+  const plan = type.plan(call, await identityDigests(merchantId, { network: call.network === true }));
   const recordKey = naturalKey?.recorded.key(merchantId, body);
   // The review-counter shard follows the event's id: its natural key, or (logins and account
   // updates, named by a generated id) a random one. Orders never review, so never read it.
@@ -166,12 +165,7 @@ async function scoreEvent<N extends ScoredEndpoint, TPlan extends EventReads>(
   const { write, response } = type.evaluate({ call, plan, context, at, now, fingerprint });
   // A member's first sighting of a shared identity is queued for the network worker, on the
   // identity's own item: nothing is added to a non-member's writes.
-  if (call.network === true) {
-    const secret = await readNetworkSecret();
-    write.changes.queueNetworkSightings(merchantId, at, (ref) =>
-      isNetworkKind(ref.kind) ? networkKeyOf(secret, ref) : undefined,
-    );
-  }
+  if (call.network === true) write.changes.queueNetworkSightings(merchantId, at);
   const alsoWrite = [
     ...(write.alsoWrite ?? []),
     ...decidedEventOutbox(

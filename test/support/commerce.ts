@@ -1,4 +1,10 @@
-import { identity, normalizeCard, normalizeEmail } from '../../shared/identity/identities.ts';
+import { identityDigests } from '../../shared/digests/identity-digests.ts';
+import {
+  type IdentityKind,
+  type IdentityRef,
+  normalizeCard,
+  normalizeEmail,
+} from '../../shared/identity/identities.ts';
 import { batchGetItems } from '../../shared/store/batch-get.ts';
 import { identityKey } from '../../shared/store/identity-history.ts';
 import { findApiKeyByHash, hashApiKey } from '../../shared/store/merchants.ts';
@@ -88,17 +94,33 @@ export async function merchantIdOf(apiKey: string): Promise<string> {
   return (await findApiKeyByHash(hashApiKey(apiKey)))!.merchantId;
 }
 
-export const emailOf = (order: OrderBody) =>
-  identity('email', normalizeEmail(order.customer.contactInformation[0]!.address as string));
-export const cardOf = (order: OrderBody) => identity('card', normalizeCard(order.paymentInfo[0]!)!);
-export const deviceOf = (order: OrderBody) =>
-  identity('device', order.deviceFingerprints[0]!.deviceIdentifier);
+/** An identity as the events name it, normalised; each merchant stores it under its own digest. */
+export interface NamedIdentity {
+  kind: IdentityKind;
+  normalized: string;
+}
+export const named = (kind: IdentityKind, normalized: string): NamedIdentity => ({ kind, normalized });
 
-/** The stored counter item of one identity (lifetime totals are `c_<metric>`). */
+export const emailOf = (order: OrderBody) =>
+  named('email', normalizeEmail(order.customer.contactInformation[0]!.address as string));
+export const cardOf = (order: OrderBody) => named('card', normalizeCard(order.paymentInfo[0]!)!);
+export const deviceOf = (order: OrderBody) => named('device', order.deviceFingerprints[0]!.deviceIdentifier);
+
+/** The identity as `merchantId` stores it (with its network key when `network`). */
+export async function storedRef(
+  merchantId: string,
+  identity: NamedIdentity,
+  options: { network?: boolean } = {},
+): Promise<IdentityRef> {
+  return (await identityDigests(merchantId, options))(identity.kind, identity.normalized);
+}
+
+/** The stored counter item of one identity at `merchantId` (lifetime totals are `c_<metric>`). */
 export async function countersOf(
   merchantId: string,
-  ref: ReturnType<typeof identity>,
+  identity: NamedIdentity,
 ): Promise<Record<string, unknown>> {
-  const [item] = [...(await batchGetItems([identityKey(merchantId, ref)])).values()];
+  const key = identityKey(merchantId, await storedRef(merchantId, identity));
+  const [item] = [...(await batchGetItems([key])).values()];
   return item ?? {};
 }

@@ -1,6 +1,4 @@
 import { ENDPOINT_DEFINITIONS, ENDPOINTS, type EndpointName } from '../../shared/contract/endpoints.ts';
-import { customerIdentity } from '../../shared/identity/account-identities.ts';
-import { identity } from '../../shared/identity/identities.ts';
 import { accountBody, loginBody, signupBody } from './account-fixtures.ts';
 import type { TestApi } from './api.ts';
 import {
@@ -8,6 +6,8 @@ import {
   disputeEntry,
   emailOf,
   itemDisposition,
+  type NamedIdentity,
+  named,
   type OrderBody,
   placeOrder,
   returnBody,
@@ -90,10 +90,10 @@ export async function countedRequest(
   apiKey: string,
   merchantId: string,
 ): Promise<CountedRequest> {
-  const counter = async (ref: ReturnType<typeof identity>, attribute: string) =>
+  const counter = async (ref: NamedIdentity, attribute: string) =>
     Number((await countersOf(merchantId, ref))[attribute] ?? 0);
   const deviceOfBody = (body: { deviceFingerprints?: { deviceIdentifier: string }[] }) =>
-    identity('device', body.deviceFingerprints![0]!.deviceIdentifier);
+    named('device', body.deviceFingerprints![0]!.deviceIdentifier);
   switch (endpoint) {
     case 'order': {
       const body = orderBody();
@@ -131,7 +131,7 @@ export async function countedRequest(
       return {
         path: '/v1/evaluate/account',
         body,
-        probe: () => counter(customerIdentity(body.providerCustomerId), 'c_acC'),
+        probe: () => counter(named('customer', body.providerCustomerId.trim()), 'c_acC'),
       };
     }
   }

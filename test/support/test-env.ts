@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, inject } from 'vitest';
 import { applyLocalEnvironment } from '../../local/local-env.ts';
 
@@ -13,6 +15,8 @@ applyLocalEnvironment(inject('dynamoDbEndpoint'), {
   // The network's keyed-hash secret, and its reputation cache off: a test reads what it just wrote.
   NETWORK_HASH_SECRET: 'test-network-secret',
   NETWORK_CACHE_MS: '0',
+  // Merchants' digest keys, made on first use (the admin CLI's processes read the same files).
+  DIGEST_KEY_DIR: join(tmpdir(), 'abuse-decision-test-digest-keys'),
 });
 
 // The contract helper's tally of checked responses, summed and printed by the global teardown.
