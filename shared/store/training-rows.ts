@@ -50,7 +50,10 @@ export async function loadTrainingData(
       EVENT_TYPES.filter((t) => !needed.includes(t)).map((type) => readDecidedEvents(merchantId, type, 1)),
     )
   ).flat();
-  const times = [...events, ...newestOthers].map((e) => e.at);
+  // A loop, not Math.max(...times): spreading past about 125,000 values overflows the call stack.
+  let latestEventTime: number | undefined;
+  for (const event of [events, newestOthers].flat())
+    if (latestEventTime === undefined || event.at > latestEventTime) latestEventTime = event.at;
   const returnIds = events.filter((e) => e.eventType === 'return').map((e) => e.eventId);
   const [disputes, dispositions, reviews] = await Promise.all([
     needed.includes('order') ? readDisputes(merchantId, maxEventsPerType) : [],
@@ -60,7 +63,7 @@ export async function loadTrainingData(
   return {
     events,
     feedback: [...disputes, ...dispositions, ...reviews],
-    latestEventTime: times.length > 0 ? Math.max(...times) : undefined,
+    latestEventTime,
   };
 }
 
