@@ -1,6 +1,7 @@
 /**
  * `npm start`: DynamoDB Local (persisted under DATA_DIR) + the local API Gateway adapter on PORT +
- * the webhook and upload workers polling their queues. Ctrl-C stops them.
+ * the webhook and upload workers polling their queues + the lake fed from the table's stream
+ * (DATA_DIR/lake). Ctrl-C stops them.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -54,6 +55,7 @@ const { createLocalServer } = await import('../local/http-adapter.ts');
 const { startWebhookPoller } = await import('../local/webhook-poller.ts');
 const { startNetworkPoller } = await import('../local/network-poller.ts');
 const { startUploadPoller } = await import('../local/upload-poller.ts');
+const { startLakePoller } = await import('../local/lake-poller.ts');
 
 await ensureTable(dynamoDbClient, tableName);
 
@@ -97,6 +99,8 @@ const webhooks = startWebhookPoller();
 const uploads = startUploadPoller();
 // Members' feedback and first sightings reach the network from here, as the worker Lambda's stream does in AWS.
 const network = startNetworkPoller();
+// Decided events, feedback and list changes reach the lake (.data/lake) from here, as Firehose writes it in AWS.
+const lake = await startLakePoller(join(dataDir, 'lake'));
 server.listen(port, '127.0.0.1', () => {
   console.log(`Abuse-decision API (${readRuntimeConfig().environment}) ready at http://127.0.0.1:${port}`);
   console.log(
@@ -111,6 +115,7 @@ async function stop() {
   webhooks.stop();
   uploads.stop();
   network.stop();
+  lake.stop();
   server.close();
   server.closeAllConnections();
   await dynamoDb.stop();
