@@ -52,7 +52,7 @@ export async function openLocalLake(dir: string): Promise<DuckDBConnection> {
 }
 
 /** (Re)defines the views: an empty table until the first file of a table is written. */
-export async function defineLakeViews(connection: DuckDBConnection, dir: string): Promise<void> {
+async function defineLakeViews(connection: DuckDBConnection, dir: string): Promise<void> {
   for (const table of LAKE_TABLE_NAMES) {
     const tableDir = join(dir, table);
     const columns = columnTypes(table);

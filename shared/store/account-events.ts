@@ -40,7 +40,7 @@ export interface AccountUpdateRecord extends AccountEventRecordBase {
 }
 
 /** Logins and account updates are kept as long as the longest counter window (365 d) plus a margin. */
-const EVENT_RETENTION_SECONDS = 400 * 86_400;
+export const EVENT_RETENTION_SECONDS = 400 * 86_400;
 
 /** When the table's TTL may remove a login or account-update record written at `now`. */
 export const accountEventRetention = (now: number) => Math.floor(now / 1000) + EVENT_RETENTION_SECONDS;

@@ -27,7 +27,7 @@ import { StaleRecordError } from './versioned.ts';
  */
 
 /** An expired entry stays listed this long after it stopped acting; then the table's TTL removes it. */
-const EXPIRED_KEPT_SECONDS = 30 * 86_400;
+export const EXPIRED_KEPT_SECONDS = 30 * 86_400;
 
 function listEntryPut(merchantId: string, entry: ListEntry): TransactItem {
   const { expiresAt, ...fields } = entry;
