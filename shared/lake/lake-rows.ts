@@ -1,4 +1,5 @@
 import { EVENT_TYPES } from '../contract/endpoints.ts';
+import { sampleKeyOf } from '../learning/sampling.ts';
 import { decidedEventRowOf } from '../store/decided-events.ts';
 import type { StoredDispositions } from '../store/dispositions.ts';
 import type { StoredDispute } from '../store/disputes.ts';
@@ -35,6 +36,7 @@ export function lakeRowsOfItem(item: Record<string, unknown>, changedAt: number)
         value: part.value ?? null,
         signals: JSON.stringify(part.signals),
         identities: [...event.identities],
+        sample_key: sampleKeyOf(`${merchantId}|${eventType}`, event.eventKey, index),
         ...change,
       },
     }));

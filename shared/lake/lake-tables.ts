@@ -43,6 +43,11 @@ export const LAKE_TABLES = {
       },
       { name: 'signals', type: 'string', comment: 'The signal values as the model saw them (JSON object)' },
       { name: 'identities', type: 'array<string>', comment: "The event's identities as kind#digest" },
+      {
+        name: 'sample_key',
+        type: 'double',
+        comment: "The part's place in [0, 1) for sampling negatives (shared/learning/sampling.ts)",
+      },
       ...CHANGE_COLUMNS,
     ],
   },
