@@ -74,7 +74,6 @@ export function buildAbuseDecisionApp(
       description: `Abuse-decision API, ${config.stage}: webhook delivery worker and retry queues (stateless)`,
       config,
       table: data.table,
-      networkSecret: data.networkSecret,
       alarmTopic: api.monitoring.topic,
     });
     const uploads = new UploadWorkerStack(app, stackName(config.stage, 'Uploads'), {

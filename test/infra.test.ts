@@ -741,13 +741,32 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
     expect([...new Set(indexes)]).toEqual([`/index/${GSI1.name}`]);
   });
 
-  it('alarms when an endpoint is disabled after failing 72 h, and on dead letters', () => {
+  it('alarms when an endpoint is disabled after failing 72 h, on dead letters, and on network contribution bursts', () => {
     const alarms = resources(template(), 'AWS::CloudWatch::Alarm');
     expect(alarms.map(([, a]) => a.Properties.MetricName).sort()).toEqual([
       'ApproximateNumberOfMessagesVisible',
+      'NetworkContributionsCapped',
       'WebhookEndpointsDisabled',
     ]);
     for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    // Any contribution dropped at the daily cap within an hour: the worker's metric, summed.
+    expect(
+      alarms.find(([, a]) => a.Properties.MetricName === 'NetworkContributionsCapped')?.[1].Properties,
+    ).toMatchObject({
+      Namespace: 'AbuseDecision',
+      Statistic: 'Sum',
+      Period: 3600,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('holds no grant on the network secret: it contributes under the keys events computed', () => {
+    const statements = policyStatements(template());
+    expect(JSON.stringify(statements)).not.toMatch(/secretsmanager/);
+    template().hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.not(Match.objectLike({ NETWORK_SECRET_ARN: Match.anyValue() })) },
+    });
   });
 
   it('sends from its bundle only the table actions it is granted', async () => {
