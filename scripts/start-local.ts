@@ -90,7 +90,7 @@ if (!demo.consoleKey) {
 console.log(`Demo merchant ${demo.merchantId}, API key: ${demo.apiKey}`);
 console.log(`Console key (sign in at /): ${demo.consoleKey}`);
 
-const server = createLocalServer();
+const server = createLocalServer({ webAcl: true });
 // Webhooks go out from here, as the worker Lambda sends them in AWS.
 const webhooks = startWebhookPoller();
 // Accepted disposition uploads are recorded from here, as the upload worker Lambda does in AWS.
