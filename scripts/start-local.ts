@@ -108,7 +108,8 @@ let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
-  webhooks.stop();
+  // Attempts in flight are not waited for: their deliveries stay pending in the table for next time.
+  void webhooks.stop();
   uploads.stop();
   network.stop();
   server.close();
