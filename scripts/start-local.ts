@@ -92,7 +92,7 @@ if (!demo.consoleKey) {
 console.log(`Demo merchant ${demo.merchantId}, API key: ${demo.apiKey}`);
 console.log(`Console key (sign in at /): ${demo.consoleKey}`);
 
-const server = createLocalServer();
+const server = createLocalServer({ webAcl: true });
 // Webhooks go out from here, as the worker Lambda sends them in AWS.
 const webhooks = startWebhookPoller();
 // Accepted disposition uploads are recorded from here, as the upload worker Lambda does in AWS.
@@ -112,7 +112,8 @@ let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
-  webhooks.stop();
+  // Attempts in flight are not waited for: their deliveries stay pending in the table for next time.
+  void webhooks.stop();
   uploads.stop();
   network.stop();
   lake.stop();

@@ -13,6 +13,7 @@ import type { IConstruct } from 'constructs';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAbuseDecisionApp, type EnvironmentStacks } from '../lib/abuse-decision-app.ts';
+import { NO_CREDENTIAL_LABEL } from '../lib/api-firewall.ts';
 import { POWERTOOLS_SERVICE_NAME } from '../lib/api-function.ts';
 import { STAGES, type StageName } from '../lib/config.ts';
 import { IMPORT_HANDLER_FILE } from '../lib/import-job.ts';
@@ -27,8 +28,11 @@ import {
 } from '../lib/table-access.ts';
 import { TRAINING_HANDLER_FILE } from '../lib/training-job.ts';
 import { UPLOAD_STREAM_RETRIES } from '../lib/upload-worker.ts';
+import { DELIVERY_BACKLOG_ALARM } from '../lib/webhook-worker.ts';
+import { SESSION_COOKIE_MARKER, WELL_FORMED_AUTHORIZATION_REGEX } from '../shared/auth/credential-format.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
+import { FAILED_AUTHENTICATION_LIMIT } from '../shared/http/web-acl-rules.ts';
 import { LAKE_TABLE_NAMES, LAKE_TABLES } from '../shared/lake/lake-tables.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
 
@@ -424,6 +428,68 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
     });
   });
 
+  it('puts a web ACL in front of the stage: failed authentication and a share of the stage per address', () => {
+    const template = templateOf(environment(stage).api);
+    const acl = only(template, 'AWS::WAFv2::WebACL').Properties;
+    expect(acl).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    const rules = acl.Rules as Json[];
+    expect(rules.map((r) => r.Name)).toEqual([
+      'NoWellFormedCredential',
+      'FailedAuthenticationPerAddress',
+      'ShareOfStagePerAddress',
+    ]);
+    const [label, failed, share] = rules as [Json, Json, Json];
+    // Rule 1 only labels (counts): a request without a well-formed key, session cookie or public path.
+    expect(label.Action).toEqual({ Count: {} });
+    expect(label.RuleLabels).toEqual([{ Name: NO_CREDENTIAL_LABEL }]);
+    const conditions = ((label.Statement as Json).AndStatement as { Statements: Json[] }).Statements.map(
+      (c) => (c.NotStatement as { Statement: Json }).Statement,
+    );
+    expect(conditions[0]?.RegexMatchStatement).toEqual({
+      FieldToMatch: { SingleHeader: { Name: 'authorization' } },
+      RegexString: WELL_FORMED_AUTHORIZATION_REGEX,
+      TextTransformations: [{ Priority: 0, Type: 'LOWERCASE' }],
+    });
+    expect(conditions[1]?.ByteMatchStatement).toMatchObject({
+      FieldToMatch: { SingleHeader: { Name: 'cookie' } },
+      SearchString: SESSION_COOKIE_MARKER,
+    });
+    expect(conditions[2]?.ByteMatchStatement).toMatchObject({
+      FieldToMatch: { UriPath: {} },
+      PositionalConstraint: 'ENDS_WITH',
+      SearchString: PUBLIC_ROUTES[0]?.path,
+    });
+    // Rule 2 blocks per address, counting only the labelled requests.
+    expect(failed.Action).toEqual({ Block: {} });
+    expect((failed.Statement as Json).RateBasedStatement).toEqual({
+      AggregateKeyType: 'IP',
+      Limit: FAILED_AUTHENTICATION_LIMIT.requests,
+      EvaluationWindowSec: FAILED_AUTHENTICATION_LIMIT.windowSeconds,
+      ScopeDownStatement: { LabelMatchStatement: { Scope: 'LABEL', Key: NO_CREDENTIAL_LABEL } },
+    });
+    // Rule 3: half the stage's throttle per address, whatever it sends.
+    expect(share.Action).toEqual({ Block: {} });
+    expect((share.Statement as Json).RateBasedStatement).toEqual({
+      AggregateKeyType: 'IP',
+      Limit: config.apiThrottle.rateLimit * 0.5 * 300,
+      EvaluationWindowSec: 300,
+    });
+    const association = only(template, 'AWS::WAFv2::WebACLAssociation').Properties;
+    const [[stageId]] = resources(template, 'AWS::ApiGateway::Stage') as [[string, CfnResource]];
+    expect(JSON.stringify(association.ResourceArn)).toContain(`"/stages/",{"Ref":"${stageId}"}`);
+    expect(association.WebACLArn).toEqual({
+      'Fn::GetAtt': [expect.stringMatching(/^FirewallWebAcl/), 'Arn'],
+    });
+    // A blocked request is answered 429 in the envelope, as a rate limit.
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'WAF_FILTERED',
+      StatusCode: '429',
+      ResponseParameters: Match.objectLike({
+        'gatewayresponse.header.Retry-After': `'${FAILED_AUTHENTICATION_LIMIT.windowSeconds}'`,
+      }),
+    });
+  });
+
   it('throttles the stage as a backstop and writes JSON access logs', () => {
     const template = templateOf(environment(stage).api);
     const props = only(template, 'AWS::ApiGateway::Stage').Properties;
@@ -695,7 +761,7 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
     });
   });
 
-  it('retries through delayed messages on an encrypted SQS queue with a dead-letter queue', () => {
+  it('makes every attempt from delayed messages on an encrypted SQS queue with a dead-letter queue', () => {
     const queues = resources(template(), 'AWS::SQS::Queue');
     expect(queues).toHaveLength(2);
     const retries = queues.find(([, q]) => q.Properties.RedrivePolicy !== undefined)?.[1];
@@ -715,7 +781,10 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
       Timeout: 60,
       Runtime: 'nodejs24.x',
       Environment: {
-        Variables: Match.objectLike({ WEBHOOK_RETRY_QUEUE_URL: Match.anyValue(), ENVIRONMENT: stage }),
+        Variables: Match.objectLike({
+          WEBHOOK_DELIVERY_QUEUE_URL: { Ref: Match.stringLikeRegexp('^Retries') },
+          ENVIRONMENT: stage,
+        }),
       },
     });
   });
@@ -736,19 +805,48 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
         );
       }
     }
+    // SQS only on its own two queues: the delivery queue (send, receive, delete) and its dead letters.
+    const sqs = statements.filter(({ statement }) =>
+      asList(statement.Action).some((a) => String(a).startsWith('sqs:')),
+    );
+    expect(sqs.length).toBeGreaterThan(0);
+    for (const { statement } of sqs) {
+      for (const resource of asList(statement.Resource)) {
+        expect(JSON.stringify(resource)).toMatch(
+          /^\{"Fn::GetAtt":\["(Retries|DeadLetters)[0-9A-F]+","Arn"\]\}$/,
+        );
+      }
+    }
+    const deliveryQueueActions = sqs
+      .filter(({ statement }) => JSON.stringify(statement.Resource).includes('"Retries'))
+      .flatMap(({ statement }) => asList(statement.Action).map(String));
+    expect(deliveryQueueActions).toEqual(
+      expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']),
+    );
     // The network's withdrawal lists a leaving member's ledger entries on GSI1, and nothing else.
     const indexes = JSON.stringify(statements).match(/\/index\/[A-Za-z0-9]+/g) ?? [];
     expect([...new Set(indexes)]).toEqual([`/index/${GSI1.name}`]);
   });
 
-  it('alarms when an endpoint is disabled after failing 72 h, on dead letters, and on network contribution bursts', () => {
+  it('alarms when an endpoint is disabled after failing 72 h, on dead letters, on a backlog of due attempts and on network contribution bursts', () => {
     const alarms = resources(template(), 'AWS::CloudWatch::Alarm');
     expect(alarms.map(([, a]) => a.Properties.MetricName).sort()).toEqual([
+      'ApproximateNumberOfMessagesVisible',
       'ApproximateNumberOfMessagesVisible',
       'NetworkContributionsCapped',
       'WebhookEndpointsDisabled',
     ]);
     for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    const onQueue = (prefix: RegExp) =>
+      alarms.find(([, a]) =>
+        prefix.test(JSON.stringify((a.Properties.Dimensions as Json[] | undefined)?.[0]?.Value)),
+      )?.[1].Properties;
+    expect(onQueue(/"Retries/)).toMatchObject({
+      Threshold: DELIVERY_BACKLOG_ALARM,
+      EvaluationPeriods: 3,
+      Statistic: 'Minimum',
+    });
+    expect(onQueue(/"DeadLetters/)).toMatchObject({ Threshold: 1 });
     // Any contribution dropped at the daily cap within an hour: the worker's metric, summed.
     expect(
       alarms.find(([, a]) => a.Properties.MetricName === 'NetworkContributionsCapped')?.[1].Properties,
@@ -771,7 +869,7 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
 
   it('sends from its bundle only the table actions it is granted', async () => {
     const sent = await actionsSentBy('functions/webhook-worker.ts');
-    // Beside the table, it sends one thing: delayed messages to its retry queue.
+    // Beside the table, it sends one thing: delayed messages to its delivery queue.
     expect(sent.actions).toEqual([...WEBHOOK_WORKER_ACCESS.actions, 'sqs:SendMessage'].sort());
     // The network's queue and a leaving member's ledger entries are on GSI1.
     expect(sent.queriesIndex).toBe(true);
