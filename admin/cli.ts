@@ -3,6 +3,7 @@ import { importCommands } from './commands/import.ts';
 import { listCommands } from './commands/lists.ts';
 import { merchantCommands } from './commands/merchants.ts';
 import { modelCommands } from './commands/models.ts';
+import { privacyCommands } from './commands/privacy.ts';
 import { reviewCommands } from './commands/reviews.ts';
 import { settingsCommands } from './commands/settings.ts';
 import { webhookCommands } from './commands/webhooks.ts';
@@ -18,6 +19,7 @@ export const COMMANDS: readonly AdminCommand[] = [
   ...webhookCommands,
   ...settingsCommands,
   ...listCommands,
+  ...privacyCommands,
 ];
 
 export function usageText(): string {

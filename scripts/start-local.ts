@@ -46,6 +46,12 @@ if (consoleBuild.status !== 0) {
   process.exit(1);
 }
 
+// Privacy exports go to an in-memory S3 stand-in (gone when this stops), as to their bucket in AWS.
+const { startS3ObjectServer } = await import('../local/s3-stand-in.ts');
+const s3 = await startS3ObjectServer();
+process.env.S3_ENDPOINT ??= s3.endpoint;
+process.env.EXPORTS_BUCKET ??= 'local-exports';
+
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
 const { createApiKey, createMerchant } = await import('../shared/store/merchants.ts');
@@ -54,6 +60,7 @@ const { createLocalServer } = await import('../local/http-adapter.ts');
 const { startWebhookPoller } = await import('../local/webhook-poller.ts');
 const { startNetworkPoller } = await import('../local/network-poller.ts');
 const { startUploadPoller } = await import('../local/upload-poller.ts');
+const { startPrivacyPoller } = await import('../local/privacy-poller.ts');
 
 await ensureTable(dynamoDbClient, tableName);
 
@@ -97,6 +104,8 @@ const webhooks = startWebhookPoller();
 const uploads = startUploadPoller();
 // Members' feedback and first sightings reach the network from here, as the worker Lambda's stream does in AWS.
 const network = startNetworkPoller();
+// Privacy requests (erase, export) run from here, as the privacy worker Lambda does in AWS.
+const privacy = startPrivacyPoller();
 server.listen(port, '127.0.0.1', () => {
   console.log(`Abuse-decision API (${readRuntimeConfig().environment}) ready at http://127.0.0.1:${port}`);
   console.log(
@@ -111,6 +120,8 @@ async function stop() {
   webhooks.stop();
   uploads.stop();
   network.stop();
+  privacy.stop();
+  await s3.close();
   server.close();
   server.closeAllConnections();
   await dynamoDb.stop();

@@ -11,11 +11,11 @@ vi.hoisted(() => {
   process.env.EXPORTS_BUCKET = 'exports-test';
 });
 
-const { startS3ObjectServer } = await import('./support/s3-object-server.ts');
+const { startS3ObjectServer } = await import('../local/s3-stand-in.ts');
 const s3 = await startS3ObjectServer();
 process.env.S3_ENDPOINT = s3.endpoint;
 
-const { BatchWriteCommand, QueryCommand, ScanCommand } = await import('@aws-sdk/lib-dynamodb');
+const { QueryCommand, ScanCommand } = await import('@aws-sdk/lib-dynamodb');
 const { documentClient, dynamoDbClient, tableName } = await import('../shared/store/client.ts');
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { identityId } = await import('../shared/identity/identity-ids.ts');
@@ -24,7 +24,8 @@ const { readNetworkSecret } = await import('../shared/network/network-secret.ts'
 const { reputationOf } = await import('../shared/network/reputation.ts');
 const { networkKeys } = await import('../shared/store/keys.ts');
 const { drainNetworkQueue } = await import('../shared/use-cases/network-worker.ts');
-const { replayTombstones, runPrivacyWorker } = await import('../shared/use-cases/privacy-requests.ts');
+const { runPrivacyWorker } = await import('../shared/use-cases/privacy-requests.ts');
+const { admin } = await import('./support/admin.ts');
 const { expectError, newMerchant, startTestApi } = await import('./support/api.ts');
 const {
   cardOf: cardRefOf,
@@ -106,12 +107,12 @@ async function customerAt(m: Member, email: string, card: { BIN: string; last4: 
   return { order, returnId: returnBody(order).providerReturnId, dispute, reviewId };
 }
 
-async function scanAll(): Promise<Record<string, unknown>[]> {
+async function scanAll(table = tableName): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
-      new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: start }),
+      new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }),
     );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
@@ -122,9 +123,9 @@ async function scanAll(): Promise<Record<string, unknown>[]> {
 const PRIVACY_RECORDS = new Set(['privacyRequest', 'privacyTombstone']);
 
 /** A's items (the privacy request and tombstone aside: they keep digests by design) naming any of `words`. */
-async function itemsOfNaming(merchantId: string, words: readonly string[]) {
+async function itemsOfNaming(merchantId: string, words: readonly string[], table = tableName) {
   const found: string[] = [];
-  for (const item of await scanAll()) {
+  for (const item of await scanAll(table)) {
     const ofMerchant = String(item.PK).startsWith(`M#${merchantId}#`) || item.SK === `M#${merchantId}`;
     if (!ofMerchant || PRIVACY_RECORDS.has(String(item.entity))) continue;
     const text = JSON.stringify(item, (_k, v: unknown) => (v instanceof Set ? [...v].map(String) : v));
@@ -227,7 +228,7 @@ describe('erase', () => {
     });
   });
 
-  it('a restored copy taken before an erasure is erased again from the tombstone', async () => {
+  it('a table restored from before an erasure is erased again from the tombstones (admin CLI)', async () => {
     const [a, b] = [await member(), await member()];
     const email = `${uid('restore')}@example.com`;
     const card = { BIN: '433333', last4: String(1000 + Math.floor(Math.random() * 8999)), expiry: '03/30' };
@@ -235,37 +236,24 @@ describe('erase', () => {
     await customerAt(b, email, card);
     const words = [emailOf(atA.order).digest, atA.order.providerOrderId, atA.dispute.disputeId];
 
-    // The backup: a copy of the table as it was before the erasure.
-    const backup = `${tableName}-backup`;
-    await ensureTable(dynamoDbClient, backup);
-    await copyTable(backup, () => true);
+    // The restore: a new table as this one was before the erasure (point-in-time recovery makes one).
+    const restored = `${tableName}-restored`;
+    await ensureTable(dynamoDbClient, restored);
+    await copyTable(restored, () => true);
     await completed(a, { type: 'erase', subject: { emails: [email], cards: [card] } });
     expect(await itemsOfNaming(a.merchantId, words)).toEqual([]);
+    expect(await itemsOfNaming(a.merchantId, words, restored)).not.toEqual([]);
 
-    // The restore brings the erased records back; replaying the tombstones erases them again.
-    await restoreFrom(backup);
-    expect(await itemsOfNaming(a.merchantId, words)).not.toEqual([]);
-    const bBefore = await merchantItems(b.merchantId);
-    const replayed = await replayTombstones(Date.now());
-    expect(replayed.length).toBeGreaterThan(0);
-    expect(await itemsOfNaming(a.merchantId, words)).toEqual([]);
-    expect(changedKeys(bBefore, await merchantItems(b.merchantId))).toEqual([]);
+    const bBefore = await merchantItems(b.merchantId, restored);
+    const replay = await admin('privacy', 'replay-tombstones', '--from-table', tableName, {
+      TABLE_NAME: restored,
+    });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(JSON.parse(replay.stdout).replayed.length).toBeGreaterThan(0);
+    expect(await itemsOfNaming(a.merchantId, words, restored)).toEqual([]);
+    expect(changedKeys(bBefore, await merchantItems(b.merchantId, restored))).toEqual([]);
   });
 });
-
-/** Puts every item of `source` back into the suite's table, as a restore of that copy would. */
-async function restoreFrom(source: string) {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(new ScanCommand({ TableName: source, ExclusiveStartKey: start }));
-    const items = page.Items ?? [];
-    for (let i = 0; i < items.length; i += 25) {
-      const batch = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-      await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: batch } }));
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-}
 
 describe('export', () => {
   it('writes every kind of record the customer has at A, nothing of B’s, behind a link that expires; audited', async () => {
@@ -331,5 +319,28 @@ describe('scope', () => {
     const a = await member();
     const response = await privacy(a.apiKey, { type: 'export', subject: { emails: ['a@example.com'] } });
     expect(response.status).toBe(403);
+  });
+});
+
+describe('admin CLI', () => {
+  it('privacy erase checks the subject as the API does, then erases and prints the counts', async () => {
+    const a = await member();
+    const order = await placeOrder(api, a.apiKey);
+    const email = order.customer.contactInformation[0]!.address as string;
+    const refused = await admin('privacy', 'erase', '--merchant', a.merchantId, '--subject', '{"emails":[]}');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('subject');
+    const erased = await admin(
+      'privacy',
+      'erase',
+      '--merchant',
+      a.merchantId,
+      '--subject',
+      JSON.stringify({ emails: [email] }),
+    );
+    expect(erased.code, erased.stderr).toBe(0);
+    const shown = JSON.parse(erased.stdout);
+    expect(shown).toMatchObject({ type: 'erase', status: 'done', counts: { events: 1, identities: 1 } });
+    expect(await itemsOfNaming(a.merchantId, [order.providerOrderId])).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { retainUntil } from '../retention.ts';
 import type { PrivacyCounts, PrivacyRequestType } from '../schemas/privacy.ts';
 import { documentClient, tableName } from './client.ts';
@@ -125,19 +125,32 @@ export async function finishPrivacyRequest(
   ]);
 }
 
-/** Every tombstone of every merchant, oldest first: what a restored table must erase again. */
-export async function listTombstones(): Promise<Tombstone[]> {
-  const found: Tombstone[] = [];
-  await queryAll(
-    {
-      IndexName: GSI1.name,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-      ExpressionAttributeValues: { ':pk': privacyGsi1.tombstonesPartition },
-    },
-    (item) => found.push(item as unknown as Tombstone) > 0,
-  );
-  return found;
+/**
+ * Every tombstone of every merchant, oldest first: what a restored table must erase again. `fromTable`
+ * reads them from another table (the one in use before the restore); they are copied here too, so
+ * the restored table keeps them.
+ */
+export async function listTombstones(fromTable = tableName): Promise<Tombstone[]> {
+  const found: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: fromTable,
+        IndexName: GSI1.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        ExpressionAttributeValues: { ':pk': privacyGsi1.tombstonesPartition },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  if (fromTable !== tableName) {
+    for (const item of found) await documentClient.send(new PutCommand({ TableName: tableName, Item: item }));
+  }
+  return found as unknown as Tombstone[];
 }
 
 /** Counts one more attempt of a request whose run failed (it stays queued until it gives up). */

@@ -202,11 +202,15 @@ export async function privacyRequestView(
 
 /**
  * After a restore from a backup (docs/operations.md): every tombstone's erasure again, so nothing a
- * customer had erased comes back. Returns how many records each found again, per tombstone.
+ * customer had erased comes back; `fromTable` names the table the tombstones are read from when it is
+ * not the restored one. Returns how many records each found again, per tombstone.
  */
-export async function replayTombstones(now: number): Promise<{ requestId: string; found: number }[]> {
+export async function replayTombstones(
+  now: number,
+  fromTable?: string,
+): Promise<{ requestId: string; found: number }[]> {
   const replayed: { requestId: string; found: number }[] = [];
-  for (const tombstone of await listTombstones()) {
+  for (const tombstone of await listTombstones(fromTable)) {
     const refs = parseIdentityIds(tombstone.identities);
     const records = await subjectRecords(tombstone.merchantId, refs);
     await eraseSubject(tombstone.merchantId, records, now);

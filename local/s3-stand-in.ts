@@ -2,7 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * Just enough of S3 for GetObject and PutObject, path-style (`GET /<bucket>/<key>`), for the S3
+ * Local mode's and the tests' S3: just enough of S3 for GetObject and PutObject, path-style (`GET /<bucket>/<key>`), for the S3
  * client pointed at it with `endpoint` + `forcePathStyle` (S3_ENDPOINT): the object's bytes, or S3's
  * own XML error for a missing key. Requests must be SigV4-signed, as the SDK signs them for AWS, in
  * the header or as a presigned URL's query, which is refused once its X-Amz-Expires has passed.
