@@ -15,6 +15,10 @@ export const DEFAULT_RETENTION_DAYS = {
   audit: 730,
   /** Free text people and merchants wrote: review notes, return reasons, inspection notes. */
   freeText: 90,
+  /** A list entry made without an expiry: a person's block stops after this unless made again. */
+  listEntries: 730,
+  /** A member's feedback waiting for (and kept after) the network worker, as long as its ledger. */
+  network: 400,
   /** A privacy request's record (digests only), kept as proof that it was done. */
   privacyRequests: 1095,
   /** An erasure's tombstone: outlives the 35 days of point-in-time recovery, replayed after a restore. */
@@ -34,3 +38,22 @@ function retentionDays(kind: RetainedKind, env: NodeJS.ProcessEnv = process.env)
 /** The TTL attribute's value (epoch seconds) for a record of `kind` written at `now` (epoch ms). */
 export const retainUntil = (kind: RetainedKind, now: number): number =>
   Math.floor(now / 1000) + retentionDays(kind) * DAY_S;
+
+/**
+ * Items that live as long as the merchant and carry no expiry: its profile (with its list rules and
+ * network membership) and keys, its configuration (workflows and their versions, decision settings,
+ * webhook endpoints and subscriptions, models) and its rate-limit bucket. They name no customer; offboarding deletes them (docs/privacy.md). Matched
+ * against an item's `entity`, or its key's shape for the items that have none.
+ */
+export const MERCHANT_LIFETIME_ITEMS: readonly RegExp[] = [
+  /^merchant$/,
+  /^apiKey$/,
+  // A live workflow and its decision settings share the item.
+  /^workflow$/,
+  /^workflowVersion$/,
+  /^webhookEndpoint$/,
+  /#WEBHOOKS\|SUBSCRIPTIONS$/,
+  /^modelVersion$/,
+  /^modelPointers$/,
+  /#RATELIMIT\|BUCKET$/,
+];
