@@ -15,7 +15,7 @@ import {
   LAKE_TABLES,
   type LakeTableName,
 } from '../shared/lake/lake-tables.ts';
-import { EVENT_RETENTION_SECONDS } from '../shared/store/account-events.ts';
+import { DEFAULT_RETENTION_DAYS } from '../shared/retention.ts';
 import { EXPIRED_KEPT_SECONDS } from '../shared/store/list-entries.ts';
 import { ApiFunction } from './api-function.ts';
 import { removalPolicyFor, type StageConfig } from './config.ts';
@@ -35,8 +35,8 @@ const DAY_S = 86_400;
  * expired entry 30 days after its expiry, so 30 days is the least it keeps any; the lake keeps no more.
  */
 export const LAKE_EXPIRY_DAYS = {
-  'decided_events/kind=login/': EVENT_RETENTION_SECONDS / DAY_S - 1,
-  'decided_events/kind=account/': EVENT_RETENTION_SECONDS / DAY_S - 1,
+  'decided_events/kind=login/': DEFAULT_RETENTION_DAYS.events - 1,
+  'decided_events/kind=account/': DEFAULT_RETENTION_DAYS.events - 1,
   'list_changes/': EXPIRED_KEPT_SECONDS / DAY_S,
   'errors/': 14,
 } as const;

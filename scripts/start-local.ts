@@ -47,6 +47,12 @@ if (consoleBuild.status !== 0) {
   process.exit(1);
 }
 
+// Privacy exports go to an in-memory S3 stand-in (gone when this stops), as to their bucket in AWS.
+const { startS3ObjectServer } = await import('../local/s3-stand-in.ts');
+const s3 = await startS3ObjectServer();
+process.env.S3_ENDPOINT ??= s3.endpoint;
+process.env.EXPORTS_BUCKET ??= 'local-exports';
+
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
 const { createApiKey, createMerchant } = await import('../shared/store/merchants.ts');
@@ -56,6 +62,7 @@ const { startWebhookPoller } = await import('../local/webhook-poller.ts');
 const { startNetworkPoller } = await import('../local/network-poller.ts');
 const { startUploadPoller } = await import('../local/upload-poller.ts');
 const { startLakePoller } = await import('../local/lake-poller.ts');
+const { startPrivacyPoller } = await import('../local/privacy-poller.ts');
 
 await ensureTable(dynamoDbClient, tableName);
 
@@ -101,6 +108,8 @@ const uploads = startUploadPoller();
 const network = startNetworkPoller();
 // Decided events, feedback and list changes reach the lake (.data/lake) from here, as Firehose writes it in AWS.
 const lake = await startLakePoller(join(dataDir, 'lake'));
+// Privacy requests (erase, export) run from here, as the privacy worker Lambda does in AWS.
+const privacy = startPrivacyPoller();
 server.listen(port, '127.0.0.1', () => {
   console.log(`Abuse-decision API (${readRuntimeConfig().environment}) ready at http://127.0.0.1:${port}`);
   console.log(
@@ -117,6 +126,8 @@ async function stop() {
   uploads.stop();
   network.stop();
   lake.stop();
+  privacy.stop();
+  await s3.close();
   server.close();
   server.closeAllConnections();
   await dynamoDb.stop();

@@ -1,5 +1,6 @@
 import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
 import type { DecidedEventRow } from '../learning/labels.ts';
+import { retainUntil } from '../retention.ts';
 import type { BacktestEvent } from '../scoring/backtest.ts';
 import type { Decision } from '../scoring/decide.ts';
 import { VALUE_FIELDS } from '../scoring/decision-thresholds.ts';
@@ -54,6 +55,8 @@ export function decidedEventItem(
     ...gsi1.eventsByType(record.merchantId, eventType, record.createdAt, eventId),
     entity: eventType,
     ...stored,
+    // Kept for the events' retention from when it arrived; a replaced record keeps its expiry.
+    [TTL_ATTRIBUTE]: retainUntil('events', Date.parse(record.createdAt)),
   };
 }
 
@@ -92,10 +95,7 @@ function decidedEventPut(
 
 /** Everything one decided event writes: the one transaction of a scored request. */
 export interface DecidedEventWrite {
-  target: DecidedEventTarget & {
-    /** Epoch seconds after which the table's TTL removes the record (logins, account updates). */
-    retainUntil?: number;
-  };
+  target: DecidedEventTarget;
   record: DecidedEventRecord & { identities: readonly string[] };
   /** Attributes stored beside the record's own (a return's version). */
   attributes?: Record<string, unknown>;
@@ -122,13 +122,9 @@ export function recordDecidedEvent(
   now: number,
 ): Promise<RecordOutcome<Record<string, unknown>>> {
   const { target, record } = event;
-  const attributes = {
-    ...event.attributes,
-    ...(target.retainUntil !== undefined ? { [TTL_ATTRIBUTE]: target.retainUntil } : {}),
-  };
   return recordOnce(
     [
-      decidedEventPut(target, record, attributes),
+      decidedEventPut(target, record, event.attributes),
       ...event.changes.toTransactItems(record.merchantId, storedItems, now),
       ...reviewItemsFor(
         record.merchantId,
