@@ -4,6 +4,7 @@ import { listCommands } from './commands/lists.ts';
 import { merchantCommands } from './commands/merchants.ts';
 import { modelCommands } from './commands/models.ts';
 import { networkCommands } from './commands/network.ts';
+import { privacyCommands } from './commands/privacy.ts';
 import { reviewCommands } from './commands/reviews.ts';
 import { settingsCommands } from './commands/settings.ts';
 import { webhookCommands } from './commands/webhooks.ts';
@@ -20,6 +21,7 @@ export const COMMANDS: readonly AdminCommand[] = [
   ...settingsCommands,
   ...listCommands,
   ...networkCommands,
+  ...privacyCommands,
 ];
 
 export function usageText(): string {

@@ -1915,6 +1915,18 @@ export interface components {
             enabled: boolean;
             /** Format: date-time */
             changedAt?: string;
+            withdrawal?: components["schemas"]["NetworkWithdrawal"];
+        };
+        NetworkWithdrawal: {
+            /** @enum {string} */
+            status: "running" | "done";
+            withdrawn: number;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            /** Format: date-time */
+            finishedAt?: string;
         };
     };
     responses: never;

@@ -1,4 +1,5 @@
 import type { IdentityKind, IdentityRef } from '../identity/identities.ts';
+import { retainUntil } from '../retention.ts';
 import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
 import { isNetworkKind } from '../scoring/network-reputation.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
@@ -26,6 +27,7 @@ import {
 } from './link-sketch.ts';
 import { activeMarkersOf, MARKERS_ATTRIBUTE } from './list-markers.ts';
 import { networkKeyFrom, sightingQueueAttributes } from './network-items.ts';
+import { TTL_ATTRIBUTE } from './table-definition.ts';
 
 /**
  * Per-identity history: counters in time windows and the distinct identities linked to it
@@ -241,7 +243,10 @@ export class HistoryChanges {
         addClauses.push(`#a${n} :a${n}`);
         n++;
       }
-      const setClauses = ['#kind = :kind'];
+      // The item expires a retention after its latest write: each update moves it.
+      const setClauses = ['#kind = :kind', '#ttl = :ttl'];
+      names['#ttl'] = TTL_ATTRIBUTE;
+      values[':ttl'] = retainUntil('identities', now);
       for (const [kind, digests] of change.links) {
         const { add, sketch } = linkWrite(stored, kind, digests, countsLinks(change.ref.kind, kind));
         if (add.length > 0) {

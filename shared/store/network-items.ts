@@ -1,9 +1,11 @@
 import type { IdentityRef } from '../identity/identities.ts';
 import type { OwnSummary, ReputationItem } from '../network/reputation.ts';
+import { retainUntil } from '../retention.ts';
 import type { NetworkAbuseKind } from '../scoring/network-reputation.ts';
 import { keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
 import { networkGsi1, networkKeys, type TableKey } from './keys.ts';
+import { TTL_ATTRIBUTE } from './table-definition.ts';
 import type { TransactItems } from './transact.ts';
 
 /**
@@ -116,6 +118,7 @@ export function networkWorkPut(work: NetworkWork): TransactItems[number] {
         entity: 'networkWork',
         [NETWORK_QUEUED_ATTRIBUTE]: work.merchantId,
         ...work,
+        [TTL_ATTRIBUTE]: retainUntil('network', work.queuedAt),
       },
     },
   };

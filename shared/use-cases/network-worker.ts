@@ -2,6 +2,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import { forEachConcurrently } from '../concurrency.ts';
 import { parseIdentityIds } from '../identity/identity-ids.ts';
 import { withCause, withSighting } from '../network/reputation.ts';
 import { logger, metrics } from '../observability.ts';
@@ -16,7 +17,13 @@ import {
   merchantLedgerEntries,
   queuedNetworkItems,
 } from '../store/network-contributions.ts';
-import { networkKeyFrom, type QueuedNetworkItem, queuedNetworkItem } from '../store/network-items.ts';
+import {
+  type NetworkWork,
+  networkKeyFrom,
+  type QueuedNetworkItem,
+  queuedNetworkItem,
+} from '../store/network-items.ts';
+import { finishWithdrawal, recordWithdrawalSlice } from '../store/network-withdrawal.ts';
 import { getRecord } from '../store/record-once.ts';
 
 /**
@@ -28,8 +35,19 @@ import { getRecord } from '../store/record-once.ts';
  * queued before it last joined) contributes nothing; a leaving member's withdrawal takes back all.
  */
 const WITHDRAWAL_PAGE = 100;
+/** Ledger entries withdrawn at once within a page (each its own identity, so they never conflict). */
+const WITHDRAWAL_CONCURRENCY = 8;
+/**
+ * How long the withdrawal slices of one worker invocation may run: well inside the worker's 60 s
+ * timeout, with room for the rest of its batch. A slice always finishes the page it started.
+ */
+const WITHDRAWAL_BUDGET_MS = 30_000;
 
-async function processNetworkItem(item: Record<string, unknown>, now: number): Promise<void> {
+async function processNetworkItem(
+  item: Record<string, unknown>,
+  deadline: number,
+  now: number,
+): Promise<void> {
   const queued = queuedNetworkItem(item);
   if (!queued) return;
   const current = await getRecord<Record<string, unknown>>(
@@ -41,8 +59,10 @@ async function processNetworkItem(item: Record<string, unknown>, now: number): P
   const merchant = await getRecord<Merchant>(
     keys.merchantProfile(still.type === 'work' ? still.work.merchantId : still.merchantId),
   );
-  if (still.type === 'work' && still.work.withdraw) await withdraw(still.work.merchantId, now);
-  else if (merchant && contributes(merchant, still)) await contribute(still, now);
+  if (still.type === 'work' && still.work.withdraw) {
+    // Not finished within the deadline: the slice's progress write brings the item back.
+    if (!(await withdrawSlice(still.work, deadline, now))) return;
+  } else if (merchant && contributes(merchant, still)) await contribute(still, now);
   await dequeueNetworkItem(still);
 }
 
@@ -93,15 +113,22 @@ async function contribute(queued: QueuedNetworkItem, now: number): Promise<void>
 }
 
 /**
- * Takes back everything the merchant contributed: its ledger entries, page by page, each removed
- * with the reputation rebuilt without it. Cut off, it resumes where the ledger shows.
+ * One slice of a withdrawal (shared/store/network-withdrawal.ts): the merchant's ledger entries,
+ * page by page until none is left or the deadline has passed, each removed with the reputation
+ * rebuilt without it. Returns whether the withdrawal is finished. Cut off, the next slice resumes
+ * from what the ledger still shows, so any number of entries is withdrawn in the end.
  */
-async function withdraw(merchantId: string, now: number): Promise<void> {
+async function withdrawSlice(work: NetworkWork, deadline: number, now: number): Promise<boolean> {
+  const { merchantId, queuedAt } = work;
+  let withdrawn = 0;
   for (;;) {
     const entries = await merchantLedgerEntries(merchantId, WITHDRAWAL_PAGE);
-    if (entries.length === 0) return;
-    for (const entry of entries) {
-      await applyContribution(
+    if (entries.length === 0) {
+      await finishWithdrawal(merchantId, queuedAt, withdrawn, Date.now());
+      return true;
+    }
+    await forEachConcurrently(entries, WITHDRAWAL_CONCURRENCY, async (entry) => {
+      const removed = await applyContribution(
         {
           networkKey: entry.networkKey,
           merchantId,
@@ -110,6 +137,11 @@ async function withdraw(merchantId: string, now: number): Promise<void> {
         },
         now,
       );
+      if (removed === 'written') withdrawn++;
+    });
+    if (Date.now() >= deadline) {
+      await recordWithdrawalSlice(merchantId, queuedAt, withdrawn, Date.now());
+      return false;
     }
   }
 }
@@ -119,12 +151,18 @@ interface WorkerPass {
   limit?: number;
   /** The service's clock as the worker runs (tests run it as of an earlier day). */
   now?: number;
+  /** How long a withdrawal's slice may run in this pass. */
+  withdrawalSliceMs?: number;
 }
 
-/** One pass over the queue (local mode, tests): every queued item, oldest first per shard. */
+/**
+ * One pass over the queue (local mode, tests): every queued item, oldest first per shard. A
+ * withdrawal gets one slice of `withdrawalSliceMs` per pass and stays queued until it is finished.
+ */
 export async function runNetworkWorker(options: WorkerPass = {}): Promise<number> {
   const items = await queuedNetworkItems(options.limit ?? 500, options.merchantId);
-  for (const item of items) await processNetworkItem(item, options.now ?? Date.now());
+  const deadline = Date.now() + (options.withdrawalSliceMs ?? WITHDRAWAL_BUDGET_MS);
+  for (const item of items) await processNetworkItem(item, deadline, options.now ?? Date.now());
   return items.length;
 }
 
@@ -140,12 +178,14 @@ export async function handleNetworkStream(
   records: readonly DynamoDBRecord[],
 ): Promise<DynamoDBBatchResponse> {
   const batchItemFailures: DynamoDBBatchResponse['batchItemFailures'] = [];
+  const deadline = Date.now() + WITHDRAWAL_BUDGET_MS;
   for (const record of records) {
     const image = record.dynamodb?.NewImage;
     if (!image) continue;
     try {
       await processNetworkItem(
         unmarshall(image as Record<string, AttributeValue>, UNMARSHALL_OPTIONS),
+        deadline,
         Date.now(),
       );
     } catch {
