@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { applyLocalEnvironment } from './local-env.ts';
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,6 +9,7 @@ vi.hoisted(() => {
 });
 
 const { historyLines, toNdjson } = await import('../eval/history-file.ts');
+const { readDigestKey } = await import('../shared/digests/digest-keys.ts');
 const { dynamoDbClient } = await import('../shared/store/client.ts');
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { listReviews } = await import('../shared/store/reviews.ts');
@@ -52,6 +53,13 @@ const PATHS: Record<string, (ids: Record<string, string>) => string> = {
  * account updates have service ids only), with the merchant left out: what must come out the same
  * however the events arrived.
  */
+/** Gives `to` the digest key of `from` (local keys are files: test-env.ts sets their directory). */
+async function shareDigestKey(from: string, to: string): Promise<void> {
+  await readDigestKey(from);
+  const dir = process.env.DIGEST_KEY_DIR!;
+  await copyFile(join(dir, encodeURIComponent(from)), join(dir, encodeURIComponent(to)));
+}
+
 async function historyAndDecisions(merchantId: string) {
   const out = new Map<string, string>();
   for (const [key, text] of await merchantItems(merchantId)) {
@@ -177,6 +185,9 @@ describe('admin import', () => {
       await api.close();
     }
     const imported = await newMerchant({ accountUpdatesEnabled: true });
+    // Digests are keyed per merchant: the two merchants share one key here so that their tables
+    // can be compared item by item (the import digests with the merchant's key, as live calls do).
+    await shareDigestKey(live.merchantId, imported.merchantId);
     const result = await admin(
       'import',
       '--merchant',

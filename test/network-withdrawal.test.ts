@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { forEachConcurrently } from '../shared/concurrency.ts';
-import { identity } from '../shared/identity/identities.ts';
+import { identityDigests } from '../shared/digests/identity-digests.ts';
 import { identityId } from '../shared/identity/identity-ids.ts';
 import { withSighting } from '../shared/network/reputation.ts';
 import { documentClient, tableName } from '../shared/store/client.ts';
@@ -34,6 +34,7 @@ describe('withdrawal of a large member', () => {
     expect((await network({ enabled: true })).status).toBe(200);
 
     const now = Date.now();
+    const identity = await identityDigests(merchantId);
     const refs = Array.from({ length: ENTRIES }, (_, i) =>
       identity(
         i % 2 === 0 ? 'card' : 'device',

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { identityDigests } from '../shared/digests/identity-digests.ts';
 import { identitiesOfOrder } from '../shared/identity/order-identities.ts';
 import { derivedEntryId } from '../shared/lists/entries.ts';
 import type { OrderRequest } from '../shared/schemas/order.ts';
@@ -29,7 +30,9 @@ import {
 const suite = withTestApi({ accountUpdatesEnabled: true });
 afterEach(clearFaults);
 
-const orderRefs = (order: OrderBody) => identitiesOfOrder(order as unknown as OrderRequest);
+/** The order's identities as the suite's merchant stores them. */
+const orderRefs = async (order: OrderBody) =>
+  identitiesOfOrder(order as unknown as OrderRequest, await identityDigests(suite.merchantId));
 
 async function placeWidestOrder(): Promise<OrderBody> {
   const order = widestOrder();
@@ -48,7 +51,7 @@ describe('the widest events', () => {
     expect(Buffer.byteLength(JSON.stringify(order))).toBeGreaterThan(250 * 1024);
     const response = await suite.api.post('/v1/order', order, { apiKey: suite.apiKey });
     expect(response.status).toBe(200);
-    const refs = orderRefs(order).all;
+    const refs = (await orderRefs(order)).all;
     expect(refs).toHaveLength(60);
     const items = await itemsOf(refs.map((ref) => identityKey(suite.merchantId, ref)));
     expect(items.filter((item) => item.c_ord === 1)).toHaveLength(refs.length);
@@ -62,7 +65,7 @@ describe('the widest events', () => {
     expect(response.status).toBe(200);
     expect(response.body.disputesRecorded).toBe(100);
 
-    const { cards, devices, phones, billingAddresses, shippingAddresses, emails } = orderRefs(order);
+    const { cards, devices, phones, billingAddresses, shippingAddresses, emails } = await orderRefs(order);
     const watched = [...devices, ...phones, ...billingAddresses, ...shippingAddresses];
     const entryKeys = body.dispute.flatMap(({ disputeId }) => [
       ...cards.map((ref) =>
@@ -139,7 +142,7 @@ describe('the widest events', () => {
     const response = await suite.api.post(path, body, { apiKey: suite.apiKey });
     expect(response.status).toBe(200);
     expect(response.body.dispositionsRecorded).toBe(250);
-    const { emails, cards, devices, billingAddresses, shippingAddresses } = orderRefs(order);
+    const { emails, cards, devices, billingAddresses, shippingAddresses } = await orderRefs(order);
     const orderWatched = [...emails, ...cards, ...devices, ...billingAddresses, ...shippingAddresses];
     const [record] = (await itemsOf([dispositionsKey])) as unknown as StoredDispositions[];
     // The order's watched identities and the return's own 20 devices.

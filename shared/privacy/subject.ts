@@ -1,15 +1,14 @@
-import type { IdentityRef } from '../identity/identities.ts';
-import { uniqueIdentities } from '../identity/identities.ts';
+import { type DigestIdentity, type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
 import { listedIdentityRef } from '../lists/entries.ts';
 import type { ListedIdentity } from '../schemas/lists.ts';
 import type { PrivacySubject } from '../schemas/privacy.ts';
 
 /**
  * The identities a privacy request names, normalised and digested exactly as events are: through
- * the lists' own reading of a named identity (shared/lists/entries.ts), which calls the digest
- * function the events call. Pure.
+ * the lists' own reading of a named identity (shared/lists/entries.ts), with the merchant's digest
+ * function, the one its events are digested with (shared/digests/identity-digests.ts). Pure.
  */
-export function subjectIdentities(subject: PrivacySubject): IdentityRef[] {
+export function subjectIdentities(subject: PrivacySubject, identity: DigestIdentity): IdentityRef[] {
   const named: ListedIdentity[] = [
     ...(subject.customerIds ?? []).map((value) => ({ kind: 'customer' as const, value })),
     ...(subject.emails ?? []).map((value) => ({ kind: 'email' as const, value })),
@@ -18,5 +17,5 @@ export function subjectIdentities(subject: PrivacySubject): IdentityRef[] {
     ...(subject.devices ?? []).map((value) => ({ kind: 'device' as const, value })),
     ...(subject.addresses ?? []).map((value) => ({ kind: 'address' as const, value })),
   ];
-  return uniqueIdentities(named.map((identity) => listedIdentityRef(identity).ref));
+  return uniqueIdentities(named.map((one) => listedIdentityRef(one, identity).ref));
 }

@@ -2,9 +2,9 @@ import type { IdentityRef } from '../identity/identities.ts';
 import type { OwnSummary, ReputationItem } from '../network/reputation.ts';
 import { retainUntil } from '../retention.ts';
 import type { NetworkAbuseKind } from '../scoring/network-reputation.ts';
-import { keyString } from './batch-get.ts';
+import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
-import { networkGsi1, networkKeys, type TableKey } from './keys.ts';
+import { keys, networkGsi1, networkKeys, type TableKey } from './keys.ts';
 import { TTL_ATTRIBUTE } from './table-definition.ts';
 import type { TransactItems } from './transact.ts';
 
@@ -30,6 +30,17 @@ export const NETWORK_KEY_ATTRIBUTE = 'networkKey';
 
 export const networkKeyFrom = (identityItem: Record<string, unknown> | undefined): string | undefined =>
   typeof identityItem?.[NETWORK_KEY_ATTRIBUTE] === 'string' ? identityItem[NETWORK_KEY_ATTRIBUTE] : undefined;
+
+/** The network keys a merchant's identity items carry, of those that have one (off the decision path). */
+export async function storedNetworkKeys(merchantId: string, refs: readonly IdentityRef[]): Promise<string[]> {
+  if (refs.length === 0) return [];
+  const keyOf = (ref: IdentityRef) => keys.identity(merchantId, ref.kind, ref.digest);
+  const items = await batchGetItems(refs.map(keyOf));
+  return refs.flatMap((ref) => {
+    const networkKey = networkKeyFrom(items.get(keyString(keyOf(ref))));
+    return networkKey ? [networkKey] : [];
+  });
+}
 
 export const ownSummaryFrom = (identityItem: Record<string, unknown> | undefined): OwnSummary | undefined =>
   identityItem?.[OWN_SUMMARY_ATTRIBUTE] as OwnSummary | undefined;

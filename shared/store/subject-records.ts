@@ -71,7 +71,10 @@ const QUERY_CONCURRENCY = 16;
 /** Values per filter expression: DynamoDB takes up to 4 KB of expression. */
 const FILTER_VALUES = 40;
 
-/** Network keys of identities, in order (shared/network/network-key.ts): only of the shared kinds. */
+/**
+ * The network keys of those identities that have one (sighted while the merchant was a member: the
+ * key is computed at event time and kept on its identity item, shared/store/network-items.ts).
+ */
 export type NetworkKeysOf = (refs: readonly IdentityRef[]) => Promise<string[]>;
 
 export async function findSubjectRecords(

@@ -1,7 +1,7 @@
+import { identityDigests } from '../digests/identity-digests.ts';
 import type { IdentityRef } from '../identity/identities.ts';
 import { identityId, parseIdentityId, parseIdentityIds } from '../identity/identity-ids.ts';
 import { newPrivacyRequestId } from '../ids.ts';
-import { networkKeysOf } from '../network/network-key.ts';
 import { type NetworkLedger, withCause } from '../network/reputation.ts';
 import { plural } from '../plural.ts';
 import { exportDocument } from '../privacy/export-document.ts';
@@ -16,6 +16,7 @@ import type {
 } from '../schemas/privacy.ts';
 import { auditPut } from '../store/audit.ts';
 import { applyContribution } from '../store/network-contributions.ts';
+import { storedNetworkKeys } from '../store/network-items.ts';
 import {
   countPrivacyAttempt,
   createPrivacyRequest,
@@ -45,7 +46,7 @@ export async function requestPrivacy(
   subject: PrivacySubject,
   now: number,
 ): Promise<PrivacyRequest> {
-  const identities = subjectIdentities(subject).map(identityId);
+  const identities = subjectIdentities(subject, await identityDigests(merchantId)).map(identityId);
   const request: PrivacyRequest = {
     merchantId,
     requestId: newPrivacyRequestId(),
@@ -123,7 +124,7 @@ async function runPrivacyRequest(request: PrivacyRequest, now: number): Promise<
 }
 
 const subjectRecords = (merchantId: string, refs: readonly IdentityRef[]) =>
-  findSubjectRecords(merchantId, refs, networkKeysOf);
+  findSubjectRecords(merchantId, refs, (list) => storedNetworkKeys(merchantId, list));
 
 /**
  * The merchant's network contributions first (each withdrawal rebuilds the identity's reputation from

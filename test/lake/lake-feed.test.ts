@@ -7,7 +7,7 @@ import { feedLakeOnce } from '../../local/lake-poller.ts';
 import { identityId } from '../../shared/identity/identity-ids.ts';
 import { openLocalLake } from '../../shared/lake/local-lake.ts';
 import { newMerchant, startTestApi, type TestApi } from '../support/api.ts';
-import { disputeEntry, emailOf, itemDisposition, returnBody } from '../support/commerce.ts';
+import { disputeEntry, emailOf, itemDisposition, returnBody, storedRef } from '../support/commerce.ts';
 import { orderBody } from '../support/fixtures.ts';
 
 /**
@@ -63,7 +63,7 @@ describe('the local lake feed', () => {
     expect(events.map((e) => [e.decision, e.abuse_score])).toEqual(
       answers.map((d) => [d.decision, d.abuseScore]),
     );
-    expect(events[0]!.identities).toContain(identityId(emailOf(orders[0]!)));
+    expect(events[0]!.identities).toContain(identityId(await storedRef(merchantId, emailOf(orders[0]!))));
     expect(
       existsSync(join(dir, 'decided_events', 'kind=order', `merchant_id=${merchantId}`, 'day=2026-10-01')),
     ).toBe(true);
