@@ -181,6 +181,17 @@ function policyStatements(template: Template): { owner: string; statement: Json 
 
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
 
+/** The statements granted to one role: on the role itself or in the policies attached to it. */
+function statementsOf(template: Template, statements: ReturnType<typeof policyStatements>, role: IConstruct) {
+  const id = logicalId(role);
+  const rolePolicies = new Set(
+    resources(template, 'AWS::IAM::Policy')
+      .filter(([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: id }]))
+      .map(([policyId]) => policyId),
+  );
+  return statements.filter(({ owner }) => owner === id || rolePolicies.has(owner));
+}
+
 describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
   const config = STAGES[stage];
 
@@ -367,13 +378,7 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
     }
 
     for (const [name, fn] of api.functions) {
-      const role = logicalId(fn.role);
-      const rolePolicies = new Set(
-        resources(template, 'AWS::IAM::Policy')
-          .filter(([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: role }]))
-          .map(([id]) => id),
-      );
-      const own = statements.filter(({ owner }) => owner === role || rolePolicies.has(owner));
+      const own = statementsOf(template, statements, fn.role);
       const granted = [
         ...new Set(
           own
@@ -396,15 +401,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
     const statements = policyStatements(template);
     const prefix = digestKeySecretPrefix(stage);
     for (const [name, fn] of api.functions) {
-      const role = logicalId(fn.role);
-      const rolePolicies = new Set(
-        resources(template, 'AWS::IAM::Policy')
-          .filter(([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: role }]))
-          .map(([id]) => id),
-      );
-      const reads = statements.filter(
-        ({ owner, statement }) =>
-          (owner === role || rolePolicies.has(owner)) &&
+      const reads = statementsOf(template, statements, fn.role).filter(
+        ({ statement }) =>
           asList(statement.Action).includes('secretsmanager:GetSecretValue') &&
           JSON.stringify(statement.Resource).includes(`:secret:${prefix}*`),
       );
