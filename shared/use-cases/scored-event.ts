@@ -86,8 +86,10 @@ type StoredEventItem = BodyFingerprint & Record<string, unknown>;
 export interface ScoredEventType<N extends ScoredEndpoint, TPlan extends EventReads> {
   /** Whether a network member's events of this type read the network (their signals use it). */
   readsNetwork?: boolean;
-  /** What the event reads, from its body (identities by role, its own records). */
-  /** What the event reads; identities digested with the merchant's key (shared/digests/identity-digests.ts). */
+  /**
+   * What the event reads, from its body (identities by role, digested with `identity`, the
+   * merchant's digest function: shared/digests/identity-digests.ts; its own records).
+   */
   plan: (call: EndpointCall<RequestOf<N>>, identity: DigestIdentity) => TPlan;
   /** Refusals that need the records read (a return of an unknown order), before repeats are answered. */
   check?: (evaluation: Omit<Evaluation<N, NoInfer<TPlan>>, 'fingerprint'>) => void;
