@@ -4,7 +4,6 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -23,8 +22,6 @@ export interface WebhookStackProps extends StackProps {
   table: Table;
   /** The API stack's alarm topic: an endpoint disabled for failing 72 h alarms there. */
   alarmTopic: ITopic;
-  /** The network's keyed-hash secret: the worker writes members' contributions under it. */
-  networkSecret: ISecret;
 }
 
 /** The worker's function timeout: a batch of attempts, each waiting at most 10 s on its receiver. */
@@ -73,7 +70,6 @@ export class WebhookStack extends Stack {
         ENVIRONMENT: config.stage,
         POWERTOOLS_LOG_LEVEL: config.logLevel,
         WEBHOOK_DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl,
-        NETWORK_SECRET_ARN: props.networkSecret.secretArn,
       },
       logRetention: config.logRetention,
       logRemovalPolicy: removalPolicy,
@@ -81,7 +77,6 @@ export class WebhookStack extends Stack {
     });
     this.worker.bindTable(table, WEBHOOK_WORKER_ACCESS);
     this.deliveryQueue.grantSendMessages(this.worker.role);
-    props.networkSecret.grantRead(this.worker.role);
 
     this.worker.handler.addEventSource(
       new DynamoEventSource(table, {
@@ -134,6 +129,19 @@ export class WebhookStack extends Stack {
         statistic: 'Max',
       }),
       'Webhook work the worker could not process reached the dead-letter queue',
+    );
+    // A merchant whose confirmed-abuse contributions ran past the network's daily cap (docs/network.md):
+    // a burst worth a look (planting, or a feedback integration gone wrong); the worker names it in its log.
+    alarm(
+      'NetworkContributionsCappedAlarm',
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'NetworkContributionsCapped',
+        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
+        statistic: 'Sum',
+        period: Duration.hours(1),
+      }),
+      "A network member's confirmed-abuse contributions ran past the daily cap: a burst to look into",
     );
     // Delayed messages are not visible: what is visible is due and waiting for the worker.
     alarm(

@@ -17,6 +17,7 @@ import { NO_CREDENTIAL_LABEL } from '../lib/api-firewall.ts';
 import { POWERTOOLS_SERVICE_NAME } from '../lib/api-function.ts';
 import { STAGES, type StageName } from '../lib/config.ts';
 import { IMPORT_HANDLER_FILE } from '../lib/import-job.ts';
+import { QUERY_RESULT_EXPIRY_DAYS } from '../lib/lake-stack.ts';
 import { CEL_CHUNK_FILE, REPO_ROOT } from '../lib/lambda-bundle.ts';
 import {
   IMPORT_JOB_ACCESS,
@@ -32,6 +33,7 @@ import { SESSION_COOKIE_MARKER, WELL_FORMED_AUTHORIZATION_REGEX } from '../share
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
 import { FAILED_AUTHENTICATION_LIMIT } from '../shared/http/web-acl-rules.ts';
+import { LAKE_TABLE_NAMES, LAKE_TABLES } from '../shared/lake/lake-tables.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
 
 /** One function per event route, the management API's one, the 404/405 fallback, the OpenAPI document's. */
@@ -826,11 +828,12 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
     expect([...new Set(indexes)]).toEqual([`/index/${GSI1.name}`]);
   });
 
-  it('alarms when an endpoint is disabled after failing 72 h, on dead letters and on a backlog of due attempts', () => {
+  it('alarms when an endpoint is disabled after failing 72 h, on dead letters, on a backlog of due attempts and on network contribution bursts', () => {
     const alarms = resources(template(), 'AWS::CloudWatch::Alarm');
     expect(alarms.map(([, a]) => a.Properties.MetricName).sort()).toEqual([
       'ApproximateNumberOfMessagesVisible',
       'ApproximateNumberOfMessagesVisible',
+      'NetworkContributionsCapped',
       'WebhookEndpointsDisabled',
     ]);
     for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
@@ -844,6 +847,24 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
       Statistic: 'Minimum',
     });
     expect(onQueue(/"DeadLetters/)).toMatchObject({ Threshold: 1 });
+    // Any contribution dropped at the daily cap within an hour: the worker's metric, summed.
+    expect(
+      alarms.find(([, a]) => a.Properties.MetricName === 'NetworkContributionsCapped')?.[1].Properties,
+    ).toMatchObject({
+      Namespace: 'AbuseDecision',
+      Statistic: 'Sum',
+      Period: 3600,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('holds no grant on the network secret: it contributes under the keys events computed', () => {
+    const statements = policyStatements(template());
+    expect(JSON.stringify(statements)).not.toMatch(/secretsmanager/);
+    template().hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.not(Match.objectLike({ NETWORK_SECRET_ARN: Match.anyValue() })) },
+    });
   });
 
   it('sends from its bundle only the table actions it is granted', async () => {
@@ -1191,5 +1212,148 @@ describe.each(['sandbox', 'production'] as const)('%s model training (lib/traini
     expect(alarm).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Threshold: 1 });
     expect(JSON.stringify(alarm.AlarmActions)).toContain('AlarmTopic');
     template.hasOutput('TrainingFunctionName', {});
+  });
+});
+
+describe.each(['sandbox', 'production'] as const)('%s lake (lib/lake-stack.ts)', (stage) => {
+  /** The statements of the policies attached to one role. */
+  const statementsOf = (template: Template, roleId: string) =>
+    policyStatements(template).filter(
+      ({ owner }) =>
+        owner === roleId ||
+        JSON.stringify(
+          resources(template, 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,
+        ).includes(roleId),
+    );
+
+  it('streams every table change to an encrypted Kinesis stream, adding no write to a request', () => {
+    const template = templateOf(environment(stage).data);
+    const table = only(template, 'AWS::DynamoDB::Table').Properties;
+    const [streamId, stream] = resources(template, 'AWS::Kinesis::Stream')[0]!;
+    expect(table.KinesisStreamSpecification).toEqual({
+      StreamArn: { 'Fn::GetAtt': [streamId, 'Arn'] },
+      ApproximateCreationDateTimePrecision: 'MILLISECOND',
+    });
+    expect(stream.Properties).toMatchObject({
+      StreamModeDetails: { StreamMode: 'ON_DEMAND' },
+      StreamEncryption: { EncryptionType: 'KMS', KeyId: 'alias/aws/kinesis' },
+    });
+  });
+
+  it('catalogues each lake table in Glue with the columns of shared/lake/lake-tables.ts, partitions by projection', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const database = only(template, 'AWS::Glue::Database').Properties;
+    expect(database).toMatchObject({ DatabaseInput: { Name: `abuse_decision_${stage}_lake` } });
+    const tables = resources(template, 'AWS::Glue::Table').map(([, t]) => t.Properties.TableInput as Json);
+    expect(tables.map((t) => t.Name).sort()).toEqual([...LAKE_TABLE_NAMES].sort());
+    for (const name of LAKE_TABLE_NAMES) {
+      const table = tables.find((t) => t.Name === name)!;
+      const storage = table.StorageDescriptor as Json;
+      expect((storage.Columns as Json[]).map((c) => [c.Name, c.Type])).toEqual(
+        LAKE_TABLES[name].columns.map((c) => [c.name, c.type]),
+      );
+      expect((table.PartitionKeys as Json[]).map((c) => c.Name)).toEqual(['kind', 'merchant_id', 'day']);
+      expect(table.Parameters).toMatchObject({
+        classification: 'parquet',
+        'projection.enabled': 'true',
+        'projection.kind.values': LAKE_TABLES[name].kinds.join(','),
+        'projection.merchant_id.type': 'injected',
+        'projection.day.type': 'date',
+      });
+      expect(JSON.stringify((table.Parameters as Json)['storage.location.template'])).toContain(
+        `/${name}/kind=\${kind}/merchant_id=\${merchant_id}/day=\${day}/`,
+      );
+      expect((storage.SerdeInfo as Json).SerializationLibrary).toContain('ParquetHiveSerDe');
+    }
+  });
+
+  it('has an Athena workgroup of its own: engine 3, enforced, bytes scanned capped, results encrypted and kept a week', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const workGroup = only(template, 'AWS::Athena::WorkGroup').Properties;
+    expect(workGroup).toMatchObject({
+      Name: `abuse-decision-${stage}-lake`,
+      WorkGroupConfiguration: {
+        EnforceWorkGroupConfiguration: true,
+        BytesScannedCutoffPerQuery: STAGES[stage].lake.bytesScannedCutoffPerQuery,
+        EngineVersion: { SelectedEngineVersion: 'Athena engine version 3' },
+        ResultConfiguration: { EncryptionConfiguration: { EncryptionOption: 'SSE_S3' } },
+      },
+    });
+    const results = logicalId(lake.resultsBucket);
+    expect(JSON.stringify(workGroup.WorkGroupConfiguration)).toContain(results);
+    const resultsBucket = resources(template, 'AWS::S3::Bucket').find(([id]) => id === results)![1]
+      .Properties;
+    expect(JSON.stringify(resultsBucket.LifecycleConfiguration)).toContain(
+      `"ExpirationInDays":${QUERY_RESULT_EXPIRY_DAYS}`,
+    );
+  });
+
+  it('keeps no kind longer than the table keeps its items', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const bucket = resources(template, 'AWS::S3::Bucket').find(([id]) => id === logicalId(lake.bucket))![1];
+    const rules = (bucket.Properties.LifecycleConfiguration as { Rules: Json[] }).Rules;
+    const expiry = (prefix: string) => rules.find((r) => r.Prefix === prefix)?.ExpirationInDays;
+    expect(expiry('decided_events/kind=login/')).toBeLessThan(400);
+    expect(expiry('decided_events/kind=account/')).toBeLessThan(400);
+    expect(expiry('list_changes/')).toBeLessThanOrEqual(30);
+    expect(bucket.Properties.BucketEncryption).toBeDefined();
+    expect(bucket.DeletionPolicy).toBe(stage === 'production' ? 'Retain' : 'Delete');
+  });
+
+  it('delivers each lake table by Firehose from the table stream: its transform, Parquet, one prefix per partition, least privilege', () => {
+    const { lake, data } = environment(stage);
+    const template = templateOf(lake);
+    const streams = resources(template, 'AWS::KinesisFirehose::DeliveryStream');
+    expect(streams).toHaveLength(LAKE_TABLE_NAMES.length);
+    const functions = resources(template, 'AWS::Lambda::Function').filter(isOurFunction);
+    for (const name of LAKE_TABLE_NAMES) {
+      const [streamId, stream] = streams.find(([, s]) =>
+        JSON.stringify(s.Properties).includes(`"TableName":"${name}"`),
+      )!;
+      const destination = stream.Properties.ExtendedS3DestinationConfiguration as Json;
+      expect(stream.Properties.DeliveryStreamType).toBe('KinesisStreamAsSource');
+      expect(JSON.stringify(stream.Properties.KinesisStreamSourceConfiguration)).toContain(
+        `${data.stackName}:ExportsOutputFnGetAtt`,
+      );
+      expect(destination.Prefix).toBe(
+        `${name}/kind=!{partitionKeyFromLambda:kind}/merchant_id=!{partitionKeyFromLambda:merchant_id}/day=!{partitionKeyFromLambda:day}/`,
+      );
+      expect(destination).toMatchObject({
+        DynamicPartitioningConfiguration: { Enabled: true },
+        BufferingHints: { IntervalInSeconds: 900, SizeInMBs: 128 },
+        DataFormatConversionConfiguration: {
+          Enabled: true,
+          OutputFormatConfiguration: { Serializer: { ParquetSerDe: { Compression: 'SNAPPY' } } },
+          SchemaConfiguration: { DatabaseName: `abuse_decision_${stage}_lake`, TableName: name },
+        },
+      });
+      const processor = JSON.stringify(destination.ProcessingConfiguration);
+      const [transformId, transform] = functions.find(([id]) => processor.includes(id))!;
+      expect((transform.Properties.Environment as { Variables: Json }).Variables.LAKE_TABLE).toBe(name);
+
+      const roleId = (destination.RoleARN as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+      const statements = statementsOf(template, roleId);
+      const writes = statements.filter(({ statement }) => asList(statement.Action).includes('s3:PutObject'));
+      expect(writes).toHaveLength(1);
+      expect(JSON.stringify(writes[0]!.statement.Resource)).toContain(`/${name}/*`);
+      expect(JSON.stringify(writes[0]!.statement.Resource)).toContain(`/errors/${name}/*`);
+      const invokes = statements.filter(({ statement }) =>
+        asList(statement.Action).includes('lambda:InvokeFunction'),
+      );
+      expect(JSON.stringify(invokes.map((s) => s.statement.Resource))).toContain(transformId);
+      for (const { statement } of statements) {
+        expect(asList(statement.Action)).not.toContain('*');
+        expect(asList(statement.Action)).not.toContain('s3:*');
+        expect(asList(statement.Action)).not.toContain('s3:DeleteObject');
+      }
+      const alarms = resources(template, 'AWS::CloudWatch::Alarm').filter(([, a]) =>
+        JSON.stringify(a.Properties.Dimensions).includes(streamId),
+      );
+      expect(alarms.map(([, a]) => a.Properties.MetricName)).toEqual(['DeliveryToS3.DataFreshness']);
+      expect(JSON.stringify(alarms[0]![1].Properties.AlarmActions)).toContain('AlarmTopic');
+    }
   });
 });

@@ -48,7 +48,12 @@ describe('withdrawal of a large member', () => {
       8,
       async ({ ref, i }) => {
         await applyContribution(
-          { networkKey: networkKeyOf(i), merchantId, identity: ref, change: (l) => withSighting(l, now) },
+          {
+            networkKey: networkKeyOf(i),
+            merchantId,
+            identity: ref,
+            change: (l) => withSighting(l, now, now),
+          },
           now,
         );
       },

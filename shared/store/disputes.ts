@@ -1,3 +1,4 @@
+import { retainUntil } from '../retention.ts';
 import type { DisputeEntry } from '../schemas/dispute.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
@@ -5,7 +6,13 @@ import { HistoryChanges } from './identity-history.ts';
 import { keys, learningGsi1, type TableKey } from './keys.ts';
 import { isListConflict } from './list-entries.ts';
 import type { OrderItem } from './orders.ts';
-import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
+import { TTL_ATTRIBUTE } from './table-definition.ts';
+import {
+  ConditionFailedError,
+  MAX_TRANSACTION_ITEMS,
+  type TransactItems,
+  transactWrite,
+} from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
 
 /** One dispute event as received (an entry of the request without its id). */
@@ -74,9 +81,6 @@ export interface DisputeWrite {
   listItems?: TransactItems;
 }
 
-/** DynamoDB's TransactWriteItems limit. */
-const MAX_TRANSACTION_ITEMS = 100;
-
 /**
  * Writes the changed disputes with every counter they move, and any `alsoWrite` items (the
  * Idempotency-Key record) last. Each dispute is written in the same transaction as its own counter
@@ -105,6 +109,8 @@ export async function saveDisputes(
             entity: 'dispute',
             ...record,
             [VERSION_ATTRIBUTE]: record.version,
+            // Chargebacks come long after the order: kept from the dispute's latest change.
+            [TTL_ATTRIBUTE]: retainUntil('disputes', now),
           },
           ...versionCondition(expectedVersion),
         },

@@ -1,13 +1,14 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { forEachConcurrently } from '../concurrency.ts';
 import { parseIdentityIds } from '../identity/identity-ids.ts';
-import { networkKeyOf } from '../network/network-key.ts';
-import { readNetworkSecret } from '../network/network-secret.ts';
 import { withCause, withSighting } from '../network/reputation.ts';
+import { logger, metrics } from '../observability.ts';
 import { isNetworkKind } from '../scoring/network-reputation.ts';
 import { UNMARSHALL_OPTIONS } from '../store/client.ts';
+import { identityKey } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
 import type { Merchant } from '../store/merchants.ts';
 import {
@@ -16,7 +17,12 @@ import {
   merchantLedgerEntries,
   queuedNetworkItems,
 } from '../store/network-contributions.ts';
-import { type NetworkWork, type QueuedNetworkItem, queuedNetworkItem } from '../store/network-items.ts';
+import {
+  type NetworkWork,
+  networkKeyFrom,
+  type QueuedNetworkItem,
+  queuedNetworkItem,
+} from '../store/network-items.ts';
 import { finishWithdrawal, recordWithdrawalSlice } from '../store/network-withdrawal.ts';
 import { getRecord } from '../store/record-once.ts';
 
@@ -40,7 +46,7 @@ const WITHDRAWAL_BUDGET_MS = 30_000;
 async function processNetworkItem(
   item: Record<string, unknown>,
   deadline: number,
-  now = Date.now(),
+  now: number,
 ): Promise<void> {
   const queued = queuedNetworkItem(item);
   if (!queued) return;
@@ -66,32 +72,43 @@ function contributes(merchant: Merchant, queued: QueuedNetworkItem): boolean {
   return queued.type === 'sighting' || queued.work.queuedAt >= Date.parse(merchant.network.changedAt);
 }
 
+/**
+ * A sighting goes under the network key its event computed; a cause goes under the network keys the
+ * merchant's identity items carry (an identity the merchant never sighted as a member has none, and
+ * contributes nothing). A cause counts only if the sighting was recorded a day before it was queued
+ * (reputation.ts), and only within the merchant's daily cap.
+ */
 async function contribute(queued: QueuedNetworkItem, now: number): Promise<void> {
-  const secret = await readNetworkSecret();
   if (queued.type === 'sighting') {
     if (!isNetworkKind(queued.ref.kind)) return;
     await applyContribution(
       {
-        networkKey: networkKeyOf(secret, queued.ref),
+        networkKey: queued.networkKey,
         merchantId: queued.merchantId,
         identity: queued.ref,
-        change: (ledger) => withSighting(ledger, queued.seenAt),
+        change: (ledger) => withSighting(ledger, queued.seenAt, now),
       },
       now,
     );
     return;
   }
-  const { merchantId, cause, abuse } = queued.work;
+  const { merchantId, cause, abuse, queuedAt } = queued.work;
   for (const ref of parseIdentityIds(queued.work.identities).filter((r) => isNetworkKind(r.kind))) {
-    await applyContribution(
+    const networkKey = networkKeyFrom(await getRecord(identityKey(merchantId, ref)));
+    if (!networkKey) continue;
+    const outcome = await applyContribution(
       {
-        networkKey: networkKeyOf(secret, ref),
+        networkKey,
         merchantId,
         identity: ref,
-        change: (ledger) => withCause(ledger, cause, abuse),
+        change: (ledger) => withCause(ledger, cause, abuse, queuedAt),
       },
       now,
     );
+    if (outcome === 'capped') {
+      metrics.addMetric('NetworkContributionsCapped', MetricUnit.Count, 1);
+      logger.warn('network contribution over the daily cap dropped', { merchantId, cause });
+    }
   }
 }
 
@@ -120,7 +137,7 @@ async function withdrawSlice(work: NetworkWork, deadline: number, now: number): 
         },
         now,
       );
-      if (removed) withdrawn++;
+      if (removed === 'written') withdrawn++;
     });
     if (Date.now() >= deadline) {
       await recordWithdrawalSlice(merchantId, queuedAt, withdrawn, Date.now());
@@ -129,22 +146,29 @@ async function withdrawSlice(work: NetworkWork, deadline: number, now: number): 
   }
 }
 
+interface WorkerPass {
+  merchantId?: string;
+  limit?: number;
+  /** The service's clock as the worker runs (tests run it as of an earlier day). */
+  now?: number;
+  /** How long a withdrawal's slice may run in this pass. */
+  withdrawalSliceMs?: number;
+}
+
 /**
  * One pass over the queue (local mode, tests): every queued item, oldest first per shard. A
  * withdrawal gets one slice of `withdrawalSliceMs` per pass and stays queued until it is finished.
  */
-export async function runNetworkWorker(
-  options: { merchantId?: string; limit?: number; withdrawalSliceMs?: number } = {},
-): Promise<number> {
+export async function runNetworkWorker(options: WorkerPass = {}): Promise<number> {
   const items = await queuedNetworkItems(options.limit ?? 500, options.merchantId);
   const deadline = Date.now() + (options.withdrawalSliceMs ?? WITHDRAWAL_BUDGET_MS);
-  for (const item of items) await processNetworkItem(item, deadline);
+  for (const item of items) await processNetworkItem(item, deadline, options.now ?? Date.now());
   return items.length;
 }
 
 /** Drains the queue: passes until one finds nothing (tests' deterministic wait for the worker). */
-export async function drainNetworkQueue(merchantId?: string): Promise<void> {
-  while ((await runNetworkWorker(merchantId ? { merchantId } : {})) > 0) {
+export async function drainNetworkQueue(options: Omit<WorkerPass, 'limit'> = {}): Promise<void> {
+  while ((await runNetworkWorker(options)) > 0) {
     // each pass takes what it processed off the queue
   }
 }
@@ -162,6 +186,7 @@ export async function handleNetworkStream(
       await processNetworkItem(
         unmarshall(image as Record<string, AttributeValue>, UNMARSHALL_OPTIONS),
         deadline,
+        Date.now(),
       );
     } catch {
       // The stream retries from this record; every step is safe to repeat.
