@@ -580,7 +580,7 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
     await visible(section.getByRole('heading', { name: 'You are not a member' }));
     await hasFigures(section, /Withdrawing your contributions: 0 identities so far/);
     expect(await membership()).toMatchObject({ enabled: false, changedAt: expect.any(String) });
-    await drainNetworkQueue(merchant.merchantId);
+    await drainNetworkQueue({ merchantId: merchant.merchantId });
     await page.reload();
     await hasText(section, 'Contributions withdrawn:');
     expect((await membership()).withdrawal).toMatchObject({ status: 'done' });
