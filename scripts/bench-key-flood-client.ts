@@ -1,10 +1,10 @@
 /**
  * The flood of `npm run bench -- key-flood`, in a process of its own so its CPU is not the server's:
- * the connections its parent asks for, from another loopback address (127.0.0.2, so a limit per address could tell
- * it from the merchant) each send the next bad request as soon as the last is answered, which keeps
- * the server at its capacity. Bad requests take turns: no Authorization header, a malformed key, and
- * well-formed keys no merchant has (from a pool, so they repeat as a scanner's do; FLOOD_FRESH=1 makes
- * every one new). Told `{ start: connections }` and `stop` by its parent; answers `stop` with what it sent.
+ * the connections its parent asks for, from another loopback address (127.0.0.2, so a limit per
+ * address tells it from the merchant), each send the next bad request as soon as the last is
+ * answered. Bad requests take turns: no Authorization header, a malformed key, and well-formed keys
+ * no merchant has (from a pool, so they repeat as a scanner's do; FLOOD_FRESH=1 makes every one
+ * new). Told `{ start: connections }` and `stop` by its parent; answers `stop` with what it sent.
  */
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';

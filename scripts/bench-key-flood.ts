@@ -1,10 +1,11 @@
 /**
  * `npm run bench -- key-flood`: a good merchant's orders while a flood of bad keys keeps the local
- * server at its capacity (sent from another process and loopback address, each next request as soon
- * as the last is answered: bench-key-flood-client.ts; the capacity is what the flood alone gets
- * answered first, and the run says how much of it the flood reaches beside the orders), beside the same orders with no flood, in alternating rounds on one in-memory DynamoDB Local. Prints both
- * p50s, their ratio (goal ≤ 1.5×), that every order was answered 200, and what the flood got.
- * A benchmark to read, never a timed test.
+ * server at its capacity, beside the same orders with no flood, in alternating rounds on one
+ * in-memory DynamoDB Local with the web ACL's stand-in in front. The flood comes from another process
+ * and loopback address, each connection sending the next request as soon as the last is answered
+ * (bench-key-flood-client.ts); the server's capacity is what the flood alone gets answered first.
+ * Prints both p50s, their ratio (goal ≤ 1.5×), that every order was answered 200, and what the
+ * flood got. A benchmark to read, never a timed test.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
