@@ -17,7 +17,7 @@ import { FALLBACK_HANDLER_FILE, matchRoute, PUBLIC_ROUTES } from '../shared/http
 import { WEB_ACL_BLOCKED_MESSAGE } from '../shared/http/web-acl-rules.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 import { consoleFile, isConsolePath } from './dashboard-files.ts';
-import { FailedAuthenticationLimit } from './web-acl.ts';
+import { WebAclStandIn } from './web-acl.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -46,7 +46,7 @@ function loadHandler(file: string): Promise<LambdaHandler> {
  * the benchmarks do; test suites, which send many bad keys on purpose, do where they test it.
  */
 export function createLocalServer(options: { webAcl?: boolean } = {}): Server {
-  const webAcl = options.webAcl ? new FailedAuthenticationLimit() : undefined;
+  const webAcl = options.webAcl ? new WebAclStandIn() : undefined;
   const server = createServer(async (req, res) => {
     try {
       const body = await readBody(req);
@@ -60,9 +60,9 @@ export function createLocalServer(options: { webAcl?: boolean } = {}): Server {
       // Public routes (the OpenAPI document) answer every caller; the rest go through the route table.
       const publicRoute = PUBLIC_ROUTES.find((r) => r.path === url.pathname && r.method === req.method);
       const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
-      const verdict = publicRoute ? undefined : webAcl?.check(req.headers, sourceIp, Date.now());
-      if (verdict && !verdict.admitted)
-        return send(res, blockedByWebAcl(verdict.retryAfterSeconds, verdict.headers));
+      const blocked = publicRoute ? undefined : webAcl?.blocked(req.headers, sourceIp, Date.now());
+      if (blocked && !blocked.admitted)
+        return send(res, blockedByWebAcl(blocked.retryAfterSeconds, blocked.headers));
       const match = publicRoute ? undefined : matchRoute(url.pathname, undefined, req.method);
       const routed = match && match.route.method === req.method ? match : undefined;
       const event = toApiGatewayEvent(

@@ -8,9 +8,12 @@ import { applyLocalEnvironment } from './local-env.ts';
 
 /**
  * The API on an in-memory DynamoDB Local with the table made and no rate limit in the way, for
- * scripts that play traffic through HTTP (`npm run eval`, the webhook part of `npm run bench`).
+ * scripts that play traffic through HTTP (`npm run eval`, the webhook part of `npm run bench`);
+ * `webAcl` puts the stage's web ACL stand-in in front (the key-flood benchmark).
  */
-export async function startInMemoryApi(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+export async function startInMemoryApi(
+  options: { webAcl?: boolean } = {},
+): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const dynamoDb = await startDynamoDbLocal({});
   applyLocalEnvironment(dynamoDb.endpoint, {
     DEFAULT_RATE_LIMIT_PER_SECOND: '100000',
@@ -24,7 +27,7 @@ export async function startInMemoryApi(): Promise<{ baseUrl: string; stop: () =>
   const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
   const { createLocalServer } = await import('./http-adapter.ts');
   await ensureTable(dynamoDbClient, tableName);
-  const server = createLocalServer({ webAcl: true });
+  const server = createLocalServer(options);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -1,17 +1,16 @@
 /**
  * The flood of `npm run bench -- key-flood`, in a process of its own so its CPU is not the server's:
- * CONCURRENCY connections from another loopback address (127.0.0.2, so a limit per address could tell
- * it from the merchant) each send the next bad request as soon as the last is answered, which keeps
- * the server at its capacity. Bad requests take turns: no Authorization header, a malformed key, and
- * well-formed keys no merchant has (from a pool, so they repeat as a scanner's do; FLOOD_FRESH=1 makes
- * every one new). Told `{ start: rate }` and `stop` by its parent; answers `stop` with what it sent.
+ * the connections its parent asks for, from another loopback address (127.0.0.2, so a limit per
+ * address tells it from the merchant), each send the next bad request as soon as the last is
+ * answered. Bad requests take turns: no Authorization header, a malformed key, and well-formed keys
+ * no merchant has (from a pool, so they repeat as a scanner's do; FLOOD_FRESH=1 makes every one
+ * new). Told `{ start: connections }` and `stop` by its parent; answers `stop` with what it sent.
  */
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 
 const [baseUrl] = process.argv.slice(2);
 if (!baseUrl || !process.send) throw new Error('run by scripts/bench-key-flood.ts');
-const CONCURRENCY = Number(process.env.FLOOD_CONCURRENCY ?? 16);
 const POOL = 1_000;
 const FRESH = process.env.FLOOD_FRESH === '1';
 const { hostname, port } = new URL(baseUrl);
@@ -65,15 +64,7 @@ async function lane(): Promise<void> {
     }
   });
   await new Promise((resolve) => socket.once('connect', resolve));
-  // Paced to `rate` requests a second over all lanes when given; flat out otherwise.
-  const gapMs = rate > 0 ? (1000 * CONCURRENCY) / rate : 0;
-  let next = performance.now() + Math.random() * gapMs;
   while (running) {
-    if (gapMs > 0) {
-      const wait = next - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      next += gapMs;
-    }
     await new Promise<void>((resolve) => {
       answered = resolve;
       socket.write(requestBytes(authorization(sent++)));
@@ -84,14 +75,12 @@ async function lane(): Promise<void> {
 
 let lanes: Promise<void>[] = [];
 let startedAt = 0;
-let rate = 0;
 process.on('message', async (message: { start: number } | 'stop' | 'exit') => {
   if (typeof message === 'object') {
-    rate = message.start;
     running = true;
     statuses.clear();
     startedAt = performance.now();
-    lanes = Array.from({ length: CONCURRENCY }, lane);
+    lanes = Array.from({ length: message.start }, lane);
     process.send?.('started');
   } else if (message === 'stop') {
     running = false;

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STAGES } from '../lib/config.ts';
+import { LOCAL_STAGE_RATE_LIMIT } from '../local/web-acl.ts';
 import { FAILED_AUTHENTICATION_LIMIT } from '../shared/http/web-acl-rules.ts';
 import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { orderBody } from './support/fixtures.ts';
@@ -76,6 +78,10 @@ describe('the web ACL stand-in in front of the local server', () => {
     ({ apiKey } = await newMerchant());
   });
   afterAll(() => api.close());
+
+  it('counts an address against the sandbox stage it stands for', () => {
+    expect(LOCAL_STAGE_RATE_LIMIT).toBe(STAGES.sandbox.apiThrottle.rateLimit);
+  });
 
   it('refuses an address past its limit of requests without a well-formed credential, and nothing else', async () => {
     const { requests } = FAILED_AUTHENTICATION_LIMIT;

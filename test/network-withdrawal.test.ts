@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { forEachConcurrently } from '../shared/concurrency.ts';
 import { identityDigests } from '../shared/digests/identity-digests.ts';
 import { identityId } from '../shared/identity/identity-ids.ts';
 import { withSighting } from '../shared/network/reputation.ts';
-import { documentClient, tableName } from '../shared/store/client.ts';
+import { documentClient, dynamoDbClient, tableName } from '../shared/store/client.ts';
+import { ensureTable } from '../shared/store/ensure-table.ts';
 import { networkGsi1, networkKeys } from '../shared/store/keys.ts';
 import { applyContribution, merchantLedgerEntries } from '../shared/store/network-contributions.ts';
 import { getRecord } from '../shared/store/record-once.ts';
@@ -18,6 +20,14 @@ import { consoleKey } from './support/console.ts';
  * worker withdraws them in slices, each resuming where the ledger stands, the progress visible on
  * GET /v1/network after every slice, until nothing of the merchant is left in the network.
  */
+// A table of its own: a drain of the whole network queue in another suite running meanwhile must
+// not pick this withdrawal up (nor wait on its 20,000 entries).
+vi.hoisted(() => {
+  process.env.TABLE_NAME = 'abuse-decision-withdrawal-test';
+});
+beforeAll(() => ensureTable(dynamoDbClient, tableName));
+afterAll(() => dynamoDbClient.send(new DeleteTableCommand({ TableName: tableName })));
+
 const ENTRIES = 20_000;
 /** Entries contributed through the worker's own write, so their reputation items exist too. */
 const CONTRIBUTED = 40;

@@ -10,7 +10,7 @@ import { isoTime } from './fields.ts';
  * `running` until no contribution is left, then `done`. `withdrawn` counts the network identities
  * taken back by the slices that have finished.
  */
-export const withdrawalProgressSchema = z
+const withdrawalProgressSchema = z
   .object({
     status: z.enum(['running', 'done']),
     withdrawn: z.number().int().min(0),

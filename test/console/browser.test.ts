@@ -21,6 +21,7 @@ const { CSV_COLUMNS } = await import('../../shared/console/dispositions-upload.t
 const { getRecord } = await import('../../shared/store/record-once.ts');
 const { keys } = await import('../../shared/store/keys.ts');
 const { runWebhookWorker } = await import('../../shared/use-cases/deliver-webhooks.ts');
+const { drainNetworkQueue } = await import('../../shared/use-cases/network-worker.ts');
 const { runUploadWorker } = await import('../../shared/use-cases/record-upload.ts');
 
 /**
@@ -577,7 +578,12 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
     await section.getByRole('button', { name: 'Confirm leaving' }).click();
     await hasText(section.getByRole('status'), 'Left the network: your contributions are being withdrawn.');
     await visible(section.getByRole('heading', { name: 'You are not a member' }));
+    await hasFigures(section, /Withdrawing your contributions: 0 identities so far/);
     expect(await membership()).toMatchObject({ enabled: false, changedAt: expect.any(String) });
+    await drainNetworkQueue({ merchantId: merchant.merchantId });
+    await page.reload();
+    await hasText(section, 'Contributions withdrawn:');
+    expect((await membership()).withdrawal).toMatchObject({ status: 'done' });
   });
 
   it('signs out: the session ends and the API refuses the old cookie', async () => {

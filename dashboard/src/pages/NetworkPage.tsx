@@ -3,6 +3,7 @@ import { api, type NetworkMembership } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Time } from '../components/Time.tsx';
 import { useLoad } from '../components/useLoad.ts';
+import { format } from '../format.ts';
 
 /**
  * Membership of the opt-in network (docs/network.md): what joining shares, whether the merchant is
@@ -44,6 +45,7 @@ export function NetworkPage() {
               {membership.enabled ? 'Joined' : 'Left'} <Time value={membership.changedAt} />
             </p>
           ) : null}
+          {membership.withdrawal ? <Withdrawal withdrawal={membership.withdrawal} /> : null}
           {confirming ? (
             <div class="notice">
               <p>
@@ -79,5 +81,27 @@ export function NetworkPage() {
       ) : null}
       <ErrorMessage error={error} action="Saving the network membership" />
     </section>
+  );
+}
+
+/** How far the withdrawal of what the merchant contributed has gone since it last left. */
+function Withdrawal({ withdrawal }: { withdrawal: NonNullable<NetworkMembership['withdrawal']> }) {
+  const identities = format.count(withdrawal.withdrawn, 'identity', 'identities');
+  return withdrawal.status === 'done' ? (
+    <p class="muted">
+      Contributions withdrawn: {identities}, finished{' '}
+      {withdrawal.finishedAt ? <Time value={withdrawal.finishedAt} /> : null}.
+    </p>
+  ) : (
+    <p class="muted">
+      Withdrawing your contributions: {identities} so far
+      {withdrawal.updatedAt ? (
+        <>
+          {' '}
+          (<Time value={withdrawal.updatedAt} />)
+        </>
+      ) : null}
+      . Reload to follow it.
+    </p>
   );
 }
