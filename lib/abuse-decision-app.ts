@@ -58,6 +58,7 @@ export function buildAbuseDecisionApp(
       config,
       table: data.table,
       networkSecret: data.networkSecret,
+      webhookSecretsKey: data.webhookSecretsKey,
       ...(options.routes ? { routes: options.routes } : {}),
     });
     const learning = new LearningStack(app, stackName(config.stage, 'Learning'), {
@@ -73,6 +74,7 @@ export function buildAbuseDecisionApp(
       config,
       table: data.table,
       networkSecret: data.networkSecret,
+      webhookSecretsKey: data.webhookSecretsKey,
       alarmTopic: api.monitoring.topic,
     });
     const uploads = new UploadWorkerStack(app, stackName(config.stage, 'Uploads'), {

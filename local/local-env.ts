@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 /**
  * Environment for running the handlers outside Lambda. Must be applied before any shared/ module is
  * imported, because the DynamoDB client and config are built at module scope.
@@ -18,6 +20,8 @@ export function applyLocalEnvironment(
     POWERTOOLS_SERVICE_NAME: 'abuse-decision',
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    // The local stand-in for the environment's KMS key (shared/webhooks/file-data-keys.ts).
+    WEBHOOK_SECRETS_KEY_FILE: join(process.cwd(), '.data', 'webhook-secrets.key'),
   };
   for (const [name, value] of Object.entries({ ...defaults, ...overrides })) {
     if (

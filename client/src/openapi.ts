@@ -1605,7 +1605,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             /** @enum {string} */
-            action: "review.resolved" | "workflow.saved" | "dispositions.uploaded" | "settings.saved" | "listEntry.added" | "listEntry.removed" | "listEntry.displaced" | "listRules.saved" | "network.saved";
+            action: "review.resolved" | "workflow.saved" | "dispositions.uploaded" | "settings.saved" | "listEntry.added" | "listEntry.removed" | "listEntry.displaced" | "listRules.saved" | "network.saved" | "apiKey.created" | "apiKey.revoked" | "merchant.suspended" | "merchant.unsuspended";
             /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             keyId: string;
             keyName: string;

@@ -87,6 +87,9 @@ export async function admitKey(
   ) {
     throw new ApiError('invalid_api_key', 'The API key is unknown or revoked.');
   }
+  if (isExpired(principal.key, now)) {
+    throw new ApiError('invalid_api_key', `The API key expired at ${principal.key.expiresAt}.`);
+  }
   if (principal.merchant.status !== 'active')
     throw new ApiError('forbidden', 'The merchant account is suspended.');
   if (request.scope && principal.key.scope !== request.scope) {
@@ -105,6 +108,20 @@ export async function admitKey(
     );
   }
   return principal;
+}
+
+const isExpired = (key: ApiKeyRecord, now: number) =>
+  key.expiresAt !== undefined && Date.parse(key.expiresAt) <= now;
+
+/** A key's last days: its answers carry KEY_EXPIRY_HEADER so the integration sees it coming. */
+const EXPIRY_WARNING_MS = 14 * 86_400_000;
+/** Documented in docs/api.md (Authentication). */
+export const KEY_EXPIRY_HEADER = 'Api-Key-Expires';
+
+/** The warning header of a key in its last 14 days (its expiry, ISO), or none. */
+export function keyExpiryWarning(key: ApiKeyRecord, now: number): Record<string, string> {
+  if (key.expiresAt === undefined || Date.parse(key.expiresAt) - now > EXPIRY_WARNING_MS) return {};
+  return { [KEY_EXPIRY_HEADER]: key.expiresAt };
 }
 
 /**
