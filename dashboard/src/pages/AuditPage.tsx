@@ -13,6 +13,10 @@ const ACTIONS: Record<Page['items'][number]['action'], string> = {
   'listEntry.displaced': 'List entry displaced',
   'listRules.saved': 'Feedback rules saved',
   'network.saved': 'Network membership changed',
+  'apiKey.created': 'API key created',
+  'apiKey.revoked': 'API key revoked',
+  'merchant.suspended': 'Account suspended',
+  'merchant.unsuspended': 'Account suspension lifted',
 };
 
 /** Every change made through the console: who (key holder and key id) and when. */
