@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { KEY_EXPIRY_HEADER } from '../shared/auth/authenticate.ts';
+import { KEY_EXPIRY_HEADER } from '../shared/contract/key-expiry.ts';
 import { admin } from './support/admin.ts';
 import { expectError, startTestApi, type TestApi, waitForKeyCacheExpiry } from './support/api.ts';
 import { consoleKey } from './support/console.ts';

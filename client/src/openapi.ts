@@ -1933,6 +1933,8 @@ export interface components {
         RateLimit: string;
         /** @description Draft IETF RateLimit-Policy header: the quota and its window in seconds: the merchant’s (`"merchant";q=100;w=1`), or per client address for the document (`"document";q=30;w=60`). */
         "RateLimit-Policy": string;
+        /** @description Present in the last 14 days of a key that expires: when it stops working (ISO time). Make the next key before then. */
+        "Api-Key-Expires": string;
     };
     pathItems: never;
 }
@@ -1958,6 +1960,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1970,6 +1973,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1991,6 +1995,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2012,6 +2017,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2033,6 +2039,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2048,12 +2055,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2075,6 +2083,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2097,6 +2106,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2118,6 +2128,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2139,6 +2150,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2161,6 +2173,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2198,6 +2211,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2210,6 +2224,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2231,6 +2246,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2252,6 +2268,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2273,6 +2290,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2294,6 +2312,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2309,12 +2328,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2336,6 +2356,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2358,6 +2379,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2379,6 +2401,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2400,6 +2423,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2422,6 +2446,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2464,6 +2489,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2476,6 +2502,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2497,6 +2524,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2518,6 +2546,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2539,6 +2568,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2560,6 +2590,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2575,12 +2606,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2602,6 +2634,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2624,6 +2657,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2645,6 +2679,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2666,6 +2701,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2688,6 +2724,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2730,6 +2767,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2742,6 +2780,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2763,6 +2802,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2784,6 +2824,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2805,6 +2846,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2826,6 +2868,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2841,12 +2884,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2868,6 +2912,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2890,6 +2935,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2911,6 +2957,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2932,6 +2979,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2954,6 +3002,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2991,6 +3040,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3003,6 +3053,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3024,6 +3075,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3045,6 +3097,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3066,6 +3119,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3081,12 +3135,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,6 +3163,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3130,6 +3186,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3151,6 +3208,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3172,6 +3230,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3194,6 +3253,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3234,6 +3294,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3246,6 +3307,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3267,6 +3329,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3288,6 +3351,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3309,6 +3373,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3324,12 +3389,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3351,6 +3417,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3373,6 +3440,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3394,6 +3462,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3415,6 +3484,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3437,6 +3507,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3477,6 +3548,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3489,6 +3561,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3510,6 +3583,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3531,6 +3605,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3552,6 +3627,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3567,12 +3643,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3594,6 +3671,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3616,6 +3694,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3637,6 +3716,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3658,6 +3738,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3680,6 +3761,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3713,6 +3795,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3725,6 +3808,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3746,6 +3830,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3767,6 +3852,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3782,12 +3868,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3809,6 +3896,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3831,6 +3919,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3852,6 +3941,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3873,6 +3963,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3895,6 +3986,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3928,6 +4020,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3940,6 +4033,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3961,6 +4055,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3982,6 +4077,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3997,12 +4093,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4024,6 +4121,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4046,6 +4144,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4067,6 +4166,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4088,6 +4188,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4110,6 +4211,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4148,6 +4250,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4160,6 +4263,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4181,6 +4285,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4202,6 +4307,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4217,12 +4323,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4244,6 +4351,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4266,6 +4374,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4287,6 +4396,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4308,6 +4418,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4330,6 +4441,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4365,6 +4477,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4377,6 +4490,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4398,6 +4512,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4419,6 +4534,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4440,6 +4556,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4455,12 +4572,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,6 +4600,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4504,6 +4623,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4525,6 +4645,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4546,6 +4667,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4568,6 +4690,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4607,6 +4730,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4619,6 +4743,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4640,6 +4765,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4661,6 +4787,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4682,6 +4809,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4703,6 +4831,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4718,12 +4847,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4745,6 +4875,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4767,6 +4898,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4788,6 +4920,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4809,6 +4942,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4831,6 +4965,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4867,6 +5002,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4879,6 +5015,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4900,6 +5037,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4921,6 +5059,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4942,6 +5081,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4957,12 +5097,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4984,6 +5125,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5006,6 +5148,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5027,6 +5170,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5048,6 +5192,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5070,6 +5215,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5105,6 +5251,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5117,6 +5264,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5138,6 +5286,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5159,6 +5308,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5180,6 +5330,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5195,12 +5346,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5222,6 +5374,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5244,6 +5397,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5265,6 +5419,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5286,6 +5441,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5308,6 +5464,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5347,6 +5504,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5359,6 +5517,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5380,6 +5539,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5401,6 +5561,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5422,6 +5583,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5437,12 +5599,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5464,6 +5627,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5486,6 +5650,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5507,6 +5672,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5528,6 +5694,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5550,6 +5717,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5589,6 +5757,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5601,6 +5770,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5622,6 +5792,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5643,6 +5814,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5664,6 +5836,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5679,12 +5852,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5706,6 +5880,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5728,6 +5903,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5749,6 +5925,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5770,6 +5947,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5792,6 +5970,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5831,6 +6010,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5843,6 +6023,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5864,6 +6045,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5885,6 +6067,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5906,6 +6089,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5921,12 +6105,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5948,6 +6133,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5970,6 +6156,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5991,6 +6178,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6012,6 +6200,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6034,6 +6223,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6072,6 +6262,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6084,6 +6275,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6105,6 +6297,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6126,6 +6319,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6147,6 +6341,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6162,12 +6357,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6189,6 +6385,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6211,6 +6408,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6232,6 +6430,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6253,6 +6452,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6275,6 +6475,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6313,6 +6514,7 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6325,6 +6527,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6346,6 +6549,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6367,6 +6571,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6382,12 +6587,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6409,6 +6615,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6431,6 +6638,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6452,6 +6660,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6473,6 +6682,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6495,6 +6705,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6530,6 +6741,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6542,6 +6754,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6563,6 +6776,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6584,6 +6798,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6605,6 +6820,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6620,12 +6836,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6647,6 +6864,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6669,6 +6887,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6690,6 +6909,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6711,6 +6931,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6733,6 +6954,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6771,6 +6993,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6783,6 +7006,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6804,6 +7028,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6825,6 +7050,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6840,12 +7066,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6867,6 +7094,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6889,6 +7117,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6910,6 +7139,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6931,6 +7161,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6953,6 +7184,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6989,6 +7221,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7001,6 +7234,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7022,6 +7256,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7043,6 +7278,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7058,12 +7294,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7085,6 +7322,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7107,6 +7345,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7128,6 +7367,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7149,6 +7389,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7171,6 +7412,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7206,6 +7448,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7218,6 +7461,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7239,6 +7483,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7260,6 +7505,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7281,6 +7527,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7296,12 +7543,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7323,6 +7571,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7345,6 +7594,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7366,6 +7616,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7387,6 +7638,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7409,6 +7661,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7448,6 +7701,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7460,6 +7714,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7481,6 +7736,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7502,6 +7758,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7523,6 +7780,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7538,12 +7796,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7565,6 +7824,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7587,6 +7847,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7608,6 +7869,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7629,6 +7891,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7651,6 +7914,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7686,6 +7950,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7698,6 +7963,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7719,6 +7985,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7740,6 +8007,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7761,6 +8029,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7776,12 +8045,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7803,6 +8073,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7825,6 +8096,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7846,6 +8118,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7867,6 +8140,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7889,6 +8163,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7922,6 +8197,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7934,6 +8210,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7955,6 +8232,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7976,6 +8254,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7991,12 +8270,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8018,6 +8298,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8040,6 +8321,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8061,6 +8343,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8082,6 +8365,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8104,6 +8388,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8141,6 +8426,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8153,6 +8439,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8174,6 +8461,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8195,6 +8483,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8216,6 +8505,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8231,12 +8521,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8258,6 +8549,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8280,6 +8572,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8301,6 +8594,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8322,6 +8616,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8344,6 +8639,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8379,6 +8675,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8391,6 +8688,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8412,6 +8710,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8433,6 +8732,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8454,6 +8754,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8469,12 +8770,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8496,6 +8798,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8518,6 +8821,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8539,6 +8843,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8560,6 +8865,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8582,6 +8888,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8617,6 +8924,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8629,6 +8937,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8650,6 +8959,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8671,6 +8981,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8692,6 +9003,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8707,12 +9019,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8734,6 +9047,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8756,6 +9070,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8777,6 +9092,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8798,6 +9114,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8820,6 +9137,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8859,6 +9177,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8871,6 +9190,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8892,6 +9212,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8913,6 +9234,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8934,6 +9256,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8949,12 +9272,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8976,6 +9300,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8998,6 +9323,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9019,6 +9345,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9040,6 +9367,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9062,6 +9390,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9097,6 +9426,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9109,6 +9439,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9130,6 +9461,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9151,6 +9483,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9172,6 +9505,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9187,12 +9521,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9214,6 +9549,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9236,6 +9572,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9257,6 +9594,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9278,6 +9616,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9300,6 +9639,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9335,6 +9675,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9347,6 +9688,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9368,6 +9710,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9389,6 +9732,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9410,6 +9754,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9425,12 +9770,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9452,6 +9798,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9474,6 +9821,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9495,6 +9843,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9516,6 +9865,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9538,6 +9888,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9575,6 +9926,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9587,6 +9939,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9608,6 +9961,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9629,6 +9983,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9650,6 +10005,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9665,12 +10021,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9692,6 +10049,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9714,6 +10072,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9735,6 +10094,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9756,6 +10116,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9778,6 +10139,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9814,6 +10176,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9826,6 +10189,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9847,6 +10211,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9868,6 +10233,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9889,6 +10255,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9904,12 +10271,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9931,6 +10299,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9953,6 +10322,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9974,6 +10344,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9995,6 +10366,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10017,6 +10389,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10056,6 +10429,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10068,6 +10442,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10089,6 +10464,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10110,6 +10486,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10125,12 +10502,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10152,6 +10530,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10174,6 +10553,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10195,6 +10575,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10216,6 +10597,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10238,6 +10620,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10275,6 +10658,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10287,6 +10671,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10308,6 +10693,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10329,6 +10715,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10350,6 +10737,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10365,12 +10753,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10392,6 +10781,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10414,6 +10804,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10435,6 +10826,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10456,6 +10848,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10478,6 +10871,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10513,6 +10907,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10525,6 +10920,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10546,6 +10942,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10567,6 +10964,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10588,6 +10986,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10603,12 +11002,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10630,6 +11030,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10652,6 +11053,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10673,6 +11075,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10694,6 +11097,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10716,6 +11120,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10751,6 +11156,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10763,6 +11169,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10784,6 +11191,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10805,6 +11213,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10826,6 +11235,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10841,12 +11251,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10868,6 +11279,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10890,6 +11302,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10911,6 +11324,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10932,6 +11346,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10954,6 +11369,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10987,6 +11403,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10999,6 +11416,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11020,6 +11438,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11041,6 +11460,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11056,12 +11476,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11083,6 +11504,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11105,6 +11527,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11126,6 +11549,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11147,6 +11571,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11169,6 +11594,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11206,6 +11632,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11218,6 +11645,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11239,6 +11667,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11260,6 +11689,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11275,12 +11705,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11302,6 +11733,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11324,6 +11756,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11345,6 +11778,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11366,6 +11800,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11388,6 +11823,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11421,6 +11857,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11433,6 +11870,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11454,6 +11892,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11475,6 +11914,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11490,12 +11930,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11517,6 +11958,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11539,6 +11981,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11560,6 +12003,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11581,6 +12025,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11603,6 +12048,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11640,6 +12086,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11652,6 +12099,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11673,6 +12121,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11694,6 +12143,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11709,12 +12159,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11736,6 +12187,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11758,6 +12210,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11779,6 +12232,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11800,6 +12254,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11822,6 +12277,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11872,6 +12328,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type Environment, KEY_PREFIX } from '../config.ts';
 import type { EndpointFeature, KeyScope } from '../contract/endpoints.ts';
+import { KEY_EXPIRY_HEADER, KEY_EXPIRY_WARNING_MS } from '../contract/key-expiry.ts';
 import { ApiError } from '../errors.ts';
 import {
   type ApiKeyRecord,
@@ -113,14 +114,9 @@ export async function admitKey(
 const isExpired = (key: ApiKeyRecord, now: number) =>
   key.expiresAt !== undefined && Date.parse(key.expiresAt) <= now;
 
-/** A key's last days: its answers carry KEY_EXPIRY_HEADER so the integration sees it coming. */
-const EXPIRY_WARNING_MS = 14 * 86_400_000;
-/** Documented in docs/api.md (Authentication). */
-export const KEY_EXPIRY_HEADER = 'Api-Key-Expires';
-
-/** The warning header of a key in its last 14 days (its expiry, ISO), or none. */
+/** The warning header of a key in its last 14 days (its expiry, ISO), or none: the integration sees it coming. */
 export function keyExpiryWarning(key: ApiKeyRecord, now: number): Record<string, string> {
-  if (key.expiresAt === undefined || Date.parse(key.expiresAt) - now > EXPIRY_WARNING_MS) return {};
+  if (key.expiresAt === undefined || Date.parse(key.expiresAt) - now > KEY_EXPIRY_WARNING_MS) return {};
   return { [KEY_EXPIRY_HEADER]: key.expiresAt };
 }
 
