@@ -24,11 +24,7 @@ try {
   );
   process.exit(1);
 }
-applyLocalEnvironment(dynamoDb.endpoint, {
-  NETWORK_HASH_SECRET: localNetworkSecret(),
-  // The local stand-in for the KMS key that seals webhook secrets, made on first use, kept after.
-  WEBHOOK_SECRETS_KEY_FILE: process.env.WEBHOOK_SECRETS_KEY_FILE ?? join(dataDir, 'webhook-secrets.key'),
-});
+applyLocalEnvironment(dynamoDb.endpoint, { NETWORK_HASH_SECRET: localNetworkSecret() });
 
 /** The network's keyed-hash secret (docs/network.md): generated once into DATA_DIR, kept after. */
 function localNetworkSecret(): string {
