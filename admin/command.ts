@@ -1,4 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { ApiError } from '../shared/errors.ts';
+import { validate } from '../shared/http/validation.ts';
 import { MAX_NAME_LENGTH } from '../shared/schemas/fields.ts';
 
 /**
@@ -70,4 +72,14 @@ export function positiveInteger(
     throw new UsageError(`--${name} must be a positive whole number`);
   }
   return parsed;
+}
+
+/** Input checked by the management API's own schema: what it refuses is a usage error here. */
+export function checked<T>(schema: Parameters<typeof validate<T>>[0], input: unknown): T {
+  try {
+    return validate(schema, input);
+  } catch (error) {
+    if (error instanceof ApiError) throw new UsageError(`${error.field ?? 'input'}: ${error.message}`);
+    throw error;
+  }
 }

@@ -12,6 +12,7 @@ import {
 } from '../shared/console/lists.ts';
 import { saveNetwork, showNetwork } from '../shared/console/network.ts';
 import { overview } from '../shared/console/overview.ts';
+import { createPrivacyRequest, showPrivacyRequest } from '../shared/console/privacy.ts';
 import { listReviews, resolve, showReview } from '../shared/console/reviews.ts';
 import { signIn, signOut } from '../shared/console/session.ts';
 import {
@@ -71,4 +72,6 @@ export const handler = routedFunction({
   listRulesSave: managementHandler('listRulesSave', saveListRules),
   networkShow: managementHandler('networkShow', showNetwork),
   networkSave: managementHandler('networkSave', saveNetwork),
+  privacyRequestCreate: managementHandler('privacyRequestCreate', createPrivacyRequest),
+  privacyRequestShow: managementHandler('privacyRequestShow', showPrivacyRequest),
 });

@@ -73,6 +73,8 @@ export interface StageConfig {
    * groups, and CloudFormation termination protection on both stacks.
    */
   protectData: boolean;
+  /** The lake's query engine (Athena): the most one query may scan before Athena cancels it. */
+  lake: { bytesScannedCutoffPerQuery: number };
   alarms: {
     /** Share of API requests answered 5xx, in percent, that raises the alarm. */
     serverErrorRatePercent: number;
@@ -80,6 +82,8 @@ export interface StageConfig {
     p99LatencyMs: number;
   };
 }
+
+const GB = 1024 ** 3;
 
 export const STAGES: Readonly<Record<StageName, StageConfig>> = {
   sandbox: {
@@ -91,6 +95,7 @@ export const STAGES: Readonly<Record<StageName, StageConfig>> = {
     tableEncryption: 'aws-managed',
     tableCapacity: { mode: 'on-demand' },
     protectData: false,
+    lake: { bytesScannedCutoffPerQuery: 10 * GB },
     alarms: { serverErrorRatePercent: 5, p99LatencyMs: 2000 },
   },
   production: {
@@ -102,6 +107,8 @@ export const STAGES: Readonly<Record<StageName, StageConfig>> = {
     tableEncryption: 'customer-managed',
     tableCapacity: { mode: 'on-demand' },
     protectData: true,
+    // The largest merchant's 180 days of orders, in the columns training reads, are a few GB.
+    lake: { bytesScannedCutoffPerQuery: 100 * GB },
     alarms: { serverErrorRatePercent: 1, p99LatencyMs: 1000 },
   },
 };
@@ -109,7 +116,7 @@ export const STAGES: Readonly<Record<StageName, StageConfig>> = {
 /** `AbuseDecision-<stage>-<part>`: stack names say the environment, so both fit in one account. */
 export function stackName(
   stage: StageName,
-  part: 'Data' | 'Api' | 'Learning' | 'Webhooks' | 'Uploads' | 'Import',
+  part: 'Data' | 'Api' | 'Learning' | 'Webhooks' | 'Uploads' | 'Import' | 'Lake',
 ): string {
   return `AbuseDecision-${stage}-${part}`;
 }

@@ -1,6 +1,6 @@
 /**
  * The history import job (functions/history-import.ts): its handler, run here as Lambda runs it,
- * reads the NDJSON object from S3 (a local server speaking GetObject, test/support/s3-object-server.ts,
+ * reads the NDJSON object from S3 (a local server speaking GetObject, local/s3-stand-in.ts,
  * through the real S3 client) and imports into DynamoDB Local with the code `admin import` runs.
  */
 import { mkdtempSync } from 'node:fs';
@@ -14,7 +14,7 @@ vi.hoisted(() => {
   process.env.IMPORT_BUCKET = 'imports-test';
 });
 
-const { startS3ObjectServer } = await import('./support/s3-object-server.ts');
+const { startS3ObjectServer } = await import('../local/s3-stand-in.ts');
 const s3 = await startS3ObjectServer();
 // Read once, when the handler module builds its client.
 process.env.S3_ENDPOINT = s3.endpoint;

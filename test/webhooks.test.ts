@@ -13,8 +13,9 @@ import { RETRY_WINDOW_MS } from '../shared/webhooks/schedule.ts';
 import { webhookHeaders } from '../shared/webhooks/signing.ts';
 import { webhookUrlProblem } from '../shared/webhooks/url-policy.ts';
 import { admin } from './support/admin.ts';
-import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { newMerchant, startTestApi, type TestApi, waitForKeyCacheExpiry } from './support/api.ts';
 import { placeOrder, returnBody } from './support/commerce.ts';
+import { consoleKey } from './support/console.ts';
 import { orderBody, uid } from './support/fixtures.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
@@ -110,6 +111,43 @@ describe('webhooks with a local receiver', () => {
         }),
       }),
     ]);
+  });
+
+  it('review.resolved carries the reviewer’s note only once the merchant opts in (admin CLI)', async () => {
+    const merchant = await merchantWithEndpoint({ eventTypes: ['return'] });
+    const key = await consoleKey(merchant.merchantId);
+    const resolveWithNote = async (note: string) => {
+      const answered = await reviewedReturn(merchant);
+      const reviewId = reviewIdFor(
+        'return',
+        keys.return(merchant.merchantId, answered.body.providerReturnId),
+      );
+      const resolved = await api.request('POST', `/v1/reviews/${reviewId}/resolve`, {
+        apiKey: key,
+        rawBody: JSON.stringify({ outcome: 'legitimate', note }),
+      });
+      expect(resolved.status, resolved.text).toBe(200);
+      await deliver(merchant.merchantId);
+      const sent = eventsOf(merchant.receiver).find(
+        (e) => e.type === 'review.resolved' && e.data.review.reviewId === reviewId,
+      );
+      return sent.data.review.resolution;
+    };
+    const withoutOptIn = await resolveWithNote('the customer called us');
+    expect(withoutOptIn.outcome).toBe('legitimate');
+    expect(withoutOptIn.note).toBeUndefined();
+
+    const optIn = await admin(
+      'merchant',
+      'update',
+      '--merchant',
+      merchant.merchantId,
+      '--webhook-review-notes',
+      'on',
+    );
+    expect(optIn.code, optIn.stderr).toBe(0);
+    await waitForKeyCacheExpiry();
+    expect((await resolveWithNote('the customer called again')).note).toBe('the customer called again');
   });
 
   it('filters decision.created by event type and outcome, and writes nothing for events no endpoint wants', async () => {

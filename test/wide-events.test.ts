@@ -60,7 +60,7 @@ describe('the widest events', () => {
     const body = widestDispute();
     const path = `/v1/order/dispute/${encodeURIComponent(order.providerOrderId)}`;
     const response = await suite.api.post(path, body, { apiKey: suite.apiKey });
-    expect(response.status).toBe(200);
+    expect(response.status, response.text).toBe(200);
     expect(response.body.disputesRecorded).toBe(100);
 
     const { cards, devices, phones, billingAddresses, shippingAddresses, emails } = orderRefs(order);

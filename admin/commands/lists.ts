@@ -1,6 +1,5 @@
 import { toWire } from '../../shared/console/lists.ts';
 import { ApiError } from '../../shared/errors.ts';
-import { validate } from '../../shared/http/validation.ts';
 import {
   LIST_KINDS,
   LIST_NAMES,
@@ -18,7 +17,14 @@ import {
   saveRules,
   showListEntry,
 } from '../../shared/use-cases/manage-lists.ts';
-import { type AdminCommand, CommandError, positiveInteger, requireFlag, UsageError } from '../command.ts';
+import {
+  type AdminCommand,
+  CommandError,
+  checked,
+  positiveInteger,
+  requireFlag,
+  UsageError,
+} from '../command.ts';
 import { ADMIN_CLI, requireMerchant } from '../targets.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -144,15 +150,6 @@ function onOff(flags: Flags, name: string): boolean {
 }
 
 /** The management API's validation, in the CLI's words. */
-function checked<T>(schema: Parameters<typeof validate<T>>[0], input: unknown): T {
-  try {
-    return validate(schema, input);
-  } catch (error) {
-    if (error instanceof ApiError) throw new UsageError(`${error.field ?? 'input'}: ${error.message}`);
-    throw error;
-  }
-}
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);

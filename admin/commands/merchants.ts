@@ -38,7 +38,7 @@ export const merchantCommands: AdminCommand[] = [
   {
     words: ['merchant', 'update'],
     usage:
-      'merchant update --merchant ID [--enable-account-updates|--disable-account-updates] [--suspend|--unsuspend] [--auto-promote-models|--no-auto-promote-models] [--rate-limit N [--burst M]] [--network on|off]',
+      'merchant update --merchant ID [--enable-account-updates|--disable-account-updates] [--suspend|--unsuspend] [--auto-promote-models|--no-auto-promote-models] [--rate-limit N [--burst M]] [--network on|off] [--webhook-review-notes on|off]',
     options: {
       merchant: { type: 'string' },
       'enable-account-updates': { type: 'boolean' },
@@ -50,6 +50,7 @@ export const merchantCommands: AdminCommand[] = [
       'rate-limit': { type: 'string' },
       burst: { type: 'string' },
       network: { type: 'string' },
+      'webhook-review-notes': { type: 'string' },
     },
     run: async (flags) => {
       const merchantId = requireFlag(flags, 'merchant');
@@ -65,7 +66,8 @@ export const merchantCommands: AdminCommand[] = [
       if (autoPromote && noAutoPromote)
         throw new UsageError('choose one of --auto-promote-models and --no-auto-promote-models');
       const rateLimit = rateLimitFlags(flags);
-      const network = networkFlag(flags);
+      const network = onOffFlag(flags, 'network');
+      const reviewNotes = onOffFlag(flags, 'webhook-review-notes');
       if (
         !enable &&
         !disable &&
@@ -74,7 +76,8 @@ export const merchantCommands: AdminCommand[] = [
         !autoPromote &&
         !noAutoPromote &&
         !rateLimit &&
-        network === undefined
+        network === undefined &&
+        reviewNotes === undefined
       )
         throw new UsageError('nothing to update');
       // Membership is audited and a departure withdraws contributions: its own use case, first.
@@ -93,6 +96,7 @@ export const merchantCommands: AdminCommand[] = [
         ...(enable || disable ? { accountUpdatesEnabled: enable } : {}),
         ...(autoPromote || noAutoPromote ? { autoPromoteModels: autoPromote } : {}),
         ...(rateLimit ? { rateLimit } : {}),
+        ...(reviewNotes !== undefined ? { webhookReviewNotes: reviewNotes } : {}),
       });
       if (!merchant) throw new CommandError(`no merchant ${merchantId}`);
       return merchant;
@@ -183,13 +187,13 @@ function rateLimitFlags(flags: Record<string, string | boolean | undefined>) {
   }
 }
 
-/** `--network on|off`: join or leave the opt-in network. */
-function networkFlag(flags: Record<string, string | boolean | undefined>): boolean | undefined {
-  const value = flags.network;
+/** `--network on|off` (join or leave the opt-in network), `--webhook-review-notes on|off`. */
+function onOffFlag(flags: Record<string, string | boolean | undefined>, name: string): boolean | undefined {
+  const value = flags[name];
   if (value === undefined) return undefined;
   if (value === 'on') return true;
   if (value === 'off') return false;
-  throw new UsageError('--network must be on or off');
+  throw new UsageError(`--${name} must be on or off`);
 }
 
 function parseEndpoints(list: string): string[] {

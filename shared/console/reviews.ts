@@ -44,6 +44,7 @@ export const resolve: ManagementUseCase<'reviewResolve'> = async ({ caller, path
     outcome: body.outcome,
     ...(body.note ? { note: body.note } : {}),
     resolvedBy: caller.keyName,
+    noteInWebhooks: caller.webhookReviewNotes,
     alsoWrite: [
       auditPut(caller.merchantId, {
         at: new Date(now).toISOString(),

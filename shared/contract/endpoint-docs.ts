@@ -296,4 +296,17 @@ export const ENDPOINT_DOCS: Readonly<Record<ApiEndpointName, EndpointDocs>> = {
     errors: [],
     exampleFile: 'network.json',
   },
+  privacyRequestCreate: {
+    summary: 'Erase or export one customer',
+    description:
+      'Names one customer by the identifiers its events sent (customer ids, e-mails, phones, cards, devices, addresses), normalised and hashed as events are; only the digests are kept. Answered 202 with `Location` at once; a job then erases (`erase`) or exports (`export`) everything the merchant holds about them, within minutes for most merchants. An erasure removes their events and everything beside them, identity counters, list entries, webhook deliveries, audit-log text and the merchant’s network contributions, and keeps a tombstone of digests (docs/privacy.md). It is not a block: a later event from the same person is a new customer. An export is a JSON document behind a link that expires. Audited.',
+    errors: [],
+    exampleFile: 'privacy-request.json',
+  },
+  privacyRequestShow: {
+    summary: 'Show a privacy request',
+    description:
+      '`pending` while the job runs, then `done` (or `failed`, with the reason) and the records it found or removed per kind; for an export, the document’s link until it expires.',
+    errors: ['not_found'],
+  },
 };

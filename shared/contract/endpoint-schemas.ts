@@ -8,6 +8,7 @@ import * as listSchemas from '../schemas/lists.ts';
 import { loginRequestSchema } from '../schemas/login.ts';
 import * as networkSchemas from '../schemas/network.ts';
 import { orderRequestSchema } from '../schemas/order.ts';
+import * as privacySchemas from '../schemas/privacy.ts';
 import {
   accountResponseSchema,
   dispositionResponseSchema,
@@ -126,6 +127,11 @@ export const MANAGEMENT_ENDPOINT_SCHEMAS = {
     request: networkSchemas.networkMembershipRequestSchema,
     response: networkSchemas.networkMembershipSchema,
   }),
+  privacyRequestCreate: schemas({
+    request: privacySchemas.privacyRequestSchema,
+    response: privacySchemas.privacyRequestStatusSchema,
+  }),
+  privacyRequestShow: schemas({ response: privacySchemas.privacyRequestStatusSchema }),
 };
 
 /** Every endpoint's schemas: the event endpoints and the management API. */

@@ -141,6 +141,12 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
   listRulesSave: consoleEndpoint({ method: 'PUT', path: '/v1/list-rules' }),
   networkShow: consoleEndpoint({ method: 'GET', path: '/v1/network' }),
   networkSave: consoleEndpoint({ method: 'PUT', path: '/v1/network' }),
+  privacyRequestCreate: consoleEndpoint({
+    method: 'POST',
+    path: '/v1/privacy/requests',
+    successStatus: 202,
+  }),
+  privacyRequestShow: consoleEndpoint({ method: 'GET', path: '/v1/privacy/requests/{request-id}' }),
 };
 
 /** Every endpoint of the API: the event endpoints and the management API. */

@@ -37,6 +37,8 @@ export interface ConsoleCaller {
   keyId: string;
   keyName: string;
   keyHash: string;
+  /** The merchant's opt-in: `review.resolved` webhooks carry the reviewer's note. */
+  webhookReviewNotes: boolean;
   /** Set when the call came with the session cookie (sign-out ends that session). */
   sessionToken?: string;
 }
@@ -109,6 +111,7 @@ function callerOf(context: ApiContext): ConsoleCaller {
     keyId: key.keyId,
     keyName: key.name ?? key.keyId,
     keyHash: key.keyHash,
+    webhookReviewNotes: merchant.webhookReviewNotes,
     ...(context.sessionToken ? { sessionToken: context.sessionToken } : {}),
   };
 }

@@ -51,10 +51,19 @@ const eventTypes = z
   .refine((types) => new Set(types).size === types.length, { error: 'must not repeat an event type' })
   .meta({ uniqueItems: true });
 
-const cardValue = z.union([
+/** A card as orders name it: BIN, last4 and expiry, or the merchant's payment identifier. */
+export const cardValue = z.union([
   z.strictObject({ BIN: cardBin(), last4: cardLast4(), expiry: cardExpiry().optional() }),
   z.strictObject({ paymentIdentifier: idText() }),
 ]);
+
+/** An address as contact entries send it; line1, postalCode and country identify it. */
+export const identifyingAddress = () =>
+  postalAddress()
+    .refine((a) => Boolean(a.line1?.trim() || a.postalCode?.trim()), {
+      error: 'needs line1 or postalCode',
+    })
+    .meta({ description: 'As contact entries send it; line1, postalCode and country identify it' });
 
 /** The identity as the events name it, by kind. */
 const listedIdentity = z.discriminatedUnion('kind', [
@@ -73,11 +82,7 @@ const listedIdentity = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('phone'), value: phoneNumber() }),
   z.strictObject({
     kind: z.literal('address'),
-    value: postalAddress()
-      .refine((a) => Boolean(a.line1?.trim() || a.postalCode?.trim()), {
-        error: 'needs line1 or postalCode',
-      })
-      .meta({ description: 'As contact entries send it; line1, postalCode and country identify it' }),
+    value: identifyingAddress(),
   }),
   z.strictObject({
     kind: z.literal('customer'),

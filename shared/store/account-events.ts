@@ -38,9 +38,3 @@ export interface AccountUpdateRecord extends AccountEventRecordBase {
   previousValue: { given: boolean; digest?: string };
   newValue: { given: boolean; digest?: string };
 }
-
-/** Logins and account updates are kept as long as the longest counter window (365 d) plus a margin. */
-const EVENT_RETENTION_SECONDS = 400 * 86_400;
-
-/** When the table's TTL may remove a login or account-update record written at `now`. */
-export const accountEventRetention = (now: number) => Math.floor(now / 1000) + EVENT_RETENTION_SECONDS;

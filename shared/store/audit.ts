@@ -1,9 +1,10 @@
 import { randomBase62 } from '../ids.ts';
+import { retainUntil } from '../retention.ts';
 import type { AuditEntry } from '../schemas/console.ts';
 import { tableName } from './client.ts';
 import { consoleKeys } from './keys.ts';
 import { type Page, queryPage } from './pages.ts';
-import { PARTITION_KEY } from './table-definition.ts';
+import { PARTITION_KEY, TTL_ATTRIBUTE } from './table-definition.ts';
 import type { TransactItem } from './transact.ts';
 
 /**
@@ -30,6 +31,7 @@ export function auditPut(merchantId: string, entry: AuditEntry, auditId = random
         entity: 'audit',
         merchantId,
         ...entry,
+        [TTL_ATTRIBUTE]: retainUntil('audit', Date.parse(entry.at)),
       },
     },
   };

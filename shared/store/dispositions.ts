@@ -1,3 +1,4 @@
+import { retainUntil } from '../retention.ts';
 import type { ItemDisposition } from '../schemas/disposition.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
@@ -5,6 +6,7 @@ import type { HistoryChanges } from './identity-history.ts';
 import { keys, type TableKey } from './keys.ts';
 import { isListConflict } from './list-entries.ts';
 import type { ReturnRecord } from './returns.ts';
+import { TTL_ATTRIBUTE } from './table-definition.ts';
 import { ConditionFailedError, type TransactItem, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
 
@@ -110,6 +112,7 @@ export async function saveDispositions(
             entity: 'returnDispositions',
             ...record,
             [VERSION_ATTRIBUTE]: record.version,
+            [TTL_ATTRIBUTE]: retainUntil('events', now),
           },
           ...versionCondition(expectedVersion),
         },

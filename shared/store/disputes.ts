@@ -1,3 +1,4 @@
+import { retainUntil } from '../retention.ts';
 import type { DisputeEntry } from '../schemas/dispute.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
@@ -5,6 +6,7 @@ import { HistoryChanges } from './identity-history.ts';
 import { keys, learningGsi1, type TableKey } from './keys.ts';
 import { isListConflict } from './list-entries.ts';
 import type { OrderItem } from './orders.ts';
+import { TTL_ATTRIBUTE } from './table-definition.ts';
 import {
   ConditionFailedError,
   MAX_TRANSACTION_ITEMS,
@@ -107,6 +109,8 @@ export async function saveDisputes(
             entity: 'dispute',
             ...record,
             [VERSION_ATTRIBUTE]: record.version,
+            // Chargebacks come long after the order: kept from the dispute's latest change.
+            [TTL_ATTRIBUTE]: retainUntil('disputes', now),
           },
           ...versionCondition(expectedVersion),
         },

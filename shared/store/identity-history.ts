@@ -1,4 +1,5 @@
 import type { IdentityKind, IdentityRef } from '../identity/identities.ts';
+import { retainUntil } from '../retention.ts';
 import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
 import { isNetworkKind } from '../scoring/network-reputation.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
@@ -25,7 +26,8 @@ import {
   sketchAttribute,
 } from './link-sketch.ts';
 import { activeMarkersOf, MARKERS_ATTRIBUTE } from './list-markers.ts';
-import { sightingQueueAttributes } from './network-items.ts';
+import { networkKeyFrom, sightingQueueAttributes } from './network-items.ts';
+import { TTL_ATTRIBUTE } from './table-definition.ts';
 
 /**
  * Per-identity history: counters in time windows and the distinct identities linked to it
@@ -102,12 +104,21 @@ interface PendingIdentityChange {
  */
 export class HistoryChanges {
   private readonly changes = new Map<string, PendingIdentityChange>();
-  /** Set for a network member's event: its new shared identities are queued as first sightings. */
-  private networkSightings: { merchantId: string; at: number } | undefined;
+  /** Set for a network member's event: its shared identities without a network key are queued. */
+  private networkSightings:
+    | { merchantId: string; at: number; networkKeyOf: (ref: IdentityRef) => string | undefined }
+    | undefined;
 
-  /** Queues the first sighting of each shared identity these moves create (network members only). */
-  queueNetworkSightings(merchantId: string, at: number): this {
-    this.networkSightings = { merchantId, at };
+  /**
+   * Queues the sighting of each shared identity these moves touch that has no network key yet (new,
+   * or seen before the merchant joined), under its network key (network members only).
+   */
+  queueNetworkSightings(
+    merchantId: string,
+    at: number,
+    networkKeyOf: (ref: IdentityRef) => string | undefined,
+  ): this {
+    this.networkSightings = { merchantId, at, networkKeyOf };
     return this;
   }
 
@@ -237,7 +248,10 @@ export class HistoryChanges {
         addClauses.push(`#a${n} :a${n}`);
         n++;
       }
-      const setClauses = ['#kind = :kind'];
+      // The item expires a retention after its latest write: each update moves it.
+      const setClauses = ['#kind = :kind', '#ttl = :ttl'];
+      names['#ttl'] = TTL_ATTRIBUTE;
+      values[':ttl'] = retainUntil('identities', now);
       for (const [kind, digests] of change.links) {
         const { add, sketch } = linkWrite(stored, kind, digests, countsLinks(change.ref.kind, kind));
         if (add.length > 0) {
@@ -296,10 +310,15 @@ export class HistoryChanges {
         values[':last'] = latest;
         setClauses.push('#last = :last');
       }
-      // A new shared identity of a network member waits for the worker; re-creating it never re-queues it.
-      if (!stored && this.networkSightings && isNetworkKind(change.ref.kind)) {
+      // A member's shared identity without a network key waits for the worker, sighted when the
+      // merchant first saw it (an identity known before joining is not a new one); once keyed, it is
+      // never queued again.
+      const networkKey = this.networkSightings?.networkKeyOf(change.ref);
+      if (this.networkSightings && networkKey && isNetworkKind(change.ref.kind) && !networkKeyFrom(stored)) {
         const { merchantId: member, at } = this.networkSightings;
-        for (const [name, value] of Object.entries(sightingQueueAttributes(member, change.ref, at))) {
+        const seenAt = Math.min(at, storedFirst ?? at);
+        const queue = sightingQueueAttributes(member, change.ref, seenAt, networkKey);
+        for (const [name, value] of Object.entries(queue)) {
           names[`#n${n}`] = name;
           values[`:n${n}`] = value;
           setClauses.push(`#n${n} = if_not_exists(#n${n}, :n${n})`);

@@ -266,6 +266,8 @@ export const networkKeys = {
   ledger: (networkKey: string, merchantId: string) => key(networkPartition(networkKey), `M#${merchantId}`),
   /** Sort-key prefix of the ledger items in an identity's partition. */
   ledgerPrefix: 'M#',
+  /** A member's confirmed-abuse contributions accepted on a UTC day (the daily cap's counter). */
+  dailyCauses: (merchantId: string, day: string) => key(`${merchantScope(merchantId)}#NETWORKCAUSES`, day),
   /** A member's feedback waiting for the worker: one item per cause, overwritten by its latest state. */
   work: (merchantId: string, cause: string) =>
     key(`${merchantScope(merchantId)}#NETWORKWORK#${cause}`, 'WORK'),
@@ -299,4 +301,37 @@ export const networkGsi1 = {
   }),
   ledgerPartitions: (merchantId: string) =>
     allShards(NETWORK_LEDGER_SHARDS).map((shard) => networkLedgerPartition(merchantId, shard)),
+};
+
+/**
+ * Privacy requests (shared/use-cases/privacy-requests.ts): a merchant's erase or export request,
+ * digests only, and an erasure's tombstone beside it, which outlives the table's point-in-time
+ * recovery window so that a restore can erase again.
+ */
+export const privacyKeys = {
+  request: (merchantId: string, requestId: string) =>
+    key(`${merchantScope(merchantId)}#PRIVACY#${requestId}`, 'REQUEST'),
+  tombstone: (merchantId: string, requestId: string) =>
+    key(`${merchantScope(merchantId)}#PRIVACY#${requestId}`, 'TOMBSTONE'),
+};
+
+/**
+ * GSI1 for privacy: requests waiting for the worker (sparse: a request leaves the queue when it
+ * ends) and every tombstone, which the restore runbook replays. Both are written at the rate of
+ * people's requests, far below what one partition takes.
+ */
+const PRIVACY_PENDING = 'PRIVACY#PENDING';
+const PRIVACY_TOMBSTONES = 'PRIVACY#TOMBSTONES';
+
+export const privacyGsi1 = {
+  pendingPartition: PRIVACY_PENDING,
+  pending: (createdAt: string, merchantId: string, requestId: string) => ({
+    [GSI1.partitionKey]: PRIVACY_PENDING,
+    [GSI1.sortKey]: `${createdAt}#${merchantId}#${requestId}`,
+  }),
+  tombstonesPartition: PRIVACY_TOMBSTONES,
+  tombstone: (createdAt: string, merchantId: string, requestId: string) => ({
+    [GSI1.partitionKey]: PRIVACY_TOMBSTONES,
+    [GSI1.sortKey]: `${createdAt}#${merchantId}#${requestId}`,
+  }),
 };

@@ -1,6 +1,7 @@
 import { forEachConcurrently } from '../concurrency.ts';
 import { identityId } from '../identity/identity-ids.ts';
 import { entryIdOf, identityRefOf, type ListEntry, markerOf } from '../lists/entries.ts';
+import { retainUntil } from '../retention.ts';
 import type { ListKind, ListName, ListSource } from '../schemas/lists.ts';
 import { type AuditActor, auditPut } from './audit.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
@@ -34,7 +35,7 @@ import { StaleRecordError } from './versioned.ts';
  */
 
 /** An expired entry stays listed this long after it stopped acting; then the table's TTL removes it. */
-const EXPIRED_KEPT_SECONDS = 30 * 86_400;
+export const EXPIRED_KEPT_SECONDS = 30 * 86_400;
 
 function listEntryPut(merchantId: string, entry: ListEntry): TransactItem {
   const { expiresAt, ...fields } = entry;
@@ -49,7 +50,7 @@ function listEntryPut(merchantId: string, entry: ListEntry): TransactItem {
         ...fields,
         // `expiresAt` is the table's TTL attribute (epoch seconds): the entry's own expiry is `expiry`.
         ...(expiresAt === undefined
-          ? {}
+          ? { [TTL_ATTRIBUTE]: retainUntil('listEntries', Date.parse(entry.createdAt)) }
           : {
               expiry: expiresAt,
               [TTL_ATTRIBUTE]: Math.floor(Date.parse(expiresAt) / 1000) + EXPIRED_KEPT_SECONDS,

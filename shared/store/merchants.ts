@@ -32,6 +32,8 @@ export interface Merchant {
   listRules?: Partial<ListRules>;
   /** Membership of the opt-in network (shared/network/): absent means never joined (off). */
   network?: NetworkMembership;
+  /** Whether `review.resolved` webhooks carry the reviewer's note (free text): off unless opted in. */
+  webhookReviewNotes: boolean;
   createdAt: string;
 }
 
@@ -89,6 +91,7 @@ export async function createMerchant(input: {
     status: 'active',
     accountUpdatesEnabled: input.accountUpdatesEnabled,
     autoPromoteModels: false,
+    webhookReviewNotes: false,
     createdAt: new Date().toISOString(),
   };
   const {
@@ -151,7 +154,9 @@ export async function listMerchantIds(): Promise<string[]> {
 export async function updateMerchant(
   merchantId: string,
   // Not `status`: a suspension is audited (setMerchantStatus).
-  changes: Partial<Pick<Merchant, 'accountUpdatesEnabled' | 'autoPromoteModels' | 'rateLimit'>>,
+  changes: Partial<
+    Pick<Merchant, 'accountUpdatesEnabled' | 'autoPromoteModels' | 'rateLimit' | 'webhookReviewNotes'>
+  >,
 ): Promise<Merchant | undefined> {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return getMerchant(merchantId);
@@ -381,6 +386,7 @@ function toMerchant(item: Record<string, unknown>): Merchant {
     status: item.status as MerchantStatus,
     accountUpdatesEnabled: item.accountUpdatesEnabled === true,
     autoPromoteModels: item.autoPromoteModels === true,
+    webhookReviewNotes: item.webhookReviewNotes === true,
     ...(item.rateLimit ? { rateLimit: item.rateLimit as Merchant['rateLimit'] } : {}),
     ...(item.listRules ? { listRules: item.listRules as Merchant['listRules'] } : {}),
     ...(item.network ? { network: item.network as NetworkMembership } : {}),

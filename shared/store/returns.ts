@@ -1,9 +1,11 @@
+import { retainUntil } from '../retention.ts';
 import type { Decision } from '../scoring/decide.ts';
 import { tableName } from './client.ts';
 import { type DecidedEventRecord, decidedEventItem, type StoredDecision } from './decided-events.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { keys } from './keys.ts';
 import { getRecord } from './record-once.ts';
+import { TTL_ATTRIBUTE } from './table-definition.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
 
@@ -116,7 +118,7 @@ function returnItem(record: ReturnRecord): Record<string, unknown> {
 
 /** The order's returned units moved by `sign` times `units` (a return counted or uncounted). */
 export function returnedUnitsUpdate(
-  record: Pick<ReturnRecord, 'merchantId' | 'providerOrderId'>,
+  record: Pick<ReturnRecord, 'merchantId' | 'providerOrderId' | 'createdAt'>,
   units: Record<string, number> | undefined,
   sign: 1 | -1,
 ): TransactItems {
@@ -127,9 +129,16 @@ export function returnedUnitsUpdate(
       Update: {
         TableName: tableName,
         Key: keys.orderReturnedUnits(record.merchantId, record.providerOrderId),
-        UpdateExpression: `ADD ${entries.map((_, i) => `#u${i} :u${i}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([line], i) => [`#u${i}`, `u_${line}`])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([, n], i) => [`:u${i}`, sign * n])),
+        UpdateExpression: `SET #ttl = :ttl ADD ${entries.map((_, i) => `#u${i} :u${i}`).join(', ')}`,
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(entries.map(([line], i) => [`#u${i}`, `u_${line}`])),
+          '#ttl': TTL_ATTRIBUTE,
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(entries.map(([, n], i) => [`:u${i}`, sign * n])),
+          // Beside its order: kept as long as the order is.
+          ':ttl': retainUntil('events', Date.parse(record.createdAt)),
+        },
       },
     },
   ];

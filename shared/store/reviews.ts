@@ -3,6 +3,7 @@ import type { EventType } from '../contract/endpoints.ts';
 import type { IdentityRef } from '../identity/identities.ts';
 import { identityId } from '../identity/identity-ids.ts';
 import { importedEvent } from '../request-scope.ts';
+import { retainUntil } from '../retention.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { Decision } from '../scoring/decide.ts';
 import { sha256Hex } from './canonical.ts';
@@ -11,7 +12,7 @@ import { reviewCounted } from './decision-settings.ts';
 import { queryGsi1 } from './index-query.ts';
 import { gsi1, keys, recordIdOf, type TableKey } from './keys.ts';
 import { decodeSortKeyCursor, encodeSortKeyCursor, type Page } from './pages.ts';
-import { GSI1 } from './table-definition.ts';
+import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
 import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
 
 /**
@@ -112,6 +113,7 @@ export function reviewItemsFor(
           ...gsi1.reviewByStatus(merchantId, 'open', review.createdAt, review.reviewId),
           entity: 'review',
           ...review,
+          [TTL_ATTRIBUTE]: retainUntil('reviews', now),
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       },

@@ -10,7 +10,7 @@ import { listVerdict } from '../scoring/lists.ts';
 import { accountSignals } from '../scoring/signals/account-signals.ts';
 import { identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { watchFacts } from '../scoring/signals/watched-identity.ts';
-import { type AccountUpdateRecord, accountEventRetention } from '../store/account-events.ts';
+import type { AccountUpdateRecord } from '../store/account-events.ts';
 import { sha256Hex } from '../store/canonical.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
@@ -96,7 +96,6 @@ function evaluateChange({
         eventType: 'account' as const,
         key: keys.accountEvent(merchantId, serviceAccountEventId),
         eventId: serviceAccountEventId,
-        retainUntil: accountEventRetention(now),
       },
       record: event,
       decisions: decision,

@@ -9,7 +9,7 @@ import { listVerdict } from '../scoring/lists.ts';
 import { identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { loginSignals } from '../scoring/signals/login-signals.ts';
 import { watchFacts } from '../scoring/signals/watched-identity.ts';
-import { accountEventRetention, type LoginRecord } from '../store/account-events.ts';
+import type { LoginRecord } from '../store/account-events.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
 import { accountHistoryOf, decisionsPart, recordDecline, recordDevicesOnAccount } from './account-history.ts';
@@ -103,7 +103,6 @@ function evaluateAttempt({
         eventType: 'login' as const,
         key: keys.login(merchantId, serviceLoginId),
         eventId: serviceLoginId,
-        retainUntil: accountEventRetention(now),
       },
       record: login,
       decisions: decision,

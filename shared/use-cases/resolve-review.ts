@@ -59,11 +59,20 @@ interface ResolveInput {
   note?: string;
   /** Who resolved it (a console key's holder), kept on the resolution. */
   resolvedBy?: string;
+  /** The merchant opted in to the reviewer's note in `review.resolved` webhooks (free text: off by default). */
+  noteInWebhooks?: boolean;
   /** Written in the same transaction (the console's audit entry). */
   alsoWrite?: TransactItems;
   now: number;
   /** false for imported history: the resolution is recorded but no webhook is sent. */
   notify?: boolean;
+}
+
+/** The review as its webhook shows it: the reviewer's note only where the merchant opted in. */
+function notified(review: Review, withNote = false): Review {
+  if (withNote || !review.resolution?.note) return review;
+  const { note: _note, ...resolution } = review.resolution;
+  return { ...review, resolution };
 }
 
 async function resolveOnce(input: ResolveInput): Promise<ResolveResult> {
@@ -86,7 +95,7 @@ async function resolveOnce(input: ResolveInput): Promise<ResolveResult> {
     type: 'review.resolved' as const,
     eventType: review.eventType,
     outcomes: review.decisions.map((d) => d.decision),
-    data: { eventType: review.eventType, review: publicReview(resolved) },
+    data: { eventType: review.eventType, review: publicReview(notified(resolved, input.noteInWebhooks)) },
   };
   const alsoWrite = [
     ...webhookOutboxItems(merchantId, subscriptions, [notice], now),

@@ -1,0 +1,168 @@
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { retainUntil } from '../retention.ts';
+import type { PrivacyCounts, PrivacyRequestType } from '../schemas/privacy.ts';
+import { documentClient, tableName } from './client.ts';
+import { privacyGsi1, privacyKeys } from './keys.ts';
+import { queryAll } from './query-all.ts';
+import { getRecord } from './record-once.ts';
+import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
+import { type TransactItem, transactWrite } from './transact.ts';
+
+/**
+ * A privacy request as stored: the subject's identities as digests (`kind#digest`), never the values
+ * it was named by, and what the worker did. It waits in GSI1's pending queue until it ends. An
+ * erasure ends with a tombstone beside it (the same digests), listed for the restore runbook.
+ */
+export interface PrivacyRequest {
+  merchantId: string;
+  requestId: string;
+  type: PrivacyRequestType;
+  status: 'pending' | 'done' | 'failed';
+  identities: string[];
+  /** The console key that asked: the audit entries of the outcome name it. */
+  requestedBy: { keyId: string; keyName: string };
+  createdAt: string;
+  finishedAt?: string;
+  counts?: PrivacyCounts;
+  /** Export only: the document's object key in the exports bucket, and when its link expires. */
+  exportKey?: string;
+  exportExpiresAt?: string;
+  reason?: string;
+}
+
+export interface Tombstone {
+  merchantId: string;
+  requestId: string;
+  identities: string[];
+  createdAt: string;
+}
+
+export async function createPrivacyRequest(request: PrivacyRequest, audit: TransactItem, now: number) {
+  await transactWrite([
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...privacyKeys.request(request.merchantId, request.requestId),
+          ...privacyGsi1.pending(request.createdAt, request.merchantId, request.requestId),
+          entity: 'privacyRequest',
+          ...request,
+          [TTL_ATTRIBUTE]: retainUntil('privacyRequests', now),
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    audit,
+  ]);
+}
+
+export const getPrivacyRequest = (merchantId: string, requestId: string) =>
+  getRecord<PrivacyRequest>(privacyKeys.request(merchantId, requestId));
+
+/** Requests waiting for the worker, oldest first. */
+export async function pendingPrivacyRequests(limit: number): Promise<PrivacyRequest[]> {
+  const found: PrivacyRequest[] = [];
+  await queryAll(
+    {
+      IndexName: GSI1.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+      ExpressionAttributeValues: { ':pk': privacyGsi1.pendingPartition },
+    },
+    (item) => found.push(item as unknown as PrivacyRequest) < limit,
+  );
+  return found;
+}
+
+/** The request's outcome; it leaves the queue. An erasure's tombstone is written with it. */
+export async function finishPrivacyRequest(
+  request: PrivacyRequest,
+  outcome: Pick<PrivacyRequest, 'status' | 'counts' | 'exportKey' | 'exportExpiresAt' | 'reason'>,
+  audit: TransactItem,
+  now: number,
+): Promise<void> {
+  const finishedAt = new Date(now).toISOString();
+  const fields = Object.entries({ ...outcome, finishedAt }).filter(([, value]) => value !== undefined);
+  const update: TransactItem = {
+    Update: {
+      TableName: tableName,
+      Key: privacyKeys.request(request.merchantId, request.requestId),
+      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')} REMOVE #gpk, #gsk`,
+      ExpressionAttributeNames: {
+        ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+        '#gpk': GSI1.partitionKey,
+        '#gsk': GSI1.sortKey,
+      },
+      ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
+    },
+  };
+  const tombstone: Tombstone = {
+    merchantId: request.merchantId,
+    requestId: request.requestId,
+    identities: request.identities,
+    createdAt: finishedAt,
+  };
+  const erased = request.type === 'erase' && outcome.status === 'done';
+  await transactWrite([
+    update,
+    audit,
+    ...(erased
+      ? [
+          {
+            Put: {
+              TableName: tableName,
+              Item: {
+                ...privacyKeys.tombstone(request.merchantId, request.requestId),
+                ...privacyGsi1.tombstone(finishedAt, request.merchantId, request.requestId),
+                entity: 'privacyTombstone',
+                ...tombstone,
+                [TTL_ATTRIBUTE]: retainUntil('tombstones', now),
+              },
+            },
+          },
+        ]
+      : []),
+  ]);
+}
+
+/**
+ * Every tombstone of every merchant, oldest first: what a restored table must erase again. `fromTable`
+ * reads them from another table (the one in use before the restore); they are copied here too, so
+ * the restored table keeps them.
+ */
+export async function listTombstones(fromTable = tableName): Promise<Tombstone[]> {
+  const found: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: fromTable,
+        IndexName: GSI1.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        ExpressionAttributeValues: { ':pk': privacyGsi1.tombstonesPartition },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  if (fromTable !== tableName) {
+    for (const item of found) await documentClient.send(new PutCommand({ TableName: tableName, Item: item }));
+  }
+  return found as unknown as Tombstone[];
+}
+
+/** Counts one more attempt of a request whose run failed (it stays queued until it gives up). */
+export async function countPrivacyAttempt(request: PrivacyRequest): Promise<number> {
+  const { Attributes } = await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: privacyKeys.request(request.merchantId, request.requestId),
+      UpdateExpression: 'ADD attempts :one',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(Attributes?.attempts ?? 1);
+}
