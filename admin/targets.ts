@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { EVENT_TYPES, type EventType } from '../shared/contract/endpoints.ts';
 import { isEventType } from '../shared/scoring/workflow.ts';
 import { getMerchant } from '../shared/store/merchants.ts';
@@ -8,6 +9,15 @@ type Flags = Record<string, string | boolean | undefined>;
 
 /** Who the admin CLI is in the audit log. */
 export const ADMIN_CLI = { keyId: 'admin_cli', keyName: 'admin CLI' };
+
+/**
+ * The admin CLI with the person running it (ADMIN_OPERATOR, else the machine's user name), for the
+ * audit entries of key creation, revocation and suspension: who, not only which tool.
+ */
+export function adminOperator(): { keyId: string; keyName: string } {
+  const operator = process.env.ADMIN_OPERATOR?.trim() || userInfo().username;
+  return { keyId: ADMIN_CLI.keyId, keyName: `${ADMIN_CLI.keyName} (${operator})`.slice(0, 256) };
+}
 
 export function requireType(flags: Flags): EventType {
   const value = requireFlag(flags, 'type');

@@ -60,6 +60,7 @@ export function buildAbuseDecisionApp(
       config,
       table: data.table,
       networkSecret: data.networkSecret,
+      webhookSecretsKey: data.webhookSecretsKey,
       ...(options.routes ? { routes: options.routes } : {}),
     });
     const learning = new LearningStack(app, stackName(config.stage, 'Learning'), {
@@ -74,6 +75,7 @@ export function buildAbuseDecisionApp(
       description: `Abuse-decision API, ${config.stage}: webhook delivery worker and retry queues (stateless)`,
       config,
       table: data.table,
+      webhookSecretsKey: data.webhookSecretsKey,
       alarmTopic: api.monitoring.topic,
     });
     const uploads = new UploadWorkerStack(app, stackName(config.stage, 'Uploads'), {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { ArnFormat, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -149,6 +150,16 @@ export class ApiFunction extends Construct {
         "One secret per merchant under the stage's digest-key prefix (created with the merchant, deleted " +
         'when it is offboarded): read-only, on that prefix only, since the merchants are not known at deploy time.',
     });
+  }
+
+  /**
+   * Tells the function which key seals webhook signing secrets (WEBHOOK_SECRETS_KEY_ARN) and grants
+   * the one action its use needs (shared/webhooks/secret-box.ts): `seal` (GenerateDataKey) where a
+   * secret is made and shown once, `open` (Decrypt) where one signs. No other function holds either.
+   */
+  bindWebhookSecretsKey(key: IKey, use: 'seal' | 'open'): void {
+    this.handler.addEnvironment('WEBHOOK_SECRETS_KEY_ARN', key.keyArn);
+    key.grant(this.role, use === 'seal' ? 'kms:GenerateDataKey' : 'kms:Decrypt');
   }
 
   /**

@@ -13,6 +13,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
@@ -33,6 +34,8 @@ export interface ApiStackProps extends StackProps {
   table: Table;
   /** The network's keyed-hash secret: every API function may read it (only members' requests do). */
   networkSecret: ISecret;
+  /** Seals webhook signing secrets: the console function makes them (and shows each once). */
+  webhookSecretsKey: IKey;
   /** The API's routes; defaults to shared/http/routes.ts, the same list the local server serves. */
   routes?: readonly RouteDefinition[];
 }
@@ -86,6 +89,8 @@ export class ApiStack extends Stack {
       restApiName: `AbuseDecision-${config.stage}`,
       description: `Abuse-decision API (${config.stage})`,
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      // With a domain, its TLS policy is the only way in: callers cannot skip it by the execute-api URL.
+      disableExecuteApiEndpoint: config.customDomain !== undefined,
       // Access logging needs the account-level API Gateway role; RETAIN keeps it for the other stage.
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
@@ -170,6 +175,8 @@ export class ApiStack extends Stack {
       }
     }
     for (const resource of routeResources.values()) resource.addMethod('ANY', fallbackIntegration);
+    // The console makes webhook secrets (shown once); nothing in this stack opens one.
+    functions.get('console')?.bindWebhookSecretsKey(props.webhookSecretsKey, 'seal');
     this.functions = functions;
 
     this.url = this.api.url;
@@ -199,6 +206,7 @@ export class ApiStack extends Stack {
 
     this.console = new ConsoleHosting(this, 'Console', {
       api: this.api,
+      ...(config.customDomain ? { apiDomainName: config.customDomain.domainName } : {}),
       retain: config.protectData,
       logRetention: config.logRetention,
     });

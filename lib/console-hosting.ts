@@ -12,12 +12,13 @@ import {
   FunctionRuntime,
   HeadersFrameOption,
   HeadersReferrerPolicy,
+  OriginProtocolPolicy,
   OriginRequestPolicy,
   PriceClass,
   ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin, RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -31,6 +32,8 @@ export const DASHBOARD_DIST = join(import.meta.dirname, '..', 'dashboard', 'dist
 
 export interface ConsoleHostingProps {
   api: RestApi;
+  /** The API's custom domain: its execute-api endpoint is then disabled, so `/v1/*` goes there. */
+  apiDomainName?: string;
   /** Keep the bucket when the stack goes (production). */
   retain: boolean;
   /** The deployment function's log retention, as the API functions'. */
@@ -93,7 +96,9 @@ export class ConsoleHosting extends Construct {
       },
       additionalBehaviors: {
         '/v1/*': {
-          origin: new RestApiOrigin(props.api),
+          origin: props.apiDomainName
+            ? new HttpOrigin(props.apiDomainName, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY })
+            : new RestApiOrigin(props.api),
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           // Every answer is per caller: nothing cached, every header (Authorization, Cookie), query

@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Stream } from 'aws-cdk-lib/aws-kinesis';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { removalPolicyFor, type StageConfig } from './config.ts';
@@ -23,6 +24,11 @@ export class DataStack extends Stack {
    * in the template; read once per instance by the API functions and the stream worker.
    */
   readonly networkSecret: Secret;
+  /**
+   * The environment's key for webhook signing secrets (envelope encryption, one data key per
+   * secret): the console function may only make data keys, the webhook worker only decrypt them.
+   */
+  readonly webhookSecretsKey: Key;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -43,6 +49,16 @@ export class DataStack extends Stack {
       id: 'AwsSolutions-SMG4',
       reason:
         'Rotating the network secret orphans every reputation item keyed by it (a fresh start of the network), so it is rotated by a decision, not on a schedule (docs/network.md).',
+    });
+
+    this.webhookSecretsKey = new Key(this, 'WebhookSecretsKey', {
+      description: `Seals webhook signing secrets (${props.config.stage})`,
+      enableKeyRotation: true,
+      removalPolicy: removalPolicyFor(props.config.protectData),
+    });
+    new CfnOutput(this, 'WebhookSecretsKeyArn', {
+      value: this.webhookSecretsKey.keyArn,
+      description: 'WEBHOOK_SECRETS_KEY_ARN for the admin CLI (webhook secrets: rotate, test, redeliver)',
     });
 
     new CfnOutput(this, 'TableName', {

@@ -2,6 +2,7 @@ import { Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -22,6 +23,8 @@ export interface WebhookStackProps extends StackProps {
   table: Table;
   /** The API stack's alarm topic: an endpoint disabled for failing 72 h alarms there. */
   alarmTopic: ITopic;
+  /** Seals webhook signing secrets: the worker opens them to sign. */
+  webhookSecretsKey: IKey;
 }
 
 /** The worker's function timeout: a batch of attempts, each waiting at most 10 s on its receiver. */
@@ -77,6 +80,7 @@ export class WebhookStack extends Stack {
     });
     this.worker.bindTable(table, WEBHOOK_WORKER_ACCESS);
     this.deliveryQueue.grantSendMessages(this.worker.role);
+    this.worker.bindWebhookSecretsKey(props.webhookSecretsKey, 'open');
 
     this.worker.handler.addEventSource(
       new DynamoEventSource(table, {

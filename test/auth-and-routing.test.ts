@@ -3,6 +3,7 @@ import {
   expectError,
   newMerchant,
   startTestApi,
+  TEST_OPERATOR,
   type TestApi,
   waitForKeyCacheExpiry,
 } from './support/api.ts';
@@ -58,8 +59,8 @@ describe('authentication (docs/decisions.md)', () => {
 
   it('a suspended merchant -> 403 forbidden (within the key cache lifetime)', async () => {
     const { merchantId, apiKey } = await newMerchant();
-    const { updateMerchant } = await import('../shared/store/merchants.ts');
-    await updateMerchant(merchantId, { status: 'suspended' });
+    const { setMerchantStatus } = await import('../shared/store/merchants.ts');
+    await setMerchantStatus(merchantId, 'suspended', TEST_OPERATOR);
     expectError(await api.post('/v1/order', orderBody(), { apiKey }), 403, 'forbidden');
   });
 
@@ -68,7 +69,7 @@ describe('authentication (docs/decisions.md)', () => {
     const { createApiKey, revokeApiKey } = await import('../shared/store/merchants.ts');
     const issued = await createApiKey({ merchantId, environment: 'sandbox' });
     expect((await api.post('/v1/order', orderBody(), { apiKey: issued!.apiKey })).status).toBe(200);
-    expect(await revokeApiKey(issued!.keyId)).toBe(true);
+    expect(await revokeApiKey(issued!.keyId, TEST_OPERATOR)).toBe(true);
     await waitForKeyCacheExpiry(); // the test cache lives 4 s; production 30 s
     expectError(await api.post('/v1/order', orderBody(), { apiKey: issued!.apiKey }), 401, 'invalid_api_key');
   });

@@ -715,6 +715,8 @@ const COMMAND_ACTIONS: Record<string, string> = {
   TransactGetCommand: 'dynamodb:GetItem',
   SendMessageCommand: 'sqs:SendMessage',
   GetObjectCommand: 's3:GetObject',
+  GenerateDataKeyCommand: 'kms:GenerateDataKey',
+  DecryptCommand: 'kms:Decrypt',
 };
 /** TransactWriteItems has no IAM action: each item is authorised as its single-item action. */
 const TRANSACT_ITEM_ACTIONS: Record<string, string> = {
@@ -728,7 +730,9 @@ const TRANSACT_ITEM_ACTIONS: Record<string, string> = {
  * The DynamoDB actions a handler's code sends, read from its tree-shaken (unminified) bundle:
  * only our own modules (shared/, functions/) count, so the SDK's own code is ignored.
  */
-async function actionsSentBy(handlerFile: string): Promise<{ actions: string[]; queriesIndex: boolean }> {
+async function actionsSentBy(
+  handlerFile: string,
+): Promise<{ actions: string[]; keyActions: string[]; queriesIndex: boolean }> {
   const result = await build({
     entryPoints: [join(REPO_ROOT, handlerFile)],
     absWorkingDir: REPO_ROOT,
@@ -754,7 +758,13 @@ async function actionsSentBy(handlerFile: string): Promise<{ actions: string[]; 
   for (const [, item] of ours.matchAll(/\b(Put|Update|Delete|ConditionCheck): \{/g)) {
     actions.add(TRANSACT_ITEM_ACTIONS[item ?? ''] ?? `unknown:${item}`);
   }
-  return { actions: [...actions].sort(), queriesIndex: /\bIndexName\b/.test(ours) };
+  // KMS calls are the webhook secrets key's (checked against its grants), apart from the table's.
+  const sent = [...actions].sort();
+  return {
+    actions: sent.filter((action) => !action.startsWith('kms:')),
+    keyActions: sent.filter((action) => action.startsWith('kms:')),
+    queriesIndex: /\bIndexName\b/.test(ours),
+  };
 }
 
 describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage) => {
@@ -899,6 +909,8 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
     const sent = await actionsSentBy('functions/webhook-worker.ts');
     // Beside the table, it sends one thing: delayed messages to its delivery queue.
     expect(sent.actions).toEqual([...WEBHOOK_WORKER_ACCESS.actions, 'sqs:SendMessage'].sort());
+    // It opens webhook secrets to sign; making them is not in its code.
+    expect(sent.keyActions).toEqual(['kms:Decrypt']);
     // The network's queue and a leaving member's ledger entries are on GSI1.
     expect(sent.queriesIndex).toBe(true);
   });
@@ -1058,7 +1070,44 @@ describe('table access (lib/table-access.ts)', () => {
       const sent = await actionsSentBy(handlerFile);
       expect(sent.actions, `${name} (${handlerFile})`).toEqual([...TABLE_ACCESS[name].actions].sort());
       expect(sent.queriesIndex, name).toBe(TABLE_ACCESS[name].queriedIndexes.length > 0);
+      // Only the console makes webhook secrets (sealing them); no API function opens one.
+      expect(sent.keyActions, name).toEqual(name === 'console' ? ['kms:GenerateDataKey'] : []);
     }
+  });
+});
+
+describe.each(['sandbox', 'production'] as const)('webhook signing secrets key (%s)', (stage) => {
+  it('is the environment’s own rotating key; only the console may seal with it, only the webhook worker open', () => {
+    const built = environment(stage);
+    templateOf(built.data).hasResourceProperties('AWS::KMS::Key', {
+      Description: `Seals webhook signing secrets (${stage})`,
+      EnableKeyRotation: true,
+    });
+    const onSecretsKey = (stack: Stack) =>
+      policyStatements(templateOf(stack))
+        .filter(({ statement }) => JSON.stringify(statement.Resource).includes('WebhookSecretsKey'))
+        .map(({ owner, statement }) => ({
+          owner: owner.replace(/[A-F0-9]{8}$/, ''),
+          actions: statement.Action,
+        }));
+    expect(onSecretsKey(built.api)).toEqual([
+      { owner: 'ConsoleFunctionRoleDefaultPolicy', actions: 'kms:GenerateDataKey' },
+    ]);
+    expect(onSecretsKey(built.webhooks)).toEqual([
+      { owner: 'WorkerFunctionRoleDefaultPolicy', actions: 'kms:Decrypt' },
+    ]);
+    for (const stack of [built.data, built.learning, built.uploads, built.imports]) {
+      expect(onSecretsKey(stack), stack.stackName).toEqual([]);
+    }
+    // The functions that hold a grant are told the key; nothing else is.
+    const withKey = (stack: Stack) =>
+      resources(templateOf(stack), 'AWS::Lambda::Function')
+        .filter(([, fn]) =>
+          JSON.stringify(fn.Properties.Environment ?? {}).includes('WEBHOOK_SECRETS_KEY_ARN'),
+        )
+        .map(([id]) => id.replace(/[A-F0-9]{8}$/, ''));
+    expect(withKey(built.api)).toEqual(['ConsoleFunction']);
+    expect(withKey(built.webhooks)).toEqual(['WorkerFunction']);
   });
 });
 
@@ -1099,7 +1148,7 @@ describe('function bundles', () => {
 });
 
 describe('optional settings', () => {
-  it('subscribes the alarm e-mail and maps a custom domain with its DNS record when configured', () => {
+  it('subscribes the alarm e-mail and maps a custom domain with its DNS record when configured, closing the execute-api endpoint', () => {
     const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'cdk-infra-test-')), context: cdkContext });
     const built = buildAbuseDecisionApp(app, {
       // Only the fallback function: these settings do not depend on the routes, and bundling is slow.
@@ -1135,6 +1184,25 @@ describe('optional settings', () => {
       Type: 'A',
     });
     template.hasOutput('ApiUrl', { Value: 'https://api.sandbox.example.com/' });
+    // The domain's TLS policy cannot be skipped: the default endpoint is off, and the console's
+    // CloudFront sends /v1/* to the domain instead.
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: true });
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        Origins: Match.arrayWith([
+          Match.objectLike({
+            DomainName: 'api.sandbox.example.com',
+            CustomOriginConfig: Match.objectLike({ OriginProtocolPolicy: 'https-only' }),
+          }),
+        ]),
+      }),
+    });
+  });
+
+  it('keeps the execute-api endpoint open without a custom domain (merchants call it)', () => {
+    const [[, api] = []] = resources(templateOf(environment('sandbox').api), 'AWS::ApiGateway::RestApi');
+    expect(api?.Properties).toBeDefined();
+    expect(api?.Properties.DisableExecuteApiEndpoint).not.toBe(true);
   });
 
   it('provisions the table and every index with target-tracking auto scaling when the environment asks', () => {

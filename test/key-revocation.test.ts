@@ -6,8 +6,8 @@ vi.hoisted(() => {
 });
 
 const { KEY_REVOCATION_BOUND_MS } = await import('../shared/auth/authenticate.ts');
-const { createApiKey, revokeApiKey, updateMerchant } = await import('../shared/store/merchants.ts');
-const { expectError, newMerchant, startTestApi } = await import('./support/api.ts');
+const { createApiKey, revokeApiKey, setMerchantStatus } = await import('../shared/store/merchants.ts');
+const { expectError, newMerchant, startTestApi, TEST_OPERATOR } = await import('./support/api.ts');
 const { orderBody } = await import('./support/fixtures.ts');
 
 /**
@@ -35,7 +35,7 @@ describe('revocation margin (issue 17.6)', () => {
     const issued = await createApiKey({ merchantId, environment: 'sandbox' });
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     expect((await api.post('/v1/order', orderBody(), { apiKey: issued!.apiKey })).status).toBe(200);
-    expect(await revokeApiKey(issued!.keyId)).toBe(true);
+    expect(await revokeApiKey(issued!.keyId, TEST_OPERATOR)).toBe(true);
     vi.setSystemTime(Date.now() + KEY_REVOCATION_BOUND_MS + 1);
     expectError(await api.post('/v1/order', orderBody(), { apiKey: issued!.apiKey }), 401, 'invalid_api_key');
   });
@@ -44,7 +44,7 @@ describe('revocation margin (issue 17.6)', () => {
     const { merchantId, apiKey } = await newMerchant();
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     expect((await api.post('/v1/order', orderBody(), { apiKey })).status).toBe(200);
-    await updateMerchant(merchantId, { status: 'suspended' });
+    await setMerchantStatus(merchantId, 'suspended', TEST_OPERATOR);
     vi.setSystemTime(Date.now() + KEY_REVOCATION_BOUND_MS + 1);
     expectError(await api.post('/v1/order', orderBody(), { apiKey }), 403, 'forbidden');
   });

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../shared/contract/endpoints.ts';
 import { batchGetItems } from '../shared/store/batch-get.ts';
 import { keys, type TableKey } from '../shared/store/keys.ts';
-import { createApiKey, updateMerchant } from '../shared/store/merchants.ts';
+import { createApiKey, setMerchantStatus } from '../shared/store/merchants.ts';
 import { signupBody } from './support/account-fixtures.ts';
-import { type ApiResponse, newMerchant, startTestApi, type TestApi } from './support/api.ts';
+import { type ApiResponse, newMerchant, startTestApi, TEST_OPERATOR, type TestApi } from './support/api.ts';
 import { disputeEntry, itemDisposition, returnBody } from './support/commerce.ts';
 import { countedRequest, returnedOrder } from './support/endpoint-fixtures.ts';
 import { orderBody, uid } from './support/fixtures.ts';
@@ -163,7 +163,7 @@ describe('key scopes and merchant status (docs/decisions.md)', () => {
     const request = await countedRequest(endpoint, api, merchant.apiKey, merchant.merchantId);
     // A fresh key, so no warm instance holds the merchant as active (the key cache).
     const key = await createApiKey({ merchantId: merchant.merchantId, environment: 'sandbox' });
-    await updateMerchant(merchant.merchantId, { status: 'suspended' });
+    await setMerchantStatus(merchant.merchantId, 'suspended', TEST_OPERATOR);
     const response = await api.post(request.path, request.body, { apiKey: key!.apiKey });
     expect(response.status).toBe(403);
     expect(response.body.error.code).toBe('forbidden');

@@ -8,8 +8,9 @@ import type { StoredDispositions } from '../shared/store/dispositions.ts';
 import { identityKey } from '../shared/store/identity-history.ts';
 import { keys, listKeys } from '../shared/store/keys.ts';
 import { markersOf } from '../shared/store/list-markers.ts';
-import { expectError, withTestApi } from './support/api.ts';
+import { expectError, newMerchant, withTestApi } from './support/api.ts';
 import type { OrderBody } from './support/commerce.ts';
+import { consoleKey, reviewEveryReturn, saveWorkflow } from './support/console.ts';
 import { clearFaults, injectFault } from './support/faults.ts';
 import {
   STORABLE_REASON_LENGTH,
@@ -31,8 +32,8 @@ const suite = withTestApi({ accountUpdatesEnabled: true });
 afterEach(clearFaults);
 
 /** The order's identities as the suite's merchant stores them. */
-const orderRefs = async (order: OrderBody) =>
-  identitiesOfOrder(order as unknown as OrderRequest, await identityDigests(suite.merchantId));
+const orderRefs = async (order: OrderBody, merchantId = suite.merchantId) =>
+  identitiesOfOrder(order as unknown as OrderRequest, await identityDigests(merchantId));
 
 async function placeWidestOrder(): Promise<OrderBody> {
   const order = widestOrder();
@@ -62,7 +63,7 @@ describe('the widest events', () => {
     const body = widestDispute();
     const path = `/v1/order/dispute/${encodeURIComponent(order.providerOrderId)}`;
     const response = await suite.api.post(path, body, { apiKey: suite.apiKey });
-    expect(response.status).toBe(200);
+    expect(response.status, response.text).toBe(200);
     expect(response.body.disputesRecorded).toBe(100);
 
     const { cards, devices, phones, billingAddresses, shippingAddresses, emails } = await orderRefs(order);
@@ -156,6 +157,32 @@ describe('the widest events', () => {
       orderWatched.length,
     );
     expect(identities.filter((item) => item.c_abr === 250)).toHaveLength(orderWatched.length);
+  }, 120_000);
+
+  it('review: resolving the widest return’s review as abuse watches its e-mails, cards, devices and addresses', async () => {
+    const merchant = await newMerchant();
+    const key = await consoleKey(merchant.merchantId);
+    expect((await saveWorkflow(suite.api, key, 'return', reviewEveryReturn)).status).toBe(200);
+    const order = widestOrder();
+    expect((await suite.api.post('/v1/order', order, { apiKey: merchant.apiKey })).status).toBe(200);
+    const ret = widestReturn(order, { reasonLength: STORABLE_REASON_LENGTH });
+    expect((await suite.api.post('/v1/return', ret, { apiKey: merchant.apiKey })).status).toBe(200);
+    const queue = await suite.api.request('GET', '/v1/reviews?eventType=return', { apiKey: key });
+    const [review] = queue.body.items as { reviewId: string }[];
+    const resolved = await suite.api.request('POST', `/v1/reviews/${review!.reviewId}/resolve`, {
+      apiKey: key,
+      rawBody: JSON.stringify({ outcome: 'abuse' }),
+    });
+    expect(resolved.status).toBe(200);
+    const { emails, cards, devices, billingAddresses, shippingAddresses } = await orderRefs(
+      order,
+      merchant.merchantId,
+    );
+    const watched = [...emails, ...cards, ...devices, ...billingAddresses, ...shippingAddresses];
+    const identities = await itemsOf(watched.map((ref) => identityKey(merchant.merchantId, ref)));
+    expect(identities.filter((item) => markersOf(item).some((m) => m.note.cause === 'review'))).toHaveLength(
+      watched.length,
+    );
   }, 120_000);
 
   it('signup, login and account update: every list at its bound', async () => {

@@ -6,6 +6,7 @@ import {
   createMerchant,
   getMerchant,
   revokeApiKey,
+  setMerchantStatus,
   updateMerchant,
 } from '../../shared/store/merchants.ts';
 import { saveMembership } from '../../shared/use-cases/network-membership.ts';
@@ -17,7 +18,7 @@ import {
   requireFlag,
   UsageError,
 } from '../command.ts';
-import { ADMIN_CLI } from '../targets.ts';
+import { ADMIN_CLI, adminOperator } from '../targets.ts';
 
 /** Merchants and their API keys. Keys are printed once, here, and stored only as hashes. */
 export const merchantCommands: AdminCommand[] = [
@@ -30,6 +31,7 @@ export const merchantCommands: AdminCommand[] = [
         name: boundedName(requireFlag(flags, 'name'), 'name'),
         accountUpdatesEnabled: flags['enable-account-updates'] === true,
         environment: readRuntimeConfig().environment,
+        by: adminOperator(),
       });
       // Its identity digest key, before its first event needs it (in AWS, a Secrets Manager secret).
       await createDigestKey(merchant.merchantId);
@@ -86,9 +88,15 @@ export const merchantCommands: AdminCommand[] = [
         if (!(await getMerchant(merchantId))) throw new CommandError(`no merchant ${merchantId}`);
         await saveMembership(merchantId, network, ADMIN_CLI, Date.now());
       }
+      // A suspension (and its lifting) is audited with who ran the command.
+      if (suspend || unsuspend) {
+        const status = suspend ? 'suspended' : 'active';
+        if (!(await setMerchantStatus(merchantId, status, adminOperator()))) {
+          throw new CommandError(`no merchant ${merchantId}`);
+        }
+      }
       const merchant = await updateMerchant(merchantId, {
         ...(enable || disable ? { accountUpdatesEnabled: enable } : {}),
-        ...(suspend || unsuspend ? { status: suspend ? 'suspended' : 'active' } : {}),
         ...(autoPromote || noAutoPromote ? { autoPromoteModels: autoPromote } : {}),
         ...(rateLimit ? { rateLimit } : {}),
         ...(reviewNotes !== undefined ? { webhookReviewNotes: reviewNotes } : {}),
@@ -99,12 +107,13 @@ export const merchantCommands: AdminCommand[] = [
   },
   {
     words: ['key', 'create'],
-    usage: `key create --merchant ID [--scope ${KEY_SCOPES.join('|')}] [--name "ana@acme.example"] [--endpoints ${ENDPOINTS.join(',')}]`,
+    usage: `key create --merchant ID [--scope ${KEY_SCOPES.join('|')}] [--name "ana@acme.example"] [--endpoints ${ENDPOINTS.join(',')}] [--expires 2027-06-30|2027-06-30T12:00:00Z]`,
     options: {
       merchant: { type: 'string' },
       scope: { type: 'string' },
       name: { type: 'string' },
       endpoints: { type: 'string' },
+      expires: { type: 'string' },
     },
     run: async (flags) => {
       const merchantId = requireFlag(flags, 'merchant');
@@ -117,15 +126,18 @@ export const merchantCommands: AdminCommand[] = [
       if (scope === 'console' && !name) throw new UsageError('a console key needs --name (who holds it)');
       const endpoints = typeof flags.endpoints === 'string' ? parseEndpoints(flags.endpoints) : undefined;
       if (endpoints && scope !== 'events') throw new UsageError('--endpoints goes with --scope events');
+      const expiresAt = typeof flags.expires === 'string' ? expiryOf(flags.expires, Date.now()) : undefined;
       const issued = await createApiKey({
         merchantId,
         environment: readRuntimeConfig().environment,
         scope: scope as KeyScope,
         ...(name ? { name } : {}),
         ...(endpoints ? { endpoints } : {}),
+        ...(expiresAt ? { expiresAt } : {}),
+        by: adminOperator(),
       });
       if (!issued) throw new CommandError(`no merchant ${merchantId}`);
-      return { ...issued, scope, ...(name ? { name } : {}) };
+      return { ...issued, scope, ...(name ? { name } : {}), ...(expiresAt ? { expiresAt } : {}) };
     },
   },
   {
@@ -134,11 +146,30 @@ export const merchantCommands: AdminCommand[] = [
     options: { 'key-id': { type: 'string' } },
     run: async (flags) => {
       const keyId = requireFlag(flags, 'key-id');
-      if (!(await revokeApiKey(keyId))) throw new CommandError(`no key ${keyId}`);
+      if (!(await revokeApiKey(keyId, adminOperator()))) throw new CommandError(`no key ${keyId}`);
       return { keyId, revoked: true };
     },
   },
 ];
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * `--expires`: a day (the key works until that day starts, UTC) or an ISO date-time with its zone;
+ * in the future. The ISO time stored on the key.
+ */
+function expiryOf(value: string, now: number): string {
+  const text = value.trim();
+  const at = Date.parse(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
+  if (!DATE_ONLY.test(text) && !/(Z|[+-]\d{2}:\d{2})$/.test(text)) {
+    throw new UsageError(
+      '--expires takes a date (2027-06-30) or a date-time with its zone (2027-06-30T12:00:00Z)',
+    );
+  }
+  if (Number.isNaN(at)) throw new UsageError(`--expires: "${value}" is not a date`);
+  if (at <= now) throw new UsageError('--expires must be in the future');
+  return new Date(at).toISOString();
+}
 
 /**
  * `--rate-limit N [--burst M]`: the merchant's own limit in requests per second, replacing the

@@ -698,6 +698,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/privacy/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase or export one customer
+         * @description Names one customer by the identifiers its events sent (customer ids, e-mails, phones, cards, devices, addresses), normalised and hashed as events are; only the digests are kept. Answered 202 with `Location` at once; a job then erases (`erase`) or exports (`export`) everything the merchant holds about them, within minutes for most merchants. An erasure removes their events and everything beside them, identity counters, list entries, webhook deliveries, audit-log text and the merchant’s network contributions, and keeps a tombstone of digests (docs/privacy.md). It is not a block: a later event from the same person is a new customer. An export is a JSON document behind a link that expires. Audited.
+         */
+        post: operations["privacyRequestCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/privacy/requests/{request-id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a privacy request
+         * @description `pending` while the job runs, then `done` (or `failed`, with the reason) and the records it found or removed per kind; for an export, the document’s link until it expires.
+         */
+        get: operations["privacyRequestShow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1220,6 +1260,50 @@ export interface components {
         NetworkSaveRequest: {
             enabled: boolean;
         };
+        PrivacyRequestCreateRequest: {
+            /**
+             * @description `erase` removes the customer’s records; `export` writes them to a document to download
+             * @enum {string}
+             */
+            type: "erase" | "export";
+            subject: {
+                /** @description The customerId / providerCustomerId of the accounts */
+                customerIds?: string[];
+                /** @description E-mail addresses, as contact entries send them */
+                emails?: string[];
+                /** @description Phone numbers, as contact entries send them */
+                phones?: string[];
+                /** @description Cards as orders send them: BIN, last4 and expiry, or paymentIdentifier */
+                cards?: ({
+                    /**
+                     * @example 424242
+                     * @example 42424242
+                     */
+                    BIN: string;
+                    /** @example 4242 */
+                    last4: string;
+                    /** @example 12/29 */
+                    expiry?: string;
+                } | {
+                    paymentIdentifier: string;
+                })[];
+                /** @description Device identifiers, as deviceFingerprints send them */
+                devices?: string[];
+                /** @description Postal addresses, as contact entries send them */
+                addresses?: {
+                    line1?: string;
+                    line2?: string;
+                    city?: string;
+                    state?: string;
+                    postalCode?: string;
+                    country?: string;
+                    geoCode?: {
+                        longitude: number;
+                        latitude: number;
+                    };
+                }[];
+            };
+        };
         OrderResponse: {
             providerOrderID: string;
             /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
@@ -1605,7 +1689,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             /** @enum {string} */
-            action: "review.resolved" | "workflow.saved" | "dispositions.uploaded" | "settings.saved" | "listEntry.added" | "listEntry.removed" | "listEntry.displaced" | "listRules.saved" | "network.saved" | "network.withdrawn";
+            action: "review.resolved" | "workflow.saved" | "dispositions.uploaded" | "settings.saved" | "listEntry.added" | "listEntry.removed" | "listEntry.displaced" | "listRules.saved" | "network.saved" | "apiKey.created" | "apiKey.revoked" | "merchant.suspended" | "merchant.unsuspended" | "network.withdrawn" | "privacy.requested" | "privacy.erased" | "privacy.exported";
             /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             keyId: string;
             keyName: string;
@@ -1928,6 +2012,55 @@ export interface components {
             /** Format: date-time */
             finishedAt?: string;
         };
+        PrivacyRequest: {
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
+            requestId: string;
+            /** @enum {string} */
+            type: "erase" | "export";
+            /** @enum {string} */
+            status: "pending" | "done" | "failed";
+            /** Format: int32 */
+            identifiers: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt?: string;
+            /** @description Records found (export) or removed (erase), per kind */
+            counts?: components["schemas"]["PrivacyCounts"];
+            /**
+             * Format: uri
+             * @description Export only: the document’s download link, until `exportExpiresAt`
+             */
+            exportUrl?: string;
+            /** Format: date-time */
+            exportExpiresAt?: string;
+            /** @description Why a failed request stopped */
+            reason?: string;
+        };
+        PrivacyCounts: {
+            /** Format: int32 */
+            events: number;
+            /** Format: int32 */
+            sideItems: number;
+            /** Format: int32 */
+            disputes: number;
+            /** Format: int32 */
+            dispositions: number;
+            /** Format: int32 */
+            reviews: number;
+            /** Format: int32 */
+            identities: number;
+            /** Format: int32 */
+            links: number;
+            /** Format: int32 */
+            listEntries: number;
+            /** Format: int32 */
+            webhookItems: number;
+            /** Format: int32 */
+            auditEntries: number;
+            /** Format: int32 */
+            networkContributions: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -1945,6 +2078,8 @@ export interface components {
         RateLimit: string;
         /** @description Draft IETF RateLimit-Policy header: the quota and its window in seconds: the merchant’s (`"merchant";q=100;w=1`), or per client address for the document (`"document";q=30;w=60`). */
         "RateLimit-Policy": string;
+        /** @description Present in the last 14 days of a key that expires: when it stops working (ISO time). Make the next key before then. */
+        "Api-Key-Expires": string;
     };
     pathItems: never;
 }
@@ -1970,6 +2105,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1982,6 +2118,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2003,6 +2140,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2024,6 +2162,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2045,6 +2184,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2060,12 +2200,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2087,6 +2228,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2109,6 +2251,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2130,6 +2273,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2151,6 +2295,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2173,6 +2318,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2210,6 +2356,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2222,6 +2369,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2243,6 +2391,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2264,6 +2413,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2285,6 +2435,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2306,6 +2457,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2321,12 +2473,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2348,6 +2501,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2370,6 +2524,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2391,6 +2546,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2412,6 +2568,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2434,6 +2591,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2476,6 +2634,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2488,6 +2647,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2509,6 +2669,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2530,6 +2691,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2551,6 +2713,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2572,6 +2735,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2587,12 +2751,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2614,6 +2779,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2636,6 +2802,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2657,6 +2824,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2678,6 +2846,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2700,6 +2869,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2742,6 +2912,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2754,6 +2925,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2775,6 +2947,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2796,6 +2969,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2817,6 +2991,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2838,6 +3013,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2853,12 +3029,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2880,6 +3057,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2902,6 +3080,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2923,6 +3102,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2944,6 +3124,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2966,6 +3147,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3003,6 +3185,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3015,6 +3198,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3036,6 +3220,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3057,6 +3242,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3078,6 +3264,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3093,12 +3280,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3120,6 +3308,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3142,6 +3331,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,6 +3353,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3184,6 +3375,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3206,6 +3398,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3246,6 +3439,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3258,6 +3452,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3279,6 +3474,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3300,6 +3496,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3321,6 +3518,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3336,12 +3534,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3363,6 +3562,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3385,6 +3585,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3406,6 +3607,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3427,6 +3629,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3449,6 +3652,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3489,6 +3693,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3501,6 +3706,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3522,6 +3728,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3543,6 +3750,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3564,6 +3772,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3579,12 +3788,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3606,6 +3816,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3628,6 +3839,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3649,6 +3861,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,6 +3883,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3692,6 +3906,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3725,6 +3940,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3737,6 +3953,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3758,6 +3975,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3779,6 +3997,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3794,12 +4013,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3821,6 +4041,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3843,6 +4064,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3864,6 +4086,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3885,6 +4108,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3907,6 +4131,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3940,6 +4165,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3952,6 +4178,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3973,6 +4200,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3994,6 +4222,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4009,12 +4238,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4036,6 +4266,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4058,6 +4289,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4079,6 +4311,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4100,6 +4333,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4122,6 +4356,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4160,6 +4395,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4172,6 +4408,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4193,6 +4430,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4214,6 +4452,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4229,12 +4468,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4256,6 +4496,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4278,6 +4519,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4299,6 +4541,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4320,6 +4563,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4342,6 +4586,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4377,6 +4622,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4389,6 +4635,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4410,6 +4657,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4431,6 +4679,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4452,6 +4701,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4467,12 +4717,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4494,6 +4745,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4516,6 +4768,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4537,6 +4790,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4558,6 +4812,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4580,6 +4835,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4619,6 +4875,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4631,6 +4888,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4652,6 +4910,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4673,6 +4932,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4694,6 +4954,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4715,6 +4976,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4730,12 +4992,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4757,6 +5020,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4779,6 +5043,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4800,6 +5065,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4821,6 +5087,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4843,6 +5110,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4879,6 +5147,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4891,6 +5160,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4912,6 +5182,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4933,6 +5204,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4954,6 +5226,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4969,12 +5242,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4996,6 +5270,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5018,6 +5293,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5039,6 +5315,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5060,6 +5337,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5082,6 +5360,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5117,6 +5396,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5129,6 +5409,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5150,6 +5431,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5171,6 +5453,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5192,6 +5475,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5207,12 +5491,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5234,6 +5519,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5256,6 +5542,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5277,6 +5564,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5298,6 +5586,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5320,6 +5609,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5359,6 +5649,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5371,6 +5662,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5392,6 +5684,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5413,6 +5706,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5434,6 +5728,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5449,12 +5744,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5476,6 +5772,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5498,6 +5795,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5519,6 +5817,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5540,6 +5839,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5562,6 +5862,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5601,6 +5902,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5613,6 +5915,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5634,6 +5937,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5655,6 +5959,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5676,6 +5981,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5691,12 +5997,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5718,6 +6025,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5740,6 +6048,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5761,6 +6070,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5782,6 +6092,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5804,6 +6115,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5843,6 +6155,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5855,6 +6168,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5876,6 +6190,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5897,6 +6212,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5918,6 +6234,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5933,12 +6250,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5960,6 +6278,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5982,6 +6301,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6003,6 +6323,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6024,6 +6345,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6046,6 +6368,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6084,6 +6407,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6096,6 +6420,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6117,6 +6442,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6138,6 +6464,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6159,6 +6486,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6174,12 +6502,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6201,6 +6530,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6223,6 +6553,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6244,6 +6575,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6265,6 +6597,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6287,6 +6620,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6325,6 +6659,7 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6337,6 +6672,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6358,6 +6694,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6379,6 +6716,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6394,12 +6732,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6421,6 +6760,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6443,6 +6783,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6464,6 +6805,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6485,6 +6827,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6507,6 +6850,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6542,6 +6886,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6554,6 +6899,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6575,6 +6921,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6596,6 +6943,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6617,6 +6965,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6632,12 +6981,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6659,6 +7009,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6681,6 +7032,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6702,6 +7054,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6723,6 +7076,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6745,6 +7099,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6783,6 +7138,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6795,6 +7151,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6816,6 +7173,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6837,6 +7195,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6852,12 +7211,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6879,6 +7239,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6901,6 +7262,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6922,6 +7284,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6943,6 +7306,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6965,6 +7329,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7001,6 +7366,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7013,6 +7379,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7034,6 +7401,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7055,6 +7423,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7070,12 +7439,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7097,6 +7467,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7119,6 +7490,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7140,6 +7512,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7161,6 +7534,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7183,6 +7557,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7218,6 +7593,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7230,6 +7606,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7251,6 +7628,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7272,6 +7650,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7293,6 +7672,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7308,12 +7688,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7335,6 +7716,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7357,6 +7739,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7378,6 +7761,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7399,6 +7783,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7421,6 +7806,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7460,6 +7846,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7472,6 +7859,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7493,6 +7881,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7514,6 +7903,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7535,6 +7925,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7550,12 +7941,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7577,6 +7969,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7599,6 +7992,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7620,6 +8014,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7641,6 +8036,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7663,6 +8059,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7698,6 +8095,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7710,6 +8108,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7731,6 +8130,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7752,6 +8152,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7773,6 +8174,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7788,12 +8190,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7815,6 +8218,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7837,6 +8241,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7858,6 +8263,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7879,6 +8285,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7901,6 +8308,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7934,6 +8342,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7946,6 +8355,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7967,6 +8377,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7988,6 +8399,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8003,12 +8415,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8030,6 +8443,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8052,6 +8466,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8073,6 +8488,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8094,6 +8510,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8116,6 +8533,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8153,6 +8571,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8165,6 +8584,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8186,6 +8606,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8207,6 +8628,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8228,6 +8650,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8243,12 +8666,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8270,6 +8694,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8292,6 +8717,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8313,6 +8739,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8334,6 +8761,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8356,6 +8784,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8391,6 +8820,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8403,6 +8833,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8424,6 +8855,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8445,6 +8877,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8466,6 +8899,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8481,12 +8915,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8508,6 +8943,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8530,6 +8966,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8551,6 +8988,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8572,6 +9010,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8594,6 +9033,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8629,6 +9069,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8641,6 +9082,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8662,6 +9104,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8683,6 +9126,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8704,6 +9148,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8719,12 +9164,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8746,6 +9192,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8768,6 +9215,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8789,6 +9237,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8810,6 +9259,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8832,6 +9282,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8871,6 +9322,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8883,6 +9335,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8904,6 +9357,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8925,6 +9379,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8946,6 +9401,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8961,12 +9417,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8988,6 +9445,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9010,6 +9468,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9031,6 +9490,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9052,6 +9512,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9074,6 +9535,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9109,6 +9571,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9121,6 +9584,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9142,6 +9606,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9163,6 +9628,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9184,6 +9650,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9199,12 +9666,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9226,6 +9694,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9248,6 +9717,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9269,6 +9739,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9290,6 +9761,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9312,6 +9784,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9347,6 +9820,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9359,6 +9833,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9380,6 +9855,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9401,6 +9877,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9422,6 +9899,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9437,12 +9915,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9464,6 +9943,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9486,6 +9966,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9507,6 +9988,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9528,6 +10010,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9550,6 +10033,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9587,6 +10071,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9599,6 +10084,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9620,6 +10106,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9641,6 +10128,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9662,6 +10150,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9677,12 +10166,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9704,6 +10194,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9726,6 +10217,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9747,6 +10239,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9768,6 +10261,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9790,6 +10284,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9826,6 +10321,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9838,6 +10334,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9859,6 +10356,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9880,6 +10378,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9901,6 +10400,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9916,12 +10416,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9943,6 +10444,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9965,6 +10467,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9986,6 +10489,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10007,6 +10511,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10029,6 +10534,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10068,6 +10574,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10080,6 +10587,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10101,6 +10609,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10122,6 +10631,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10137,12 +10647,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10164,6 +10675,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10186,6 +10698,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10207,6 +10720,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10228,6 +10742,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10250,6 +10765,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10287,6 +10803,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10299,6 +10816,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10320,6 +10838,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10341,6 +10860,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10362,6 +10882,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10377,12 +10898,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10404,6 +10926,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10426,6 +10949,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10447,6 +10971,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10468,6 +10993,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10490,6 +11016,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10525,6 +11052,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10537,6 +11065,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10558,6 +11087,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10579,6 +11109,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10600,6 +11131,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10615,12 +11147,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10642,6 +11175,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10664,6 +11198,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10685,6 +11220,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10706,6 +11242,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10728,6 +11265,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10763,6 +11301,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10775,6 +11314,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10796,6 +11336,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10817,6 +11358,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10838,6 +11380,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10853,12 +11396,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10880,6 +11424,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10902,6 +11447,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10923,6 +11469,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10944,6 +11491,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10966,6 +11514,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10999,6 +11548,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11011,6 +11561,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11032,6 +11583,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11053,6 +11605,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11068,12 +11621,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11095,6 +11649,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11117,6 +11672,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11138,6 +11694,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11159,6 +11716,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11181,6 +11739,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11218,6 +11777,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11230,6 +11790,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11251,6 +11812,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11272,6 +11834,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11287,12 +11850,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11314,6 +11878,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11336,6 +11901,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11357,6 +11923,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11378,6 +11945,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11400,6 +11968,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11433,6 +12002,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11445,6 +12015,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11466,6 +12037,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11487,6 +12059,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11502,12 +12075,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11529,6 +12103,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11551,6 +12126,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11572,6 +12148,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11593,6 +12170,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11615,6 +12193,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11652,6 +12231,7 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11664,6 +12244,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11685,6 +12266,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11706,6 +12288,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11721,12 +12304,13 @@ export interface operations {
                     });
                 };
             };
-            /** @description The request body is too large: `payload_too_large` (Request body over the size limit). */
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11748,6 +12332,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11770,6 +12355,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11791,6 +12377,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11812,6 +12399,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11834,6 +12422,485 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    privacyRequestCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrivacyRequestCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted: a job finishes the work; its status is at Location */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacyRequest"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    privacyRequestShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                "request-id": string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacyRequest"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11884,6 +12951,7 @@ export interface operations {
                     "Retry-After": components["headers"]["Retry-After"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type Environment, KEY_PREFIX } from '../config.ts';
 import type { EndpointFeature, KeyScope } from '../contract/endpoints.ts';
+import { KEY_EXPIRY_HEADER, KEY_EXPIRY_WARNING_MS } from '../contract/key-expiry.ts';
 import { ApiError } from '../errors.ts';
 import {
   type ApiKeyRecord,
@@ -97,6 +98,9 @@ export async function admitKey(
   ) {
     throw new ApiError('invalid_api_key', 'The API key is unknown or revoked.');
   }
+  if (isExpired(principal.key, now)) {
+    throw new ApiError('invalid_api_key', `The API key expired at ${principal.key.expiresAt}.`);
+  }
   if (principal.merchant.status !== 'active')
     throw new ApiError('forbidden', 'The merchant account is suspended.');
   if (request.scope && principal.key.scope !== request.scope) {
@@ -115,6 +119,15 @@ export async function admitKey(
     );
   }
   return principal;
+}
+
+const isExpired = (key: ApiKeyRecord, now: number) =>
+  key.expiresAt !== undefined && Date.parse(key.expiresAt) <= now;
+
+/** The warning header of a key in its last 14 days (its expiry, ISO), or none: the integration sees it coming. */
+export function keyExpiryWarning(key: ApiKeyRecord, now: number): Record<string, string> {
+  if (key.expiresAt === undefined || Date.parse(key.expiresAt) - now > KEY_EXPIRY_WARNING_MS) return {};
+  return { [KEY_EXPIRY_HEADER]: key.expiresAt };
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   type ZodOpenApiPathsObject,
 } from 'zod-openapi';
 import { ERROR_CATALOG, type ErrorCode } from '../errors.ts';
-import { boundedInt, label, pathIdText } from '../schemas/fields.ts';
+import { boundedInt, isoTime, label, pathIdText } from '../schemas/fields.ts';
 import { errorEnvelopeSchema, requestId } from '../schemas/responses.ts';
 import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from './console-credentials.ts';
 import { ENDPOINT_DOCS, type EndpointDocs, errorsOf } from './endpoint-docs.ts';
@@ -20,6 +20,7 @@ import {
   IDEMPOTENCY_KEY_PATTERN,
 } from './endpoints.ts';
 import { ERROR_CONDITIONS } from './error-conditions.ts';
+import { KEY_EXPIRY_HEADER } from './key-expiry.ts';
 import { API_DEFINITIONS, API_ENDPOINTS } from './management-endpoints.ts';
 
 /**
@@ -77,6 +78,11 @@ const HEADERS = {
       'Draft IETF RateLimit-Policy header: the quota and its window in seconds: the merchant’s (`"merchant";q=100;w=1`), or per client address for the document (`"document";q=30;w=60`).',
     schema: rateLimitValue(),
   },
+  [KEY_EXPIRY_HEADER]: {
+    description:
+      'Present in the last 14 days of a key that expires: when it stops working (ISO time). Make the next key before then.',
+    schema: isoTime(),
+  },
 };
 type HeaderName = keyof typeof HEADERS;
 
@@ -90,7 +96,7 @@ const REASONS: Record<number, string> = {
   404: 'The referenced order or return does not exist',
   409: 'A conflicting earlier call',
   410: 'The route is past its sunset',
-  413: 'The request body is too large',
+  413: 'The request body is too large, or the record it makes would pass the 400 KB a stored item takes',
   422: 'A field has an invalid value',
   429: 'Rate limited; retry after Retry-After',
   500: 'Internal failure; retry with backoff',
@@ -117,6 +123,7 @@ function errorResponses(errorCodes: readonly ErrorCode[]) {
             ...(retryable ? (['Retry-After'] as const) : []),
             'RateLimit',
             'RateLimit-Policy',
+            KEY_EXPIRY_HEADER,
           ),
           content: {
             'application/json': {
@@ -215,12 +222,24 @@ function operation(name: string, definition: DocumentedEndpoint): ZodOpenApiOper
         definition.successStatus === 202
           ? {
               description: 'Accepted: a job finishes the work; its status is at Location',
-              headers: headerRefs('X-Request-Id', 'Location', 'RateLimit', 'RateLimit-Policy'),
+              headers: headerRefs(
+                'X-Request-Id',
+                'Location',
+                'RateLimit',
+                'RateLimit-Policy',
+                KEY_EXPIRY_HEADER,
+              ),
               content: { 'application/json': { schema: definition.response } },
             }
           : {
               description: 'The answer',
-              headers: headerRefs('X-Request-Id', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy'),
+              headers: headerRefs(
+                'X-Request-Id',
+                'Idempotent-Replayed',
+                'RateLimit',
+                'RateLimit-Policy',
+                KEY_EXPIRY_HEADER,
+              ),
               content: { 'application/json': { schema: definition.response } },
             },
       ...errorResponses(errorsOf(definition)),

@@ -12,6 +12,12 @@ import type { TransactItem } from './transact.ts';
  * transaction, so a change is never recorded without its entry (or the other way round).
  */
 
+/** Who made a change, as the audit log names them: a console key, the admin CLI, a feedback rule. */
+export interface AuditActor {
+  keyId: string;
+  keyName: string;
+}
+
 /**
  * `auditId` names the entry among those of the same millisecond: random by default; a change that
  * must write the same items when replayed (an imported dispute's list entries) derives it.

@@ -3,7 +3,7 @@ import { identityId } from '../identity/identity-ids.ts';
 import { entryIdOf, identityRefOf, type ListEntry, markerOf } from '../lists/entries.ts';
 import { retainUntil } from '../retention.ts';
 import type { ListKind, ListName, ListSource } from '../schemas/lists.ts';
-import { auditPut } from './audit.ts';
+import { type AuditActor, auditPut } from './audit.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
 import { HistoryChanges, identityKey } from './identity-history.ts';
@@ -76,11 +76,8 @@ export function toListEntry(item: Record<string, unknown>): ListEntry {
   return { ...(entry as unknown as ListEntry), ...(typeof expiry === 'string' ? { expiresAt: expiry } : {}) };
 }
 
-/** Who made a change, as the audit log names them. */
-export interface ListActor {
-  keyId: string;
-  keyName: string;
-}
+/** Who made a list change, as the audit log names them. */
+export type ListActor = AuditActor;
 
 /** Feedback entries are audited as made by their rule. */
 const actorOf = (actor: ListActor | undefined, entry?: ListEntry): ListActor =>

@@ -1,20 +1,20 @@
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Environment, KEY_PREFIX } from '../config.ts';
 import type { KeyScope } from '../contract/endpoints.ts';
 import { newKeyId, newMerchantId, randomBase62 } from '../ids.ts';
 import type { ListRules } from '../schemas/lists.ts';
+import { type AuditActor, auditPut } from './audit.ts';
 import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
 import { apiKeyHashOf, gsi1, keys, learningGsi1, type TableKey } from './keys.ts';
 import { queryAll } from './query-all.ts';
-import { GSI1 } from './table-definition.ts';
-import { type TransactItems, transactWriteIfFirstHolds } from './transact.ts';
+import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
+import {
+  type TransactItem,
+  type TransactItems,
+  transactWrite,
+  transactWriteIfFirstHolds,
+} from './transact.ts';
 
 /** Merchants and their API keys. Keys are stored only as SHA-256 digests; the clear key is shown once. */
 type MerchantStatus = 'active' | 'suspended';
@@ -58,6 +58,8 @@ export interface ApiKeyRecord {
   status: 'active' | 'revoked';
   last4: string;
   createdAt: string;
+  /** When the key stops working (ISO time); undefined: it never expires. */
+  expiresAt?: string;
 }
 
 export interface IssuedKey {
@@ -71,10 +73,17 @@ export function hashApiKey(apiKey: string): string {
   return sha256Hex(apiKey);
 }
 
+/**
+ * Who makes a key or a merchant when the caller names nobody: local tooling (`npm start`, benches,
+ * the eval). The admin CLI, the only way to do it in AWS, names its operator.
+ */
+const LOCAL_TOOLING: AuditActor = { keyId: 'local_tooling', keyName: 'local tooling' };
+
 export async function createMerchant(input: {
   name: string;
   accountUpdatesEnabled: boolean;
   environment: Environment;
+  by?: AuditActor;
 }): Promise<Merchant & IssuedKey> {
   const merchant: Merchant = {
     merchantId: newMerchantId(),
@@ -85,7 +94,11 @@ export async function createMerchant(input: {
     webhookReviewNotes: false,
     createdAt: new Date().toISOString(),
   };
-  const { item: keyItem, issued } = newKeyItem({
+  const {
+    item: keyItem,
+    issued,
+    record,
+  } = newKeyItem({
     merchantId: merchant.merchantId,
     environment: input.environment,
     scope: 'events',
@@ -93,6 +106,7 @@ export async function createMerchant(input: {
   await documentClient.send(
     new TransactWriteCommand({
       TransactItems: [
+        keyCreatedAudit(record, input.by),
         {
           Put: {
             TableName: tableName,
@@ -139,11 +153,9 @@ export async function listMerchantIds(): Promise<string[]> {
 
 export async function updateMerchant(
   merchantId: string,
+  // Not `status`: a suspension is audited (setMerchantStatus).
   changes: Partial<
-    Pick<
-      Merchant,
-      'status' | 'accountUpdatesEnabled' | 'autoPromoteModels' | 'rateLimit' | 'webhookReviewNotes'
-    >
+    Pick<Merchant, 'accountUpdatesEnabled' | 'autoPromoteModels' | 'rateLimit' | 'webhookReviewNotes'>
   >,
 ): Promise<Merchant | undefined> {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
@@ -213,19 +225,40 @@ export interface NewKey {
   scope?: KeyScope;
   name?: string;
   endpoints?: string[];
+  /** When the key stops working (ISO time); never when absent. */
+  expiresAt?: string;
+  /** Who makes it, for the audit log. */
+  by?: AuditActor;
 }
 
+/** An expired key's item stays this long after its expiry (auditors may look it up), then TTL removes it. */
+const EXPIRED_KEY_KEPT_SECONDS = 90 * 86_400;
+
+/** Creates a key with its audit entry, in one transaction. undefined: no such merchant. */
 export async function createApiKey(input: NewKey): Promise<IssuedKey | undefined> {
   if (!(await getMerchant(input.merchantId))) return undefined;
-  const { item, issued } = newKeyItem(input);
-  await documentClient.send(
-    new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }),
-  );
+  const { item, issued, record } = newKeyItem(input);
+  await transactWrite([
+    { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+    keyCreatedAudit(record, input.by),
+  ]);
   return issued;
 }
 
-/** Marks a key revoked. Returns false when no such key id exists. */
-export async function revokeApiKey(keyId: string): Promise<boolean> {
+function keyCreatedAudit(record: ApiKeyRecord, by: AuditActor = LOCAL_TOOLING): TransactItem {
+  const holder = record.name ? ` held by ${record.name}` : '';
+  const expiry = record.expiresAt ? `, expires ${record.expiresAt}` : '';
+  return auditPut(record.merchantId, {
+    at: record.createdAt,
+    action: 'apiKey.created',
+    ...by,
+    subject: record.keyId,
+    detail: `${record.scope} key …${record.last4}${holder}${expiry}`,
+  });
+}
+
+/** Marks a key revoked, with its audit entry, in one transaction. false: no such key id. */
+export async function revokeApiKey(keyId: string, by: AuditActor, now = Date.now()): Promise<boolean> {
   const { Items } = await documentClient.send(
     new QueryCommand({
       TableName: tableName,
@@ -237,16 +270,57 @@ export async function revokeApiKey(keyId: string): Promise<boolean> {
   );
   const item = Items?.[0];
   if (!item) return false;
-  await documentClient.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: { PK: item.PK, SK: item.SK },
-      UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':revoked': 'revoked', ':now': new Date().toISOString() },
+  const at = new Date(now).toISOString();
+  await transactWrite([
+    {
+      Update: {
+        TableName: tableName,
+        Key: { PK: item.PK, SK: item.SK },
+        UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':revoked': 'revoked', ':now': at },
+      },
+    },
+    auditPut(String(item.merchantId), {
+      at,
+      action: 'apiKey.revoked',
+      ...by,
+      subject: keyId,
+      detail: `${item.scope === 'console' ? 'console' : 'events'} key …${String(item.last4)}${typeof item.name === 'string' ? ` held by ${item.name}` : ''}`,
     }),
-  );
+  ]);
   return true;
+}
+
+/**
+ * Suspends a merchant (every key answers 403) or lifts it, with its audit entry, in one transaction.
+ * false: no such merchant.
+ */
+export function setMerchantStatus(
+  merchantId: string,
+  status: MerchantStatus,
+  by: AuditActor,
+  now = Date.now(),
+): Promise<boolean> {
+  return transactWriteIfFirstHolds([
+    {
+      Update: {
+        TableName: tableName,
+        Key: keys.merchantProfile(merchantId),
+        UpdateExpression: 'SET #status = :status',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':status': status },
+      },
+    },
+    auditPut(merchantId, {
+      at: new Date(now).toISOString(),
+      action: status === 'suspended' ? 'merchant.suspended' : 'merchant.unsuspended',
+      ...by,
+      subject: merchantId,
+      detail: status === 'suspended' ? 'every key of the merchant answers 403' : 'its keys work again',
+    }),
+  ]);
 }
 
 export async function findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
@@ -269,10 +343,11 @@ export async function findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | 
     status: Item.status,
     last4: Item.last4,
     createdAt: Item.createdAt,
+    ...(typeof Item.expiry === 'string' ? { expiresAt: Item.expiry } : {}),
   };
 }
 
-function newKeyItem({ merchantId, environment, scope = 'events', name, endpoints }: NewKey) {
+function newKeyItem({ merchantId, environment, scope = 'events', name, endpoints, expiresAt }: NewKey) {
   const apiKey = `${KEY_PREFIX[environment]}${randomBase62(API_KEY_RANDOM_LENGTH)}`;
   const keyId = newKeyId();
   const keyHash = hashApiKey(apiKey);
@@ -287,10 +362,20 @@ function newKeyItem({ merchantId, environment, scope = 'events', name, endpoints
     status: 'active',
     last4: apiKey.slice(-4),
     createdAt: new Date().toISOString(),
+    ...(expiresAt ? { expiresAt } : {}),
   };
+  // `expiresAt` is the table's TTL attribute (epoch seconds): the key's own expiry is `expiry`.
+  const { expiresAt: _expiry, ...stored } = record;
+  const expiry = expiresAt
+    ? {
+        expiry: expiresAt,
+        [TTL_ATTRIBUTE]: Math.floor(Date.parse(expiresAt) / 1000) + EXPIRED_KEY_KEPT_SECONDS,
+      }
+    : {};
   return {
-    item: { ...keys.apiKey(keyHash), ...gsi1.apiKeyById(keyId), entity: 'apiKey', ...record },
+    item: { ...keys.apiKey(keyHash), ...gsi1.apiKeyById(keyId), entity: 'apiKey', ...stored, ...expiry },
     issued: { keyId, apiKey },
+    record,
   };
 }
 

@@ -3,6 +3,7 @@ import { randomBase62 } from '../ids.ts';
 import type { WebhookSettings } from '../schemas/webhooks.ts';
 import type { WebhookSubscription } from '../webhooks/events.ts';
 import { failingTooLong } from '../webhooks/schedule.ts';
+import { openSecret, type SealedSecret, sealSecret } from '../webhooks/secret-box.ts';
 import { newWebhookSecret } from '../webhooks/signing.ts';
 import { documentClient, tableName } from './client.ts';
 import { queryGsi1 } from './index-query.ts';
@@ -19,12 +20,16 @@ import {
  * A merchant's webhook endpoints. Each endpoint is one item holding its URL, filters and signing
  * secrets; what the enabled ones subscribe to is mirrored, in the same transaction, on the merchant's
  * one subscriptions item, which every scored request reads in its existing BatchGetItem (no extra
- * round trip). Secrets never leave this module except to sign, and are shown once when made.
+ * round trip). Secrets are stored sealed, never leave this module except to sign, and are shown
+ * once when made.
  */
 type WebhookStatus = 'enabled' | 'disabled';
 
+/** A signing secret as stored: sealed (shared/webhooks/secret-box.ts), never in plain text. */
 interface SigningSecret {
-  secret: string;
+  sealed?: SealedSecret;
+  /** Written before secrets were sealed: read until the endpoint's next rotation replaces it. */
+  secret?: string;
   /** Set on the previous secret during a rotation: it keeps signing until then. */
   expiresAt?: number;
 }
@@ -87,6 +92,7 @@ export async function createWebhookEndpoint(
     updatedAt: createdAt,
   };
   const secret = newWebhookSecret();
+  const sealed = await sealSecret(secret, { merchantId, webhookId });
   await transactWrite([
     {
       Put: {
@@ -96,7 +102,7 @@ export async function createWebhookEndpoint(
           ...webhookGsi1.endpointsByMerchant(merchantId, createdAt, webhookId),
           entity: 'webhookEndpoint',
           ...endpoint,
-          secrets: [{ secret }] satisfies SigningSecret[],
+          secrets: [{ sealed }] satisfies SigningSecret[],
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
@@ -125,10 +131,14 @@ export async function deliveryTarget(
 ): Promise<{ endpoint: WebhookEndpoint; secrets: string[] } | undefined> {
   const item = await endpointItem(merchantId, webhookId);
   if (!item) return undefined;
-  const secrets = ((item.secrets as SigningSecret[] | undefined) ?? [])
-    .filter((s) => s.expiresAt === undefined || s.expiresAt > now)
-    .map((s) => s.secret);
-  return { endpoint: toEndpoint(item), secrets };
+  const owner = { merchantId, webhookId };
+  const signing = ((item.secrets as SigningSecret[] | undefined) ?? []).filter(
+    (s) => s.expiresAt === undefined || s.expiresAt > now,
+  );
+  const secrets = await Promise.all(
+    signing.map((s) => (s.sealed ? openSecret(s.sealed, owner) : Promise.resolve(s.secret ?? ''))),
+  );
+  return { endpoint: toEndpoint(item), secrets: secrets.filter((secret) => secret !== '') };
 }
 
 export async function listWebhookEndpoints(merchantId: string, limit = 100): Promise<WebhookEndpoint[]> {
@@ -230,8 +240,10 @@ export async function rotateWebhookSecret(
     (s) => s.expiresAt === undefined,
   );
   const secret = newWebhookSecret();
+  const sealed = await sealSecret(secret, { merchantId, webhookId });
   const expiresAt = now + ROTATION_OVERLAP_MS;
-  const secrets: SigningSecret[] = [{ secret }, ...(current ? [{ secret: current.secret, expiresAt }] : [])];
+  // The previous one keeps its stored form: rotating never opens a secret.
+  const secrets: SigningSecret[] = [{ sealed }, ...(current ? [{ ...current, expiresAt }] : [])];
   await documentClient.send(
     new UpdateCommand({
       TableName: tableName,

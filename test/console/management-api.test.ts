@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, waitForKeyCacheExpiry, withTestApi } from '../support/api.ts';
+import { expectError, TEST_OPERATOR, waitForKeyCacheExpiry, withTestApi } from '../support/api.ts';
 import { countersOf, emailOf } from '../support/commerce.ts';
 import { consoleKey, orderAndReturn, reviewEveryReturn, saveWorkflow } from '../support/console.ts';
 import { uid } from '../support/fixtures.ts';
@@ -273,7 +273,7 @@ describe('management API', () => {
       const signIn = await suite.api.request('POST', '/v1/console/session', { apiKey: key });
       const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
       const { keyId } = (await findApiKeyByHash(hashApiKey(key)))!;
-      await revokeApiKey(keyId);
+      await revokeApiKey(keyId, TEST_OPERATOR);
       await waitForKeyCacheExpiry();
       expectError(
         await suite.api.request('GET', '/v1/reviews', { headers: { Cookie: cookie } }),

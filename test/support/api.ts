@@ -110,3 +110,6 @@ export function expectError(response: ApiResponse, status: number, code: string,
   expect(response.body.error.requestId).toBe(response.headers.get('x-request-id'));
   if (field !== undefined) expect(response.body.error.field).toBe(field);
 }
+
+/** Who the test suites are in the audit log when they revoke keys or suspend merchants directly. */
+export const TEST_OPERATOR = { keyId: 'test_suite', keyName: 'test suite' };

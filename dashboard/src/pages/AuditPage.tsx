@@ -13,7 +13,14 @@ const ACTIONS: Record<Page['items'][number]['action'], string> = {
   'listEntry.displaced': 'List entry displaced',
   'listRules.saved': 'Feedback rules saved',
   'network.saved': 'Network membership changed',
+  'apiKey.created': 'API key created',
+  'apiKey.revoked': 'API key revoked',
+  'merchant.suspended': 'Account suspended',
+  'merchant.unsuspended': 'Account suspension lifted',
   'network.withdrawn': 'Network contribution withdrawn',
+  'privacy.requested': 'Privacy request received',
+  'privacy.erased': 'Customer data erased',
+  'privacy.exported': 'Customer data exported',
 };
 
 /** Every change made through the console: who (key holder and key id) and when. */

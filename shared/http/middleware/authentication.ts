@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { authenticate, type CalledEndpoint } from '../../auth/authenticate.ts';
+import { authenticate, type CalledEndpoint, keyExpiryWarning } from '../../auth/authenticate.ts';
 import { authenticateSession, sessionTokenOf } from '../../auth/console-session.ts';
 import { CONSOLE_REQUEST_HEADER } from '../../contract/console-credentials.ts';
 import { logger } from '../../observability.ts';
@@ -30,6 +30,7 @@ export function authentication(
           })
         : await authenticate(authorization, options);
       request.context.principal = principal;
+      Object.assign(request.context.responseHeaders, keyExpiryWarning(principal.key, Date.now()));
       if (sessionToken) request.context.sessionToken = sessionToken;
       logger.appendKeys({ merchantId: principal.merchant.merchantId });
     },
