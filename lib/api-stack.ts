@@ -21,7 +21,7 @@ import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../shared/http/route.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
 import { ApiFunction } from './api-function.ts';
-import { removalPolicyFor, type StageConfig } from './config.ts';
+import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import { ConsoleHosting } from './console-hosting.ts';
 import { addGatewayErrors } from './gateway-responses.ts';
 import { type MonitoredFunction, Monitoring } from './monitoring.ts';
@@ -54,8 +54,7 @@ export class ApiStack extends Stack {
     const logRemovalPolicy = removalPolicyFor(config.protectData);
 
     const environment: Record<string, string> = {
-      ENVIRONMENT: config.stage,
-      POWERTOOLS_LOG_LEVEL: config.logLevel,
+      ...commonEnvironment(config),
       DEFAULT_RATE_LIMIT_PER_SECOND: String(config.defaultRateLimit.perSecond),
       DEFAULT_RATE_LIMIT_BURST: String(config.defaultRateLimit.burst),
       NETWORK_SECRET_ARN: props.networkSecret.secretArn,

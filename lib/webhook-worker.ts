@@ -15,7 +15,7 @@ import {
   METRICS_NAMESPACE,
   POWERTOOLS_SERVICE_NAME,
 } from './api-function.ts';
-import { removalPolicyFor, type StageConfig } from './config.ts';
+import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import { WEBHOOK_WORKER_ACCESS } from './table-access.ts';
 
 export interface WebhookStackProps extends StackProps {
@@ -64,8 +64,7 @@ export class WebhookStack extends Stack {
       handlerFile: 'functions/webhook-worker.ts',
       description: 'Delivers signed webhooks from the outbox (table stream) and the retry queue',
       environment: {
-        ENVIRONMENT: config.stage,
-        POWERTOOLS_LOG_LEVEL: config.logLevel,
+        ...commonEnvironment(config),
         WEBHOOK_RETRY_QUEUE_URL: this.retryQueue.queueUrl,
         NETWORK_SECRET_ARN: props.networkSecret.secretArn,
       },

@@ -318,6 +318,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
         ENVIRONMENT: stage,
         DEFAULT_RATE_LIMIT_PER_SECOND: String(config.defaultRateLimit.perSecond),
         DEFAULT_RATE_LIMIT_BURST: String(config.defaultRateLimit.burst),
+        // Each record kind's retention (docs/privacy.md), as lib/config.ts sets it for the stage.
+        RETENTION_DAYS: JSON.stringify(config.retentionDays),
       });
       expect(JSON.stringify(variables.TABLE_NAME), id).toContain(`AbuseDecision-${stage}-Data`);
     }

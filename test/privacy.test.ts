@@ -249,7 +249,7 @@ describe('erase', () => {
       TABLE_NAME: restored,
     });
     expect(replay.code, replay.stderr).toBe(0);
-    expect(JSON.parse(replay.stdout).replayed.length).toBeGreaterThan(0);
+    expect(JSON.parse(replay.stdout).erased.length).toBeGreaterThan(0);
     expect(await itemsOfNaming(a.merchantId, words, restored)).toEqual([]);
     expect(changedKeys(bBefore, await merchantItems(b.merchantId, restored))).toEqual([]);
   });

@@ -51,7 +51,7 @@ export const privacyCommands: AdminCommand[] = [
     options: { 'from-table': { type: 'string' } },
     run: async (flags) => {
       const from = typeof flags['from-table'] === 'string' ? flags['from-table'] : undefined;
-      return { replayed: await replayTombstones(Date.now(), from) };
+      return replayTombstones(Date.now(), from);
     },
   },
 ];

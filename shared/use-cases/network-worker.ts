@@ -40,7 +40,7 @@ async function processNetworkItem(item: Record<string, unknown>, now = Date.now(
   const merchant = await getRecord<Merchant>(
     keys.merchantProfile(still.type === 'work' ? still.work.merchantId : still.merchantId),
   );
-  if (still.type === 'work' && still.work.withdraw) await withdraw(still.work.merchantId, now);
+  if (still.type === 'work' && still.work.withdraw) await withdrawContributions(still.work.merchantId, now);
   else if (merchant && contributes(merchant, still)) await contribute(still, now);
   await dequeueNetworkItem(still);
 }
@@ -82,9 +82,10 @@ async function contribute(queued: QueuedNetworkItem, now: number): Promise<void>
 
 /**
  * Takes back everything the merchant contributed: its ledger entries, page by page, each removed
- * with the reputation rebuilt without it. Cut off, it resumes where the ledger shows.
+ * with the reputation rebuilt without it. Cut off, it resumes where the ledger shows. Offboarding
+ * runs it too (shared/use-cases/offboard-merchant.ts).
  */
-async function withdraw(merchantId: string, now: number): Promise<void> {
+export async function withdrawContributions(merchantId: string, now: number): Promise<void> {
   for (;;) {
     const entries = await merchantLedgerEntries(merchantId, WITHDRAWAL_PAGE);
     if (entries.length === 0) return;

@@ -20,12 +20,14 @@ import {
   countPrivacyAttempt,
   createPrivacyRequest,
   finishPrivacyRequest,
+  listOffboarded,
   listTombstones,
   type PrivacyRequest,
   pendingPrivacyRequests,
 } from '../store/privacy-requests.ts';
 import { eraseSubjectRecords } from '../store/subject-erasure.ts';
 import { findSubjectRecords, type SubjectRecords } from '../store/subject-records.ts';
+import { offboardMerchant } from './offboard-merchant.ts';
 
 /**
  * Erase or export one customer's data at one merchant (docs/privacy.md). A request is accepted at
@@ -201,21 +203,23 @@ export async function privacyRequestView(
 }
 
 /**
- * After a restore from a backup (docs/operations.md): every tombstone's erasure again, so nothing a
- * customer had erased comes back; `fromTable` names the table the tombstones are read from when it is
+ * After a restore from a backup (docs/operations.md): every tombstone's erasure again, and every
+ * offboarded merchant's deletion, so nothing a customer or a merchant had deleted comes back; `fromTable` names the table the tombstones are read from when it is
  * not the restored one. Returns how many records each found again, per tombstone.
  */
-export async function replayTombstones(
-  now: number,
-  fromTable?: string,
-): Promise<{ requestId: string; found: number }[]> {
-  const replayed: { requestId: string; found: number }[] = [];
+export async function replayTombstones(now: number, fromTable?: string) {
+  const erased: { requestId: string; found: number }[] = [];
   for (const tombstone of await listTombstones(fromTable)) {
     const refs = parseIdentityIds(tombstone.identities);
     const records = await subjectRecords(tombstone.merchantId, refs);
     await eraseSubject(tombstone.merchantId, records, now);
     const found = Object.values(countsOf(records)).reduce((a, b) => a + b, 0);
-    replayed.push({ requestId: tombstone.requestId, found });
+    erased.push({ requestId: tombstone.requestId, found });
   }
-  return replayed;
+  const offboarded: { merchantId: string; found: number }[] = [];
+  for (const { offboardedMerchantId } of await listOffboarded(fromTable)) {
+    const receipt = await offboardMerchant(offboardedMerchantId, now);
+    offboarded.push({ merchantId: offboardedMerchantId, found: receipt.items.total });
+  }
+  return { erased, offboarded };
 }

@@ -1,0 +1,134 @@
+/**
+ * Offboarding a merchant (docs/operations.md): `admin merchant delete --merchant M --confirm M` on a
+ * table of its own, so a full scan sees every item. A and B share a customer; after A is deleted
+ * nothing of A is left in the table or its S3 prefixes, its keys are refused, the network holds what
+ * B alone contributed, B is untouched, and a second run deletes nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+vi.hoisted(() => {
+  process.env.TABLE_NAME = `offboard-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  process.env.EXPORTS_BUCKET = 'exports-test';
+  process.env.IMPORT_BUCKET = 'imports-test';
+});
+
+const { startS3ObjectServer } = await import('../local/s3-stand-in.ts');
+const s3 = await startS3ObjectServer();
+process.env.S3_ENDPOINT = s3.endpoint;
+
+const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
+const { documentClient, tableName } = await import('../shared/store/client.ts');
+const { networkKeyOf } = await import('../shared/network/network-key.ts');
+const { readNetworkSecret } = await import('../shared/network/network-secret.ts');
+const { drainNetworkQueue } = await import('../shared/use-cases/network-worker.ts');
+const { runPrivacyWorker } = await import('../shared/use-cases/privacy-requests.ts');
+const { admin } = await import('./support/admin.ts');
+const { newMerchant, startTestApi, waitForKeyCacheExpiry } = await import('./support/api.ts');
+const { disputeEntry, placeOrder } = await import('./support/commerce.ts');
+const { identity, normalizeCard } = await import('../shared/identity/identities.ts');
+const { consoleKey } = await import('./support/console.ts');
+const { uid } = await import('./support/fixtures.ts');
+const { reportDispute } = await import('./support/lists.ts');
+const { changedKeys, createOwnTable, merchantItems } = await import('./support/table-snapshot.ts');
+
+type Api = Awaited<ReturnType<typeof startTestApi>>;
+let api: Api;
+beforeAll(async () => {
+  await createOwnTable();
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api.close();
+  await s3.close();
+});
+
+const DAY = 86_400_000;
+
+async function member() {
+  const m = await newMerchant();
+  const key = await consoleKey(m.merchantId);
+  const joined = await api.request('PUT', '/v1/network', { apiKey: key, rawBody: '{"enabled":true}' });
+  expect(joined.status).toBe(200);
+  return { ...m, console: key };
+}
+
+async function scanAll(): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: start }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+describe('merchant delete', () => {
+  it('deletes everything of the merchant, withdraws its network contributions, leaves B untouched; again: nothing', async () => {
+    const [a, b] = [await member(), await member()];
+    const email = `${uid('shared')}@example.com`;
+    const card = { BIN: '466666', last4: String(1000 + Math.floor(Math.random() * 8999)), expiry: '07/30' };
+    for (const m of [a, b]) {
+      const order = await placeOrder(api, m.apiKey, { email, card, timestamp: Date.now() - 10 * DAY });
+      const lost = disputeEntry({
+        disputeStatus: 'LOST',
+        disputeReason: 'FRAUD',
+        timestamp: Date.now() - DAY,
+      });
+      await reportDispute(api, m.apiKey, order.providerOrderId, lost);
+    }
+    await drainNetworkQueue();
+    const exported = await api.request('POST', '/v1/privacy/requests', {
+      apiKey: a.console,
+      rawBody: JSON.stringify({ type: 'export', subject: { emails: [email] } }),
+    });
+    expect(exported.status).toBe(202);
+    await runPrivacyWorker();
+    s3.put('imports-test', `${a.merchantId}/history.ndjson`, '{}\n');
+    s3.put('imports-test', `${b.merchantId}/history.ndjson`, '{}\n');
+    const bBefore = await merchantItems(b.merchantId);
+
+    const refused = await admin('merchant', 'delete', '--merchant', a.merchantId, '--confirm', b.merchantId);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--confirm');
+
+    const deleted = await admin('merchant', 'delete', '--merchant', a.merchantId, '--confirm', a.merchantId);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    const receipt = JSON.parse(deleted.stdout);
+    expect(receipt).toMatchObject({
+      merchantId: a.merchantId,
+      found: true,
+      objects: { imports: 1, exports: 1 },
+    });
+    expect(receipt.keysRevoked).toBe(2);
+    expect(receipt.items.byKind).toMatchObject({
+      merchant: 1,
+      apiKey: 2,
+      order: 1,
+      dispute: 1,
+      privacyRequest: 1,
+    });
+
+    const left = (await scanAll()).filter(
+      (item) => JSON.stringify(item).includes(a.merchantId) && item.entity !== 'offboardedMerchant',
+    );
+    expect(left.map((item) => `${item.PK}|${item.SK}`)).toEqual([]);
+    expect(changedKeys(bBefore, await merchantItems(b.merchantId))).toEqual([]);
+    expect(s3.get('imports-test', `${a.merchantId}/history.ndjson`)).toBeUndefined();
+    expect(s3.get('imports-test', `${b.merchantId}/history.ndjson`)).toBe('{}\n');
+
+    const cardKey = networkKeyOf(await readNetworkSecret(), identity('card', normalizeCard(card)!));
+    const partition = (await scanAll()).filter((item) => item.PK === `NET#${cardKey}`).map((item) => item.SK);
+    expect(partition.sort()).toEqual(['REPUTATION', `M#${b.merchantId}`].sort());
+
+    await waitForKeyCacheExpiry();
+    const order = await api.post('/v1/order', {}, { apiKey: a.apiKey });
+    expect(order.status).toBe(401);
+
+    const again = await admin('merchant', 'delete', '--merchant', a.merchantId, '--confirm', a.merchantId);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ found: false, keysRevoked: 0, items: { total: 0 } });
+  });
+});
