@@ -16,20 +16,18 @@ const { startS3ObjectServer } = await import('../local/s3-stand-in.ts');
 const s3 = await startS3ObjectServer();
 process.env.S3_ENDPOINT = s3.endpoint;
 
-const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
-const { documentClient, tableName } = await import('../shared/store/client.ts');
 const { networkKeyOf } = await import('../shared/network/network-key.ts');
 const { readNetworkSecret } = await import('../shared/network/network-secret.ts');
 const { drainNetworkQueue } = await import('../shared/use-cases/network-worker.ts');
 const { runPrivacyWorker } = await import('../shared/use-cases/privacy-requests.ts');
 const { admin } = await import('./support/admin.ts');
-const { newMerchant, startTestApi, waitForKeyCacheExpiry } = await import('./support/api.ts');
+const { startTestApi, waitForKeyCacheExpiry } = await import('./support/api.ts');
 const { disputeEntry, placeOrder } = await import('./support/commerce.ts');
 const { identity, normalizeCard } = await import('../shared/identity/identities.ts');
-const { consoleKey } = await import('./support/console.ts');
+const { networkMember } = await import('./support/console.ts');
 const { uid } = await import('./support/fixtures.ts');
 const { reportDispute } = await import('./support/lists.ts');
-const { changedKeys, createOwnTable, merchantItems } = await import('./support/table-snapshot.ts');
+const { allItems, changedKeys, createOwnTable, merchantItems } = await import('./support/table-snapshot.ts');
 
 type Api = Awaited<ReturnType<typeof startTestApi>>;
 let api: Api;
@@ -44,30 +42,9 @@ afterAll(async () => {
 
 const DAY = 86_400_000;
 
-async function member() {
-  const m = await newMerchant();
-  const key = await consoleKey(m.merchantId);
-  const joined = await api.request('PUT', '/v1/network', { apiKey: key, rawBody: '{"enabled":true}' });
-  expect(joined.status).toBe(200);
-  return { ...m, console: key };
-}
-
-async function scanAll(): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: start }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
 describe('merchant delete', () => {
   it('deletes everything of the merchant, withdraws its network contributions, leaves B untouched; again: nothing', async () => {
-    const [a, b] = [await member(), await member()];
+    const [a, b] = [await networkMember(api), await networkMember(api)];
     const email = `${uid('shared')}@example.com`;
     const card = { BIN: '466666', last4: String(1000 + Math.floor(Math.random() * 8999)), expiry: '07/30' };
     for (const m of [a, b]) {
@@ -111,7 +88,7 @@ describe('merchant delete', () => {
       privacyRequest: 1,
     });
 
-    const left = (await scanAll()).filter(
+    const left = (await allItems()).filter(
       (item) => JSON.stringify(item).includes(a.merchantId) && item.entity !== 'offboardedMerchant',
     );
     expect(left.map((item) => `${item.PK}|${item.SK}`)).toEqual([]);
@@ -120,7 +97,9 @@ describe('merchant delete', () => {
     expect(s3.get('imports-test', `${b.merchantId}/history.ndjson`)).toBe('{}\n');
 
     const cardKey = networkKeyOf(await readNetworkSecret(), identity('card', normalizeCard(card)!));
-    const partition = (await scanAll()).filter((item) => item.PK === `NET#${cardKey}`).map((item) => item.SK);
+    const partition = (await allItems())
+      .filter((item) => item.PK === `NET#${cardKey}`)
+      .map((item) => item.SK);
     expect(partition.sort()).toEqual(['REPUTATION', `M#${b.merchantId}`].sort());
 
     await waitForKeyCacheExpiry();

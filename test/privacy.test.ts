@@ -15,7 +15,7 @@ const { startS3ObjectServer } = await import('../local/s3-stand-in.ts');
 const s3 = await startS3ObjectServer();
 process.env.S3_ENDPOINT = s3.endpoint;
 
-const { QueryCommand, ScanCommand } = await import('@aws-sdk/lib-dynamodb');
+const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
 const { documentClient, dynamoDbClient, tableName } = await import('../shared/store/client.ts');
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { identityId } = await import('../shared/identity/identity-ids.ts');
@@ -26,7 +26,7 @@ const { networkKeys } = await import('../shared/store/keys.ts');
 const { drainNetworkQueue } = await import('../shared/use-cases/network-worker.ts');
 const { runPrivacyWorker } = await import('../shared/use-cases/privacy-requests.ts');
 const { admin } = await import('./support/admin.ts');
-const { expectError, newMerchant, startTestApi } = await import('./support/api.ts');
+const { expectError, startTestApi } = await import('./support/api.ts');
 const {
   cardOf: cardRefOf,
   disputeEntry,
@@ -34,10 +34,10 @@ const {
   placeOrder,
   returnBody,
 } = await import('./support/commerce.ts');
-const { consoleKey, reviewEveryReturn, saveWorkflow } = await import('./support/console.ts');
+const { networkMember, reviewEveryReturn, saveWorkflow } = await import('./support/console.ts');
 const { orderBody, uid } = await import('./support/fixtures.ts');
 const { orderDecision, reportDispute } = await import('./support/lists.ts');
-const { changedKeys, copyTable, createOwnTable, merchantItems, tableSnapshot } = await import(
+const { allItems, changedKeys, copyTable, createOwnTable, merchantItems, tableSnapshot } = await import(
   './support/table-snapshot.ts'
 );
 
@@ -54,15 +54,7 @@ afterAll(async () => {
 
 const DAY = 86_400_000;
 
-/** A network member with its event and console keys. */
-async function member() {
-  const m = await newMerchant();
-  const key = await consoleKey(m.merchantId);
-  const joined = await api.request('PUT', '/v1/network', { apiKey: key, rawBody: '{"enabled":true}' });
-  expect(joined.status).toBe(200);
-  return { ...m, console: key };
-}
-type Member = Awaited<ReturnType<typeof member>>;
+type Member = Awaited<ReturnType<typeof networkMember>>;
 
 const privacy = (key: string, body: unknown) =>
   api.request('POST', '/v1/privacy/requests', { apiKey: key, rawBody: JSON.stringify(body) });
@@ -107,25 +99,12 @@ async function customerAt(m: Member, email: string, card: { BIN: string; last4: 
   return { order, returnId: returnBody(order).providerReturnId, dispute, reviewId };
 }
 
-async function scanAll(table = tableName): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
 const PRIVACY_RECORDS = new Set(['privacyRequest', 'privacyTombstone']);
 
 /** A's items (the privacy request and tombstone aside: they keep digests by design) naming any of `words`. */
 async function itemsOfNaming(merchantId: string, words: readonly string[], table = tableName) {
   const found: string[] = [];
-  for (const item of await scanAll(table)) {
+  for (const item of await allItems(table)) {
     const ofMerchant = String(item.PK).startsWith(`M#${merchantId}#`) || item.SK === `M#${merchantId}`;
     if (!ofMerchant || PRIVACY_RECORDS.has(String(item.entity))) continue;
     const text = JSON.stringify(item, (_k, v: unknown) => (v instanceof Set ? [...v].map(String) : v));
@@ -148,7 +127,7 @@ async function networkPartition(networkKey: string) {
 
 describe('erase', () => {
   it('leaves nothing of the customer at A, B untouched, the network as B alone made it; a second run changes nothing; a later order is a new customer', async () => {
-    const [a, b] = [await member(), await member()];
+    const [a, b] = [await networkMember(api), await networkMember(api)];
     const email = `${uid('jane')}@example.com`;
     const card = { BIN: '411111', last4: String(1000 + Math.floor(Math.random() * 8999)), expiry: '09/29' };
     const atA = await customerAt(a, email, card);
@@ -213,7 +192,7 @@ describe('erase', () => {
 
     // Not a block: the same e-mail later scores at A as it does at a member that never saw it (both
     // read what B reported to the network).
-    const fresh = await member();
+    const fresh = await networkMember(api);
     const later = (mail: string) =>
       orderBody({
         email: mail,
@@ -229,7 +208,7 @@ describe('erase', () => {
   });
 
   it('a table restored from before an erasure is erased again from the tombstones (admin CLI)', async () => {
-    const [a, b] = [await member(), await member()];
+    const [a, b] = [await networkMember(api), await networkMember(api)];
     const email = `${uid('restore')}@example.com`;
     const card = { BIN: '433333', last4: String(1000 + Math.floor(Math.random() * 8999)), expiry: '03/30' };
     const atA = await customerAt(a, email, card);
@@ -257,7 +236,7 @@ describe('erase', () => {
 
 describe('export', () => {
   it('writes every kind of record the customer has at A, nothing of B’s, behind a link that expires; audited', async () => {
-    const [a, b] = [await member(), await member()];
+    const [a, b] = [await networkMember(api), await networkMember(api)];
     const email = `${uid('export')}@example.com`;
     const card = { BIN: '455555', last4: String(1000 + Math.floor(Math.random() * 8999)), expiry: '05/30' };
     const atA = await customerAt(a, email, card);
@@ -289,7 +268,7 @@ describe('export', () => {
 
 describe('bad input', () => {
   it('an unknown identity kind, a malformed value or an empty subject: 422 naming the field, nothing written', async () => {
-    const a = await member();
+    const a = await networkMember(api);
     const before = await tableSnapshot();
     expectError(
       await privacy(a.console, { type: 'erase', subject: { ssns: ['078-05-1120'] } }),
@@ -316,7 +295,7 @@ describe('bad input', () => {
 // The events key may not ask: privacy requests take a console key.
 describe('scope', () => {
   it('an events key is refused', async () => {
-    const a = await member();
+    const a = await networkMember(api);
     const response = await privacy(a.apiKey, { type: 'export', subject: { emails: ['a@example.com'] } });
     expect(response.status).toBe(403);
   });
@@ -324,7 +303,7 @@ describe('scope', () => {
 
 describe('admin CLI', () => {
   it('privacy erase checks the subject as the API does, then erases and prints the counts', async () => {
-    const a = await member();
+    const a = await networkMember(api);
     const order = await placeOrder(api, a.apiKey);
     const email = order.customer.contactInformation[0]!.address as string;
     const refused = await admin('privacy', 'erase', '--merchant', a.merchantId, '--subject', '{"emails":[]}');

@@ -46,6 +46,19 @@ export const privacyCommands: AdminCommand[] = [
     },
   },
   {
+    words: ['privacy', 'run'],
+    usage: 'privacy run   (the privacy worker: every pending request, as the local poller runs them)',
+    options: {},
+    run: async () => ({
+      finished: (await runPrivacyWorker()).map(({ merchantId, requestId, type, status }) => ({
+        merchantId,
+        requestId,
+        type,
+        status,
+      })),
+    }),
+  },
+  {
     words: ['privacy', 'replay-tombstones'],
     usage: 'privacy replay-tombstones [--from-table NAME]   (after a restore: docs/operations.md)',
     options: { 'from-table': { type: 'string' } },

@@ -1,5 +1,5 @@
 import { DeleteObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { importsBucketClient } from '../history-import/s3-source.ts';
+import { bucketClient } from '../s3-client.ts';
 
 /**
  * A merchant's objects in the service's buckets, under its own prefix (`<merchantId>/`): history
@@ -11,7 +11,7 @@ const BUCKETS = { imports: 'IMPORT_BUCKET', exports: 'EXPORTS_BUCKET' } as const
 export type BucketReceipt = Record<keyof typeof BUCKETS, number | 'not configured'>;
 
 export async function deleteMerchantObjects(merchantId: string): Promise<BucketReceipt> {
-  const s3 = importsBucketClient();
+  const s3 = bucketClient();
   const receipt = {} as BucketReceipt;
   for (const [name, variable] of Object.entries(BUCKETS) as [keyof typeof BUCKETS, string][]) {
     const bucket = process.env[variable];

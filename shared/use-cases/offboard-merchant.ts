@@ -23,7 +23,7 @@ export interface OffboardingReceipt {
 }
 
 /** Parallel Scan segments: DynamoDB reads a big table's segments at once. */
-export const DEFAULT_SEGMENTS = 8;
+const DEFAULT_SEGMENTS = 8;
 
 export async function offboardMerchant(
   merchantId: string,

@@ -15,8 +15,6 @@ const { startS3ObjectServer } = await import('../../local/s3-stand-in.ts');
 const s3 = await startS3ObjectServer();
 process.env.S3_ENDPOINT = s3.endpoint;
 
-const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
-const { documentClient, tableName } = await import('../../shared/store/client.ts');
 const { TTL_ATTRIBUTE } = await import('../../shared/store/table-definition.ts');
 const { MERCHANT_LIFETIME_ITEMS } = await import('../../shared/retention.ts');
 const { drainNetworkQueue } = await import('../../shared/use-cases/network-worker.ts');
@@ -26,7 +24,7 @@ const { accountBody, loginBody, signupBody } = await import('../support/account-
 const { newMerchant, startTestApi } = await import('../support/api.ts');
 const { disputeEntry, itemDisposition, placeOrder, returnBody } = await import('../support/commerce.ts');
 const { consoleKey, reviewEveryReturn, saveWorkflow } = await import('../support/console.ts');
-const { createOwnTable } = await import('../support/table-snapshot.ts');
+const { allItems, createOwnTable } = await import('../support/table-snapshot.ts');
 
 type Api = Awaited<ReturnType<typeof startTestApi>>;
 let api: Api;
@@ -40,19 +38,6 @@ afterAll(async () => {
 });
 
 const DAY = 86_400_000;
-
-async function scanAll(): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: start }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
 
 /** What an item is, for the message: its entity, or its key's shape without ids. */
 const kindOf = (item: Record<string, unknown>) =>
@@ -117,7 +102,7 @@ describe('every write carries its expiry', () => {
     await runPrivacyWorker();
     await drainNetworkQueue();
 
-    const missing = (await scanAll())
+    const missing = (await allItems())
       .filter((item) => item[TTL_ATTRIBUTE] === undefined)
       .map(kindOf)
       .filter((kind) => !MERCHANT_LIFETIME_ITEMS.some((pattern) => pattern.test(kind)));
