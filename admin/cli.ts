@@ -3,6 +3,7 @@ import { importCommands } from './commands/import.ts';
 import { listCommands } from './commands/lists.ts';
 import { merchantCommands } from './commands/merchants.ts';
 import { modelCommands } from './commands/models.ts';
+import { networkCommands } from './commands/network.ts';
 import { privacyCommands } from './commands/privacy.ts';
 import { reviewCommands } from './commands/reviews.ts';
 import { settingsCommands } from './commands/settings.ts';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly AdminCommand[] = [
   ...webhookCommands,
   ...settingsCommands,
   ...listCommands,
+  ...networkCommands,
   ...privacyCommands,
 ];
 

@@ -1,9 +1,11 @@
 import { SeededRandom } from './random.ts';
 
 /**
- * The multi-merchant scenario of `npm run eval` (docs/network.md): a ring places orders at merchant
- * A with fresh e-mails on a few cards and devices and loses fraud chargebacks there; days later it
- * moves to merchant B, new e-mails on the same cards and devices. Honest customers shop at two to
+ * The multi-merchant scenario of `npm run eval` (docs/network.md): a ring places orders at merchants
+ * A, C and D with fresh e-mails on a few cards and devices and loses fraud chargebacks there (the
+ * network shows confirmed abuse only once three other merchants confirmed it); days later it moves to
+ * merchant B, new e-mails on the same cards and devices. The server's clock follows the traffic, as
+ * live traffic would set it: a cause counts a day after its merchant's sighting. Honest customers shop at two to
  * four of the four merchants throughout, each with their own e-mail, card and device (a few
  * households share a device and a home). The traffic is played twice on fresh merchants: all four in the
  * network, and none. Reported: B's catch (not approved) of the ring's first order on each card, with
@@ -36,10 +38,14 @@ export interface ScenarioApi {
   ) => Promise<{ status: number; body: OrderAnswer }>;
   /** Runs the network worker until its queue is empty. */
   drain: () => Promise<void>;
+  /** Sets the server's clock (and the worker's) to `at`; undefined gives the real clock back. */
+  clock: (at: number | undefined) => void;
 }
 
 const DAY = 86_400_000;
 const MERCHANTS = 4;
+/** Where the ring loses its chargebacks before it moves to B (merchant 1). */
+const RING_MERCHANTS = [0, 2, 3] as const;
 const RING_CARDS = 24;
 const RING_DEVICES = 6;
 const HONEST_SHOPPERS = 400;
@@ -55,7 +61,7 @@ interface Order {
   ring: boolean;
   /** The ring's first order on its card at B. */
   firstAtB?: boolean;
-  /** A lost fraud chargeback at A, at this time. */
+  /** A lost fraud chargeback at its merchant, at this time. */
   lostAt?: number;
 }
 
@@ -70,12 +76,13 @@ function traffic(seed: number, end: number): Order[] {
   const ringCards = Array.from({ length: RING_CARDS }, card);
   const ringDevices = Array.from({ length: RING_DEVICES }, () => random.id('ring-device'));
   const ringAddresses = Array.from({ length: 3 }, () => random.id('drop'));
-  // The ring at A, 30 to 15 days before the end: two orders per card; most are charged back.
+  // The ring at A, C and D, 30 to 15 days before the end: an order per card at each; most are
+  // charged back.
   for (const [i, c] of ringCards.entries()) {
-    for (let k = 0; k < 2; k++) {
+    for (const [k, merchant] of RING_MERCHANTS.entries()) {
       const at = end - random.int(15 * DAY, 30 * DAY);
       orders.push({
-        merchant: 0,
+        merchant,
         at,
         email: `${random.id('fresh')}@mail.example`,
         card: c,
@@ -173,6 +180,8 @@ interface Run {
 }
 
 async function play(api: ScenarioApi, orders: readonly Order[], member: boolean, end: number): Promise<Run> {
+  // The merchants join before the traffic starts: feedback from before joining is not contributed.
+  api.clock(orders[0]!.at - DAY);
   const merchants = [];
   for (let m = 0; m < MERCHANTS; m++) {
     const merchant = await api.merchant();
@@ -192,6 +201,7 @@ async function play(api: ScenarioApi, orders: readonly Order[], member: boolean,
   for (const [i, order] of orders.entries()) {
     while (next < chargebacks.length && chargebacks[next]!.order.lostAt! <= order.at) {
       const { order: lost, id } = chargebacks[next++]!;
+      api.clock(lost.lostAt!);
       const key = merchants[lost.merchant]!.eventsKey;
       const dispute = {
         disputeId: `d-${id}`,
@@ -205,6 +215,7 @@ async function play(api: ScenarioApi, orders: readonly Order[], member: boolean,
       if (answer.status !== 200) throw new Error(`dispute failed: ${answer.status}`);
       await api.drain();
     }
+    api.clock(order.at);
     const answer = await api.call(
       'POST',
       merchants[order.merchant]!.eventsKey,

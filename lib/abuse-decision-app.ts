@@ -5,6 +5,7 @@ import { ApiStack } from './api-stack.ts';
 import { STAGES, type StageConfig, type StageName, stackEnvironment, stackName } from './config.ts';
 import { DataStack } from './data-stack.ts';
 import { ImportStack } from './import-job.ts';
+import { LakeStack } from './lake-stack.ts';
 import { LearningStack } from './training-job.ts';
 import { UploadWorkerStack } from './upload-worker.ts';
 import { WebhookStack } from './webhook-worker.ts';
@@ -19,6 +20,7 @@ export interface EnvironmentStacks {
   webhooks: WebhookStack;
   uploads: UploadWorkerStack;
   imports: ImportStack;
+  lake: LakeStack;
 }
 
 export interface AbuseDecisionAppOptions {
@@ -28,8 +30,8 @@ export interface AbuseDecisionAppOptions {
 }
 
 /**
- * One stateful stack (the table) and five more (API, learning, webhook delivery, upload recording,
- * history import) per environment, checked by cdk-nag (AwsSolutions) at synthesis: an
+ * One stateful stack (the table) and six more (API, learning, webhook delivery, upload recording,
+ * history import, the lake) per environment, checked by cdk-nag (AwsSolutions) at synthesis: an
  * unacknowledged finding fails `cdk synth`.
  */
 export function buildAbuseDecisionApp(
@@ -72,7 +74,6 @@ export function buildAbuseDecisionApp(
       description: `Abuse-decision API, ${config.stage}: webhook delivery worker and retry queues (stateless)`,
       config,
       table: data.table,
-      networkSecret: data.networkSecret,
       alarmTopic: api.monitoring.topic,
     });
     const uploads = new UploadWorkerStack(app, stackName(config.stage, 'Uploads'), {
@@ -88,7 +89,14 @@ export function buildAbuseDecisionApp(
       config,
       table: data.table,
     });
-    built[config.stage] = { data, api, learning, webhooks, uploads, imports };
+    const lake = new LakeStack(app, stackName(config.stage, 'Lake'), {
+      ...common,
+      description: `Abuse-decision API, ${config.stage}: the lake (S3, Glue, Athena) fed from the table's changes`,
+      config,
+      changes: data.changes,
+      alarmTopic: api.monitoring.topic,
+    });
+    built[config.stage] = { data, api, learning, webhooks, uploads, imports, lake };
   }
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return built;

@@ -22,6 +22,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../shared/http/route.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
+import { ApiFirewall } from './api-firewall.ts';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import { ConsoleHosting } from './console-hosting.ts';
@@ -136,6 +137,10 @@ export class ApiStack extends Stack {
       },
     });
     addGatewayErrors(this.api);
+    new ApiFirewall(this, 'Firewall', {
+      stage: this.api.deploymentStage,
+      stageRateLimit: config.apiThrottle.rateLimit,
+    });
     acknowledgeApiFindings(this.api);
 
     // Wrong methods and unknown paths reach our own code (authentication first, then 404/405):
@@ -270,12 +275,6 @@ function acknowledgeApiFindings(api: RestApi): void {
         "failure is answered in the contract's envelope with its exact code and field (400 " +
         'invalid_request, 422 unknown_field, ...); an API Gateway request validator would answer ' +
         'with its own body instead.',
-    },
-    {
-      id: 'AwsSolutions-APIG3',
-      reason:
-        'No WAF web ACL in this stack: load is bounded by per-merchant rate limits and stage ' +
-        'throttling; a web ACL can be associated with the stage later without changing the API.',
     },
     {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

@@ -79,6 +79,8 @@ export interface StageConfig {
    * functions read them from RETENTION_DAYS. Defaults in shared/retention.ts.
    */
   retentionDays: Readonly<Record<RetainedKind, number>>;
+  /** The lake's query engine (Athena): the most one query may scan before Athena cancels it. */
+  lake: { bytesScannedCutoffPerQuery: number };
   alarms: {
     /** Share of API requests answered 5xx, in percent, that raises the alarm. */
     serverErrorRatePercent: number;
@@ -86,6 +88,8 @@ export interface StageConfig {
     p99LatencyMs: number;
   };
 }
+
+const GB = 1024 ** 3;
 
 export const STAGES: Readonly<Record<StageName, StageConfig>> = {
   sandbox: {
@@ -98,6 +102,7 @@ export const STAGES: Readonly<Record<StageName, StageConfig>> = {
     tableCapacity: { mode: 'on-demand' },
     protectData: false,
     retentionDays: DEFAULT_RETENTION_DAYS,
+    lake: { bytesScannedCutoffPerQuery: 10 * GB },
     alarms: { serverErrorRatePercent: 5, p99LatencyMs: 2000 },
   },
   production: {
@@ -110,6 +115,8 @@ export const STAGES: Readonly<Record<StageName, StageConfig>> = {
     tableCapacity: { mode: 'on-demand' },
     protectData: true,
     retentionDays: DEFAULT_RETENTION_DAYS,
+    // The largest merchant's 180 days of orders, in the columns training reads, are a few GB.
+    lake: { bytesScannedCutoffPerQuery: 100 * GB },
     alarms: { serverErrorRatePercent: 1, p99LatencyMs: 1000 },
   },
 };
@@ -117,7 +124,7 @@ export const STAGES: Readonly<Record<StageName, StageConfig>> = {
 /** `AbuseDecision-<stage>-<part>`: stack names say the environment, so both fit in one account. */
 export function stackName(
   stage: StageName,
-  part: 'Data' | 'Api' | 'Learning' | 'Webhooks' | 'Uploads' | 'Import',
+  part: 'Data' | 'Api' | 'Learning' | 'Webhooks' | 'Uploads' | 'Import' | 'Lake',
 ): string {
   return `AbuseDecision-${stage}-${part}`;
 }

@@ -144,7 +144,7 @@ function acknowledgeConsoleFindings(hosting: ConsoleHosting): void {
     {
       id: 'AwsSolutions-CFR2',
       reason:
-        'No WAF web ACL yet, as for the API stage (AwsSolutions-APIG3): /v1 load is bounded by per-merchant rate limits and stage throttling.',
+        'The console’s files are static; its /v1 requests reach the API stage, whose own web ACL (lib/api-firewall.ts) limits each address. A CloudFront web ACL would have to live in us-east-1, outside this stack’s region.',
     },
     {
       id: 'AwsSolutions-CFR3',

@@ -1,4 +1,6 @@
+import { Duration } from 'aws-cdk-lib';
 import {
+  ApproximateCreationDateTimePrecision,
   AttributeType,
   BillingMode,
   ProjectionType,
@@ -6,6 +8,7 @@ import {
   Table,
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
+import { Stream, StreamEncryption, StreamMode } from 'aws-cdk-lib/aws-kinesis';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../shared/store/table-definition.ts';
@@ -25,6 +28,11 @@ export interface DecisionTableProps {
  */
 export class DecisionTable extends Construct {
   readonly table: Table;
+  /**
+   * Every change of the table, for the lake (lib/lake-stack.ts): Kinesis Data Streams for DynamoDB,
+   * written by DynamoDB itself, so feeding the lake adds nothing to a request's transaction.
+   */
+  readonly changes: Stream;
 
   constructor(scope: Construct, id: string, props: DecisionTableProps) {
     super(scope, id);
@@ -39,6 +47,13 @@ export class DecisionTable extends Construct {
           })
         : undefined;
 
+    this.changes = new Stream(this, 'Changes', {
+      streamMode: StreamMode.ON_DEMAND,
+      encryption: StreamEncryption.MANAGED,
+      // Firehose reads within minutes; a day covers an outage of the delivery streams.
+      retentionPeriod: Duration.hours(24),
+      removalPolicy,
+    });
     this.table = new Table(this, 'Table', {
       partitionKey: { name: PARTITION_KEY, type: AttributeType.STRING },
       sortKey: { name: SORT_KEY, type: AttributeType.STRING },
@@ -52,6 +67,8 @@ export class DecisionTable extends Construct {
       timeToLiveAttribute: TTL_ATTRIBUTE,
       // New images feed the webhook worker (filtered to outbox items: lib/webhook-worker.ts).
       stream: StreamViewType.NEW_IMAGE,
+      kinesisStream: this.changes,
+      kinesisPrecisionTimestamp: ApproximateCreationDateTimePrecision.MILLISECOND,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: props.protectData,
       removalPolicy,

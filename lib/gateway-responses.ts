@@ -1,5 +1,6 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { ERROR_CATALOG, type ErrorCode } from '../shared/errors.ts';
+import { FAILED_AUTHENTICATION_LIMIT, WEB_ACL_BLOCKED_MESSAGE } from '../shared/http/web-acl-rules.ts';
 
 /**
  * Errors API Gateway answers itself, before or instead of our functions, mapped to the contract's
@@ -58,7 +59,13 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
     message: 'The request timed out; retry with backoff.',
   },
   { type: ResponseType.ACCESS_DENIED, code: 'forbidden', message: 'Forbidden.' },
-  { type: ResponseType.WAF_FILTERED, code: 'forbidden', message: 'Forbidden.' },
+  // The web ACL's rules are all rate-based (lib/api-firewall.ts): a block is a rate limit.
+  {
+    type: ResponseType.WAF_FILTERED,
+    code: 'rate_limited',
+    message: WEB_ACL_BLOCKED_MESSAGE,
+    headers: { 'Retry-After': String(FAILED_AUTHENTICATION_LIMIT.windowSeconds) },
+  },
   { type: ResponseType.DEFAULT_4XX, code: 'invalid_request', keepGatewayStatus: true },
   { type: ResponseType.DEFAULT_5XX, code: 'internal_error', keepGatewayStatus: true },
 ];

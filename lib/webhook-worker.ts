@@ -4,7 +4,6 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -23,22 +22,24 @@ export interface WebhookStackProps extends StackProps {
   table: Table;
   /** The API stack's alarm topic: an endpoint disabled for failing 72 h alarms there. */
   alarmTopic: ITopic;
-  /** The network's keyed-hash secret: the worker writes members' contributions under it. */
-  networkSecret: ISecret;
 }
 
 /** The worker's function timeout: a batch of attempts, each waiting at most 10 s on its receiver. */
 const WORKER_TIMEOUT = Duration.seconds(60);
+/** Due attempts waiting this long for the worker, over three 5-minute periods, mean it is falling behind. */
+export const DELIVERY_BACKLOG_ALARM = 1_000;
 
 /**
- * Webhook delivery and the network's contributions, out of the decision's path: the worker Lambda is fed by the table's stream,
- * filtered to new outbox items (entity `webhookEvent`), and by a retry queue of delayed messages
- * (SQS, with a dead-letter queue). Its role reads and writes only the table items the delivery code
- * touches, reads the stream, and sends to and receives from its own queues.
+ * Webhook delivery and the network's contributions, out of the decision's path. The worker Lambda is
+ * fed by the table's stream, filtered to new outbox items (entity `webhookEvent`) and network work,
+ * where it only fans each outbox item out onto the delivery queue; and by that queue (SQS, with a
+ * dead-letter queue), whose messages make every attempt, the first included, so a receiver that hangs
+ * holds up only its own messages, never a stream shard. Its role reads and writes only the table
+ * items the delivery code touches, reads the stream, and sends to and receives from its own queues.
  */
 export class WebhookStack extends Stack {
   readonly worker: ApiFunction;
-  readonly retryQueue: Queue;
+  readonly deliveryQueue: Queue;
   readonly deadLetterQueue: Queue;
 
   constructor(scope: Construct, id: string, props: WebhookStackProps) {
@@ -51,7 +52,8 @@ export class WebhookStack extends Stack {
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
-    this.retryQueue = new Queue(this, 'Retries', {
+    // The id of the retry queue it grew from: a deployment keeps the retries waiting in it.
+    this.deliveryQueue = new Queue(this, 'Retries', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       // Six times the function timeout, as Lambda's SQS integration asks.
@@ -62,19 +64,18 @@ export class WebhookStack extends Stack {
     this.worker = new ApiFunction(this, 'WorkerFunction', {
       name: 'webhookWorker',
       handlerFile: 'functions/webhook-worker.ts',
-      description: 'Delivers signed webhooks from the outbox (table stream) and the retry queue',
+      description:
+        'Fans the outbox (table stream) out onto the delivery queue; delivers signed webhooks from it',
       environment: {
         ...commonEnvironment(config),
-        WEBHOOK_RETRY_QUEUE_URL: this.retryQueue.queueUrl,
-        NETWORK_SECRET_ARN: props.networkSecret.secretArn,
+        WEBHOOK_DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl,
       },
       logRetention: config.logRetention,
       logRemovalPolicy: removalPolicy,
       timeout: WORKER_TIMEOUT,
     });
     this.worker.bindTable(table, WEBHOOK_WORKER_ACCESS);
-    this.retryQueue.grantSendMessages(this.worker.role);
-    props.networkSecret.grantRead(this.worker.role);
+    this.deliveryQueue.grantSendMessages(this.worker.role);
 
     this.worker.handler.addEventSource(
       new DynamoEventSource(table, {
@@ -97,14 +98,14 @@ export class WebhookStack extends Stack {
       }),
     );
     this.worker.handler.addEventSource(
-      new SqsEventSource(this.retryQueue, { batchSize: 10, reportBatchItemFailures: true }),
+      new SqsEventSource(this.deliveryQueue, { batchSize: 10, reportBatchItemFailures: true }),
     );
 
-    const alarm = (name: string, metric: Metric, description: string) =>
+    const alarm = (name: string, metric: Metric, description: string, threshold = 1, evaluationPeriods = 1) =>
       new Alarm(this, name, {
         metric,
-        threshold: 1,
-        evaluationPeriods: 1,
+        threshold,
+        evaluationPeriods,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
         alarmDescription: description,
@@ -128,11 +129,35 @@ export class WebhookStack extends Stack {
       }),
       'Webhook work the worker could not process reached the dead-letter queue',
     );
+    // A merchant whose confirmed-abuse contributions ran past the network's daily cap (docs/network.md):
+    // a burst worth a look (planting, or a feedback integration gone wrong); the worker names it in its log.
+    alarm(
+      'NetworkContributionsCappedAlarm',
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'NetworkContributionsCapped',
+        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
+        statistic: 'Sum',
+        period: Duration.hours(1),
+      }),
+      "A network member's confirmed-abuse contributions ran past the daily cap: a burst to look into",
+    );
+    // Delayed messages are not visible: what is visible is due and waiting for the worker.
+    alarm(
+      'DeliveryBacklogAlarm',
+      this.deliveryQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Min',
+      }),
+      'Due webhook attempts are waiting on the delivery queue: the worker is falling behind',
+      DELIVERY_BACKLOG_ALARM,
+      3,
+    );
 
     acknowledgeStreamReading(this.worker.role);
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the retry queue and of the stream source.',
+      reason: 'This queue is itself the dead-letter queue of the delivery queue and of the stream source.',
     });
   }
 }

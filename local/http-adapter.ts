@@ -14,8 +14,10 @@ import { functionTimeoutSeconds } from '../shared/contract/endpoints.ts';
 import { ApiError, type ErrorCode } from '../shared/errors.ts';
 import { errorResponse } from '../shared/http/responses.ts';
 import { FALLBACK_HANDLER_FILE, matchRoute, PUBLIC_ROUTES } from '../shared/http/routes.ts';
+import { WEB_ACL_BLOCKED_MESSAGE } from '../shared/http/web-acl-rules.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 import { consoleFile, isConsolePath } from './dashboard-files.ts';
+import { FailedAuthenticationLimit } from './web-acl.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -40,8 +42,11 @@ function loadHandler(file: string): Promise<LambdaHandler> {
  * The local stand-in for API Gateway: matches the route table (the same one the CDK stack uses),
  * builds the proxy event and invokes the very handler module deployed to Lambda. What Node's HTTP
  * server refuses before that (see answerClientError) is answered with the envelope too.
+ * `webAcl` puts the stand-in for the stage's web ACL in front (local/web-acl.ts): `npm start` and
+ * the benchmarks do; test suites, which send many bad keys on purpose, do where they test it.
  */
-export function createLocalServer(): Server {
+export function createLocalServer(options: { webAcl?: boolean } = {}): Server {
+  const webAcl = options.webAcl ? new FailedAuthenticationLimit() : undefined;
   const server = createServer(async (req, res) => {
     try {
       const body = await readBody(req);
@@ -54,6 +59,10 @@ export function createLocalServer(): Server {
       if (isConsolePath(req.method, url.pathname)) return send(res, consoleFile(url.pathname));
       // Public routes (the OpenAPI document) answer every caller; the rest go through the route table.
       const publicRoute = PUBLIC_ROUTES.find((r) => r.path === url.pathname && r.method === req.method);
+      const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
+      const verdict = publicRoute ? undefined : webAcl?.check(req.headers, sourceIp, Date.now());
+      if (verdict && !verdict.admitted)
+        return send(res, blockedByWebAcl(verdict.retryAfterSeconds, verdict.headers));
       const match = publicRoute ? undefined : matchRoute(url.pathname, undefined, req.method);
       const routed = match && match.route.method === req.method ? match : undefined;
       const event = toApiGatewayEvent(
@@ -62,7 +71,7 @@ export function createLocalServer(): Server {
           url: req.url ?? '/',
           headers: req.headers,
           body,
-          sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+          sourceIp,
         },
         publicRoute?.path ?? routed?.route.path ?? '/{proxy+}',
         publicRoute ? {} : routed ? routed.pathParameters : { proxy: url.pathname.replace(/^\//, '') },
@@ -156,6 +165,12 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
 /** An error the adapter answers itself, as API Gateway does: the envelope with a fresh request id. */
 function gatewayError(code: ErrorCode, message: string): APIGatewayProxyResult {
   return errorResponse(new ApiError(code, message), randomUUID());
+}
+
+/** What the stage answers a request its web ACL blocked (lib/gateway-responses.ts, WAF_FILTERED). */
+function blockedByWebAcl(retryAfterSeconds: number, headers: Record<string, string>): APIGatewayProxyResult {
+  const result = gatewayError('rate_limited', WEB_ACL_BLOCKED_MESSAGE);
+  return { ...result, headers: { ...result.headers, ...headers, 'Retry-After': String(retryAfterSeconds) } };
 }
 
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {

@@ -19,7 +19,7 @@ export async function startInMemoryApi(): Promise<{ baseUrl: string; stop: () =>
   const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');
   const { createLocalServer } = await import('./http-adapter.ts');
   await ensureTable(dynamoDbClient, tableName);
-  const server = createLocalServer();
+  const server = createLocalServer({ webAcl: true });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

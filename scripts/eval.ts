@@ -119,6 +119,7 @@ function scenarioApi(): ScenarioApi {
       return { status: response.status, body: (await response.json()) as OrderAnswer };
     },
     drain: () => drainNetworkQueue(),
+    clock: clock.set,
   };
 }
 
@@ -314,7 +315,7 @@ const HONEST_DECLINES = 0.005;
 const networkCatch = network.caughtWith / network.ringFirstOrders;
 const honestDeclines = network.honestDeclinedWith / network.honestOrders;
 console.log(
-  '\nMulti-merchant network scenario (a ring loses chargebacks at A, moves to B with new e-mails):',
+  '\nMulti-merchant network scenario (a ring loses chargebacks at A, C and D, moves to B with new e-mails):',
 );
 console.log(
   `  B catches the ring's first orders: ${percent(networkCatch).trim()} with the network, ${percent(network.caughtWithout / network.ringFirstOrders).trim()} without (${network.ringFirstOrders} orders, no label at B)`,

@@ -2,7 +2,9 @@
  * `npm run fuzz`: FUZZ_REQUESTS (default 100,000) generated hostile requests against the local
  * server (DynamoDB Local in memory and the API Gateway adapter, both in this process on free
  * ports), spread over the seven endpoints, FUZZ_CONCURRENCY (default 8) at a time. The cases are
- * those of the property suites (test/support/request-arbitraries.ts), seeded by FUZZ_SEED.
+ * those of the property suites (test/support/request-arbitraries.ts), seeded by FUZZ_SEED, each
+ * made from an endpoint's ordinary valid request or, one in FUZZ_WIDEST_EVERY (default 50), from
+ * its widest (test/support/widest-events.ts).
  * Prints the count of answers by status and exits 1 on any 5xx, any answer without the envelope
  * and X-Request-Id, any error code outside the catalog (shared/errors.ts), or any request left
  * without an answer.
@@ -17,6 +19,12 @@ const concurrency = Number(process.env.FUZZ_CONCURRENCY ?? 8);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 /** Every this many requests, one goes to a wrong method or an unknown path (the 404/405 handler). */
 const ROUTE_NOISE_EVERY = 25;
+/**
+ * Every this many requests (FUZZ_WIDEST_EVERY), one starts from an endpoint's widest valid request
+ * (test/support/widest-events.ts: every list at its bound, text up to the body limit) instead.
+ */
+const WIDEST_EVERY = Number(process.env.FUZZ_WIDEST_EVERY ?? 50);
+const WIDEST_OFFSET = 7;
 const BATCH = 1_000;
 const CATALOG = new Set<string>(Object.keys(ERROR_CATALOG));
 
@@ -38,6 +46,7 @@ try {
   const { newMerchant, startTestApi } = await import('../test/support/api.ts');
   const { prepareFixtures } = await import('../test/support/endpoint-fixtures.ts');
   const { fuzzCase, toRequest } = await import('../test/support/request-arbitraries.ts');
+  const { prepareWidestFixtures } = await import('../test/support/widest-events.ts');
 
   await ensureTable(dynamoDbClient, tableName);
   const api = await startTestApi();
@@ -45,6 +54,7 @@ try {
   // Far above this run's rate, so every request reaches its endpoint rather than the limiter.
   await updateMerchant(merchant.merchantId, { rateLimit: { perSecond: 1_000_000, burst: 2_000_000 } });
   const fixtures = await prepareFixtures(api, merchant.apiKey);
+  const widest = await prepareWidestFixtures(api, merchant.apiKey);
 
   const byStatus = new Map<number, number>();
   const byEndpoint = new Map<string, number>();
@@ -60,7 +70,10 @@ try {
     const worker = async () => {
       for (let i = next++; i < cases.length; i = next++) {
         const n = offset + i;
-        const fixture = fixtures[n % fixtures.length]!;
+        const fixture =
+          n % WIDEST_EVERY === WIDEST_OFFSET % WIDEST_EVERY
+            ? widest[Math.floor(n / WIDEST_EVERY) % widest.length]!
+            : fixtures[n % fixtures.length]!;
         const request = toRequest(cases[i]!, fixture, merchant.apiKey);
         if (n % ROUTE_NOISE_EVERY === 0) {
           request.method = ['GET', 'PUT', 'DELETE', 'PATCH'][(n / ROUTE_NOISE_EVERY) % 4]!;

@@ -1,6 +1,7 @@
 /**
  * `npm start`: DynamoDB Local (persisted under DATA_DIR) + the local API Gateway adapter on PORT +
- * the webhook and upload workers polling their queues. Ctrl-C stops them.
+ * the webhook and upload workers polling their queues + the lake fed from the table's stream
+ * (DATA_DIR/lake). Ctrl-C stops them.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -60,6 +61,7 @@ const { createLocalServer } = await import('../local/http-adapter.ts');
 const { startWebhookPoller } = await import('../local/webhook-poller.ts');
 const { startNetworkPoller } = await import('../local/network-poller.ts');
 const { startUploadPoller } = await import('../local/upload-poller.ts');
+const { startLakePoller } = await import('../local/lake-poller.ts');
 const { startPrivacyPoller } = await import('../local/privacy-poller.ts');
 
 await ensureTable(dynamoDbClient, tableName);
@@ -97,13 +99,15 @@ if (!demo.consoleKey) {
 console.log(`Demo merchant ${demo.merchantId}, API key: ${demo.apiKey}`);
 console.log(`Console key (sign in at /): ${demo.consoleKey}`);
 
-const server = createLocalServer();
+const server = createLocalServer({ webAcl: true });
 // Webhooks go out from here, as the worker Lambda sends them in AWS.
 const webhooks = startWebhookPoller();
 // Accepted disposition uploads are recorded from here, as the upload worker Lambda does in AWS.
 const uploads = startUploadPoller();
 // Members' feedback and first sightings reach the network from here, as the worker Lambda's stream does in AWS.
 const network = startNetworkPoller();
+// Decided events, feedback and list changes reach the lake (.data/lake) from here, as Firehose writes it in AWS.
+const lake = await startLakePoller(join(dataDir, 'lake'));
 // Privacy requests (erase, export) run from here, as the privacy worker Lambda does in AWS.
 const privacy = startPrivacyPoller();
 server.listen(port, '127.0.0.1', () => {
@@ -117,9 +121,11 @@ let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
-  webhooks.stop();
+  // Attempts in flight are not waited for: their deliveries stay pending in the table for next time.
+  void webhooks.stop();
   uploads.stop();
   network.stop();
+  lake.stop();
   privacy.stop();
   await s3.close();
   server.close();

@@ -112,6 +112,14 @@ export const methodNotAllowed = (allowed: readonly string[]) =>
     headers: { Allow: allowed.join(', ') },
   });
 
+/** DynamoDB refused a write for its size (an item past 400 KB, a transaction past 4 MB). */
+export class RecordTooLargeError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('DynamoDB refused a write for its size', options);
+    this.name = 'RecordTooLargeError';
+  }
+}
+
 /** DynamoDB kept refusing (throttling, transaction conflicts) beyond the request's retry budget. */
 export class StoreUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

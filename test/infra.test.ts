@@ -13,9 +13,11 @@ import type { IConstruct } from 'constructs';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAbuseDecisionApp, type EnvironmentStacks } from '../lib/abuse-decision-app.ts';
+import { NO_CREDENTIAL_LABEL } from '../lib/api-firewall.ts';
 import { POWERTOOLS_SERVICE_NAME } from '../lib/api-function.ts';
 import { STAGES, type StageName } from '../lib/config.ts';
 import { IMPORT_HANDLER_FILE } from '../lib/import-job.ts';
+import { QUERY_RESULT_EXPIRY_DAYS } from '../lib/lake-stack.ts';
 import { CEL_CHUNK_FILE, REPO_ROOT } from '../lib/lambda-bundle.ts';
 import {
   IMPORT_JOB_ACCESS,
@@ -26,8 +28,12 @@ import {
 } from '../lib/table-access.ts';
 import { TRAINING_HANDLER_FILE } from '../lib/training-job.ts';
 import { UPLOAD_STREAM_RETRIES } from '../lib/upload-worker.ts';
+import { DELIVERY_BACKLOG_ALARM } from '../lib/webhook-worker.ts';
+import { SESSION_COOKIE_MARKER, WELL_FORMED_AUTHORIZATION_REGEX } from '../shared/auth/credential-format.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
+import { FAILED_AUTHENTICATION_LIMIT } from '../shared/http/web-acl-rules.ts';
+import { LAKE_TABLE_NAMES, LAKE_TABLES } from '../shared/lake/lake-tables.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
 
 /** One function per event route, the management API's one, the 404/405 fallback, the OpenAPI document's. */
@@ -424,6 +430,68 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
     });
   });
 
+  it('puts a web ACL in front of the stage: failed authentication and a share of the stage per address', () => {
+    const template = templateOf(environment(stage).api);
+    const acl = only(template, 'AWS::WAFv2::WebACL').Properties;
+    expect(acl).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    const rules = acl.Rules as Json[];
+    expect(rules.map((r) => r.Name)).toEqual([
+      'NoWellFormedCredential',
+      'FailedAuthenticationPerAddress',
+      'ShareOfStagePerAddress',
+    ]);
+    const [label, failed, share] = rules as [Json, Json, Json];
+    // Rule 1 only labels (counts): a request without a well-formed key, session cookie or public path.
+    expect(label.Action).toEqual({ Count: {} });
+    expect(label.RuleLabels).toEqual([{ Name: NO_CREDENTIAL_LABEL }]);
+    const conditions = ((label.Statement as Json).AndStatement as { Statements: Json[] }).Statements.map(
+      (c) => (c.NotStatement as { Statement: Json }).Statement,
+    );
+    expect(conditions[0]?.RegexMatchStatement).toEqual({
+      FieldToMatch: { SingleHeader: { Name: 'authorization' } },
+      RegexString: WELL_FORMED_AUTHORIZATION_REGEX,
+      TextTransformations: [{ Priority: 0, Type: 'LOWERCASE' }],
+    });
+    expect(conditions[1]?.ByteMatchStatement).toMatchObject({
+      FieldToMatch: { SingleHeader: { Name: 'cookie' } },
+      SearchString: SESSION_COOKIE_MARKER,
+    });
+    expect(conditions[2]?.ByteMatchStatement).toMatchObject({
+      FieldToMatch: { UriPath: {} },
+      PositionalConstraint: 'ENDS_WITH',
+      SearchString: PUBLIC_ROUTES[0]?.path,
+    });
+    // Rule 2 blocks per address, counting only the labelled requests.
+    expect(failed.Action).toEqual({ Block: {} });
+    expect((failed.Statement as Json).RateBasedStatement).toEqual({
+      AggregateKeyType: 'IP',
+      Limit: FAILED_AUTHENTICATION_LIMIT.requests,
+      EvaluationWindowSec: FAILED_AUTHENTICATION_LIMIT.windowSeconds,
+      ScopeDownStatement: { LabelMatchStatement: { Scope: 'LABEL', Key: NO_CREDENTIAL_LABEL } },
+    });
+    // Rule 3: half the stage's throttle per address, whatever it sends.
+    expect(share.Action).toEqual({ Block: {} });
+    expect((share.Statement as Json).RateBasedStatement).toEqual({
+      AggregateKeyType: 'IP',
+      Limit: config.apiThrottle.rateLimit * 0.5 * 300,
+      EvaluationWindowSec: 300,
+    });
+    const association = only(template, 'AWS::WAFv2::WebACLAssociation').Properties;
+    const [[stageId]] = resources(template, 'AWS::ApiGateway::Stage') as [[string, CfnResource]];
+    expect(JSON.stringify(association.ResourceArn)).toContain(`"/stages/",{"Ref":"${stageId}"}`);
+    expect(association.WebACLArn).toEqual({
+      'Fn::GetAtt': [expect.stringMatching(/^FirewallWebAcl/), 'Arn'],
+    });
+    // A blocked request is answered 429 in the envelope, as a rate limit.
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'WAF_FILTERED',
+      StatusCode: '429',
+      ResponseParameters: Match.objectLike({
+        'gatewayresponse.header.Retry-After': `'${FAILED_AUTHENTICATION_LIMIT.windowSeconds}'`,
+      }),
+    });
+  });
+
   it('throttles the stage as a backstop and writes JSON access logs', () => {
     const template = templateOf(environment(stage).api);
     const props = only(template, 'AWS::ApiGateway::Stage').Properties;
@@ -698,7 +766,7 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
     });
   });
 
-  it('retries through delayed messages on an encrypted SQS queue with a dead-letter queue', () => {
+  it('makes every attempt from delayed messages on an encrypted SQS queue with a dead-letter queue', () => {
     const queues = resources(template(), 'AWS::SQS::Queue');
     expect(queues).toHaveLength(2);
     const retries = queues.find(([, q]) => q.Properties.RedrivePolicy !== undefined)?.[1];
@@ -718,7 +786,10 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
       Timeout: 60,
       Runtime: 'nodejs24.x',
       Environment: {
-        Variables: Match.objectLike({ WEBHOOK_RETRY_QUEUE_URL: Match.anyValue(), ENVIRONMENT: stage }),
+        Variables: Match.objectLike({
+          WEBHOOK_DELIVERY_QUEUE_URL: { Ref: Match.stringLikeRegexp('^Retries') },
+          ENVIRONMENT: stage,
+        }),
       },
     });
   });
@@ -739,23 +810,71 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
         );
       }
     }
+    // SQS only on its own two queues: the delivery queue (send, receive, delete) and its dead letters.
+    const sqs = statements.filter(({ statement }) =>
+      asList(statement.Action).some((a) => String(a).startsWith('sqs:')),
+    );
+    expect(sqs.length).toBeGreaterThan(0);
+    for (const { statement } of sqs) {
+      for (const resource of asList(statement.Resource)) {
+        expect(JSON.stringify(resource)).toMatch(
+          /^\{"Fn::GetAtt":\["(Retries|DeadLetters)[0-9A-F]+","Arn"\]\}$/,
+        );
+      }
+    }
+    const deliveryQueueActions = sqs
+      .filter(({ statement }) => JSON.stringify(statement.Resource).includes('"Retries'))
+      .flatMap(({ statement }) => asList(statement.Action).map(String));
+    expect(deliveryQueueActions).toEqual(
+      expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']),
+    );
     // The network's withdrawal lists a leaving member's ledger entries on GSI1, and nothing else.
     const indexes = JSON.stringify(statements).match(/\/index\/[A-Za-z0-9]+/g) ?? [];
     expect([...new Set(indexes)]).toEqual([`/index/${GSI1.name}`]);
   });
 
-  it('alarms when an endpoint is disabled after failing 72 h, and on dead letters', () => {
+  it('alarms when an endpoint is disabled after failing 72 h, on dead letters, on a backlog of due attempts and on network contribution bursts', () => {
     const alarms = resources(template(), 'AWS::CloudWatch::Alarm');
     expect(alarms.map(([, a]) => a.Properties.MetricName).sort()).toEqual([
       'ApproximateNumberOfMessagesVisible',
+      'ApproximateNumberOfMessagesVisible',
+      'NetworkContributionsCapped',
       'WebhookEndpointsDisabled',
     ]);
     for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    const onQueue = (prefix: RegExp) =>
+      alarms.find(([, a]) =>
+        prefix.test(JSON.stringify((a.Properties.Dimensions as Json[] | undefined)?.[0]?.Value)),
+      )?.[1].Properties;
+    expect(onQueue(/"Retries/)).toMatchObject({
+      Threshold: DELIVERY_BACKLOG_ALARM,
+      EvaluationPeriods: 3,
+      Statistic: 'Minimum',
+    });
+    expect(onQueue(/"DeadLetters/)).toMatchObject({ Threshold: 1 });
+    // Any contribution dropped at the daily cap within an hour: the worker's metric, summed.
+    expect(
+      alarms.find(([, a]) => a.Properties.MetricName === 'NetworkContributionsCapped')?.[1].Properties,
+    ).toMatchObject({
+      Namespace: 'AbuseDecision',
+      Statistic: 'Sum',
+      Period: 3600,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('holds no grant on the network secret: it contributes under the keys events computed', () => {
+    const statements = policyStatements(template());
+    expect(JSON.stringify(statements)).not.toMatch(/secretsmanager/);
+    template().hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.not(Match.objectLike({ NETWORK_SECRET_ARN: Match.anyValue() })) },
+    });
   });
 
   it('sends from its bundle only the table actions it is granted', async () => {
     const sent = await actionsSentBy('functions/webhook-worker.ts');
-    // Beside the table, it sends one thing: delayed messages to its retry queue.
+    // Beside the table, it sends one thing: delayed messages to its delivery queue.
     expect(sent.actions).toEqual([...WEBHOOK_WORKER_ACCESS.actions, 'sqs:SendMessage'].sort());
     // The network's queue and a leaving member's ledger entries are on GSI1.
     expect(sent.queriesIndex).toBe(true);
@@ -1122,5 +1241,148 @@ describe.each(['sandbox', 'production'] as const)('%s model training (lib/traini
     expect(alarm).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Threshold: 1 });
     expect(JSON.stringify(alarm.AlarmActions)).toContain('AlarmTopic');
     template.hasOutput('TrainingFunctionName', {});
+  });
+});
+
+describe.each(['sandbox', 'production'] as const)('%s lake (lib/lake-stack.ts)', (stage) => {
+  /** The statements of the policies attached to one role. */
+  const statementsOf = (template: Template, roleId: string) =>
+    policyStatements(template).filter(
+      ({ owner }) =>
+        owner === roleId ||
+        JSON.stringify(
+          resources(template, 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,
+        ).includes(roleId),
+    );
+
+  it('streams every table change to an encrypted Kinesis stream, adding no write to a request', () => {
+    const template = templateOf(environment(stage).data);
+    const table = only(template, 'AWS::DynamoDB::Table').Properties;
+    const [streamId, stream] = resources(template, 'AWS::Kinesis::Stream')[0]!;
+    expect(table.KinesisStreamSpecification).toEqual({
+      StreamArn: { 'Fn::GetAtt': [streamId, 'Arn'] },
+      ApproximateCreationDateTimePrecision: 'MILLISECOND',
+    });
+    expect(stream.Properties).toMatchObject({
+      StreamModeDetails: { StreamMode: 'ON_DEMAND' },
+      StreamEncryption: { EncryptionType: 'KMS', KeyId: 'alias/aws/kinesis' },
+    });
+  });
+
+  it('catalogues each lake table in Glue with the columns of shared/lake/lake-tables.ts, partitions by projection', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const database = only(template, 'AWS::Glue::Database').Properties;
+    expect(database).toMatchObject({ DatabaseInput: { Name: `abuse_decision_${stage}_lake` } });
+    const tables = resources(template, 'AWS::Glue::Table').map(([, t]) => t.Properties.TableInput as Json);
+    expect(tables.map((t) => t.Name).sort()).toEqual([...LAKE_TABLE_NAMES].sort());
+    for (const name of LAKE_TABLE_NAMES) {
+      const table = tables.find((t) => t.Name === name)!;
+      const storage = table.StorageDescriptor as Json;
+      expect((storage.Columns as Json[]).map((c) => [c.Name, c.Type])).toEqual(
+        LAKE_TABLES[name].columns.map((c) => [c.name, c.type]),
+      );
+      expect((table.PartitionKeys as Json[]).map((c) => c.Name)).toEqual(['kind', 'merchant_id', 'day']);
+      expect(table.Parameters).toMatchObject({
+        classification: 'parquet',
+        'projection.enabled': 'true',
+        'projection.kind.values': LAKE_TABLES[name].kinds.join(','),
+        'projection.merchant_id.type': 'injected',
+        'projection.day.type': 'date',
+      });
+      expect(JSON.stringify((table.Parameters as Json)['storage.location.template'])).toContain(
+        `/${name}/kind=\${kind}/merchant_id=\${merchant_id}/day=\${day}/`,
+      );
+      expect((storage.SerdeInfo as Json).SerializationLibrary).toContain('ParquetHiveSerDe');
+    }
+  });
+
+  it('has an Athena workgroup of its own: engine 3, enforced, bytes scanned capped, results encrypted and kept a week', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const workGroup = only(template, 'AWS::Athena::WorkGroup').Properties;
+    expect(workGroup).toMatchObject({
+      Name: `abuse-decision-${stage}-lake`,
+      WorkGroupConfiguration: {
+        EnforceWorkGroupConfiguration: true,
+        BytesScannedCutoffPerQuery: STAGES[stage].lake.bytesScannedCutoffPerQuery,
+        EngineVersion: { SelectedEngineVersion: 'Athena engine version 3' },
+        ResultConfiguration: { EncryptionConfiguration: { EncryptionOption: 'SSE_S3' } },
+      },
+    });
+    const results = logicalId(lake.resultsBucket);
+    expect(JSON.stringify(workGroup.WorkGroupConfiguration)).toContain(results);
+    const resultsBucket = resources(template, 'AWS::S3::Bucket').find(([id]) => id === results)![1]
+      .Properties;
+    expect(JSON.stringify(resultsBucket.LifecycleConfiguration)).toContain(
+      `"ExpirationInDays":${QUERY_RESULT_EXPIRY_DAYS}`,
+    );
+  });
+
+  it('keeps no kind longer than the table keeps its items', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const bucket = resources(template, 'AWS::S3::Bucket').find(([id]) => id === logicalId(lake.bucket))![1];
+    const rules = (bucket.Properties.LifecycleConfiguration as { Rules: Json[] }).Rules;
+    const expiry = (prefix: string) => rules.find((r) => r.Prefix === prefix)?.ExpirationInDays;
+    expect(expiry('decided_events/kind=login/')).toBeLessThan(400);
+    expect(expiry('decided_events/kind=account/')).toBeLessThan(400);
+    expect(expiry('list_changes/')).toBeLessThanOrEqual(30);
+    expect(bucket.Properties.BucketEncryption).toBeDefined();
+    expect(bucket.DeletionPolicy).toBe(stage === 'production' ? 'Retain' : 'Delete');
+  });
+
+  it('delivers each lake table by Firehose from the table stream: its transform, Parquet, one prefix per partition, least privilege', () => {
+    const { lake, data } = environment(stage);
+    const template = templateOf(lake);
+    const streams = resources(template, 'AWS::KinesisFirehose::DeliveryStream');
+    expect(streams).toHaveLength(LAKE_TABLE_NAMES.length);
+    const functions = resources(template, 'AWS::Lambda::Function').filter(isOurFunction);
+    for (const name of LAKE_TABLE_NAMES) {
+      const [streamId, stream] = streams.find(([, s]) =>
+        JSON.stringify(s.Properties).includes(`"TableName":"${name}"`),
+      )!;
+      const destination = stream.Properties.ExtendedS3DestinationConfiguration as Json;
+      expect(stream.Properties.DeliveryStreamType).toBe('KinesisStreamAsSource');
+      expect(JSON.stringify(stream.Properties.KinesisStreamSourceConfiguration)).toContain(
+        `${data.stackName}:ExportsOutputFnGetAtt`,
+      );
+      expect(destination.Prefix).toBe(
+        `${name}/kind=!{partitionKeyFromLambda:kind}/merchant_id=!{partitionKeyFromLambda:merchant_id}/day=!{partitionKeyFromLambda:day}/`,
+      );
+      expect(destination).toMatchObject({
+        DynamicPartitioningConfiguration: { Enabled: true },
+        BufferingHints: { IntervalInSeconds: 900, SizeInMBs: 128 },
+        DataFormatConversionConfiguration: {
+          Enabled: true,
+          OutputFormatConfiguration: { Serializer: { ParquetSerDe: { Compression: 'SNAPPY' } } },
+          SchemaConfiguration: { DatabaseName: `abuse_decision_${stage}_lake`, TableName: name },
+        },
+      });
+      const processor = JSON.stringify(destination.ProcessingConfiguration);
+      const [transformId, transform] = functions.find(([id]) => processor.includes(id))!;
+      expect((transform.Properties.Environment as { Variables: Json }).Variables.LAKE_TABLE).toBe(name);
+
+      const roleId = (destination.RoleARN as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+      const statements = statementsOf(template, roleId);
+      const writes = statements.filter(({ statement }) => asList(statement.Action).includes('s3:PutObject'));
+      expect(writes).toHaveLength(1);
+      expect(JSON.stringify(writes[0]!.statement.Resource)).toContain(`/${name}/*`);
+      expect(JSON.stringify(writes[0]!.statement.Resource)).toContain(`/errors/${name}/*`);
+      const invokes = statements.filter(({ statement }) =>
+        asList(statement.Action).includes('lambda:InvokeFunction'),
+      );
+      expect(JSON.stringify(invokes.map((s) => s.statement.Resource))).toContain(transformId);
+      for (const { statement } of statements) {
+        expect(asList(statement.Action)).not.toContain('*');
+        expect(asList(statement.Action)).not.toContain('s3:*');
+        expect(asList(statement.Action)).not.toContain('s3:DeleteObject');
+      }
+      const alarms = resources(template, 'AWS::CloudWatch::Alarm').filter(([, a]) =>
+        JSON.stringify(a.Properties.Dimensions).includes(streamId),
+      );
+      expect(alarms.map(([, a]) => a.Properties.MetricName)).toEqual(['DeliveryToS3.DataFreshness']);
+      expect(JSON.stringify(alarms[0]![1].Properties.AlarmActions)).toContain('AlarmTopic');
+    }
   });
 });

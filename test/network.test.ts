@@ -7,6 +7,7 @@ import { networkKeys } from '../shared/store/keys.ts';
 import { getRecord } from '../shared/store/record-once.ts';
 import { drainNetworkQueue } from '../shared/use-cases/network-worker.ts';
 import { runUploadWorker } from '../shared/use-cases/record-upload.ts';
+import { admin } from './support/admin.ts';
 import { expectError, newMerchant, type TestApi, waitForKeyCacheExpiry, withTestApi } from './support/api.ts';
 import {
   cardOf as cardRefOf,
@@ -44,17 +45,38 @@ async function merchant(member: boolean): Promise<Merchant & { console: string }
 const reputationOf = async (ref: ReturnType<typeof cardRefOf>) =>
   getRecord<Record<string, unknown>>(networkKeys.reputation(networkKeyOf(await readNetworkSecret(), ref)));
 
-/** A ring's order at A that lost a fraud chargeback, with the worker run. */
 const DAY = 86_400_000;
-async function lostAt(
-  a: Merchant,
-  dispute = disputeEntry({ disputeStatus: 'LOST', disputeReason: 'FRAUD', timestamp: Date.now() - 3 * DAY }),
+/**
+ * The worker records members' sightings as of two days ago: a cause counts only on an identity the
+ * merchant's sighting was recorded a day before (the service's clock, which tests cannot wait for).
+ */
+const drainSightedDaysAgo = () => drainNetworkQueue({ now: Date.now() - 2 * DAY });
+
+const lostFraud = () =>
+  disputeEntry({ disputeStatus: 'LOST', disputeReason: 'FRAUD', timestamp: Date.now() - 3 * DAY });
+
+/** A ring's order at each merchant on one card and device, sighted days ago, then lost as fraud. */
+async function lostAtEach(
+  merchants: readonly Merchant[],
+  ring = { card: orderBody().paymentInfo[0]!, device: uid('device') },
 ) {
-  const order = await placeOrder(suite.api, a.apiKey, { timestamp: Date.now() - 10 * DAY });
-  await reportDispute(suite.api, a.apiKey, order.providerOrderId, dispute);
+  const orders = [];
+  for (const m of merchants)
+    orders.push(await placeOrder(suite.api, m.apiKey, { ...ring, timestamp: Date.now() - 10 * DAY }));
+  await drainSightedDaysAgo();
+  const disputes = [];
+  for (const [i, m] of merchants.entries()) {
+    const dispute = lostFraud();
+    await reportDispute(suite.api, m.apiKey, orders[i]!.providerOrderId, dispute);
+    disputes.push(dispute);
+  }
   await drainNetworkQueue();
-  return { order, dispute };
+  return { order: orders[0]!, orders, disputes };
 }
+
+/** Three members that lost a fraud chargeback on the same card and device: over the floor. */
+const lostAtThree = async () =>
+  lostAtEach([await merchant(true), await merchant(true), await merchant(true)]);
 
 /** The ring's next order: a new e-mail on the same card and device. */
 const ringOrder = (order: OrderBody) =>
@@ -73,6 +95,16 @@ const shown = (d: ReturnType<typeof orderDecision>) => ({
   abuseScore: d.abuseScore,
   decisionReason: d.decisionReason,
 });
+
+/** The same ring order at a member and at a non-member: what the member shows beyond the outsider. */
+async function probe(order: OrderBody) {
+  const [b, outsider] = [await merchant(true), await merchant(false)];
+  const body = ringOrder(order);
+  return {
+    atMember: await decisionOf(b.apiKey, body),
+    atOutsider: await decisionOf(outsider.apiKey, { ...body, providerOrderId: uid('order') }),
+  };
+}
 
 describe('membership', () => {
   it('is off by default; PUT turns it on and off, audited; a bad body is refused naming the field', async () => {
@@ -101,21 +133,22 @@ describe('membership', () => {
   });
 });
 
-describe('a ring moving from A to B', () => {
-  it('B, with no label of its own, sees A’s lost fraud chargeback as a signal and reason; a non-member does not', async () => {
-    const [a, b, outsider] = [await merchant(true), await merchant(true), await merchant(false)];
-    const { order } = await lostAt(a);
-    const atB = await decisionOf(b.apiKey, ringOrder(order));
-    expect(atB.decision).toBe('DECLINE');
-    expect(atB.decisionReason).toMatch(/card lost a fraud chargeback at another merchant 3 days ago/);
-    const outside = await decisionOf(outsider.apiKey, ringOrder(order));
-    expect(outside.decisionReason).not.toMatch(/merchant/);
-    expect(outside.abuseScore).toBeLessThan(atB.abuseScore);
+describe('a ring moving from three merchants to B', () => {
+  it('B, with no label of its own, sees three members’ lost fraud chargebacks as a signal and reason; a non-member does not', async () => {
+    const { order } = await lostAtThree();
+    const { atMember, atOutsider } = await probe(order);
+    expect(atMember.decision).toBe('DECLINE');
+    expect(atMember.decisionReason).toMatch(
+      /card lost fraud chargebacks at 3 other merchants in the last week/,
+    );
+    expect(atOutsider.decisionReason).not.toMatch(/merchant/);
+    expect(atOutsider.abuseScore).toBeLessThan(atMember.abuseScore);
   });
 
   it('counts a contribution once under concurrent and repeated feedback, and a WON dispute takes it back', async () => {
     const a = await merchant(true);
     const order = await placeOrder(suite.api, a.apiKey, { timestamp: Date.now() - DAY });
+    await drainSightedDaysAgo();
     const lost = disputeEntry({ disputeStatus: 'LOST', disputeReason: 'FRAUD' });
     await Promise.all(
       [1, 2, 3].map(() =>
@@ -130,8 +163,13 @@ describe('a ring moving from A to B', () => {
     await reportDispute(suite.api, a.apiKey, order.providerOrderId, lost);
     await drainNetworkQueue();
     const card = cardRefOf(order);
-    expect(await reputationOf(card)).toMatchObject({ merchants: 1, abuse: { chargeback: { n: 1 } } });
-    expect((await reputationOf(deviceOf(order)))?.abuse).toMatchObject({ chargeback: { n: 1 } });
+    const counted = {
+      merchants: 1,
+      abusedAt: [expect.any(Number)],
+      abuse: { chargeback: { at: [expect.any(Number)] } },
+    };
+    expect(await reputationOf(card)).toMatchObject(counted);
+    expect(await reputationOf(deviceOf(order))).toMatchObject(counted);
 
     await reportDispute(suite.api, a.apiKey, order.providerOrderId, {
       ...lost,
@@ -139,15 +177,13 @@ describe('a ring moving from A to B', () => {
       timestamp: Date.now(),
     });
     await drainNetworkQueue();
-    const after = await reputationOf(card);
-    expect(after).toMatchObject({ merchants: 1, abuse: {} });
-    const b = await merchant(true);
-    expect((await decisionOf(b.apiKey, ringOrder(order))).decisionReason).not.toMatch(/chargeback/);
+    expect(await reputationOf(card)).toMatchObject({ merchants: 1, abuse: {}, abusedAt: [] });
   });
 
   it('a member’s dispositions uploaded as CSV contribute as its API calls do', async () => {
     const a = await merchant(true);
     const { order, returnBody } = await orderAndReturn(suite.api, a.apiKey);
+    await drainSightedDaysAgo();
     const sku = order.lineItems[0]!.identifiers[0]!.identifier;
     const csv = [
       CSV_COLUMNS.join(','),
@@ -162,26 +198,147 @@ describe('a ring moving from A to B', () => {
     expect(upload.status).toBe(202);
     await runUploadWorker({ merchantId: a.merchantId });
     await drainNetworkQueue();
-    expect((await reputationOf(cardRefOf(order)))?.abuse).toMatchObject({ disposition: { n: 1 } });
+    expect((await reputationOf(cardRefOf(order)))?.abuse).toMatchObject({
+      disposition: { at: [expect.any(Number)] },
+    });
   });
 
   it('leaving withdraws everything the merchant contributed', async () => {
-    const a = await merchant(true);
-    const { order } = await lostAt(a);
-    expect(await reputationOf(cardRefOf(order))).toMatchObject({ merchants: 1 });
+    const [a, ...others] = [await merchant(true), await merchant(true), await merchant(true)];
+    const { order } = await lostAtEach([a, ...others]);
+    expect(await reputationOf(cardRefOf(order))).toMatchObject({ merchants: 3 });
     expect((await network(suite.api, a.console).save({ enabled: false })).body.enabled).toBe(false);
     await drainNetworkQueue();
-    expect(await reputationOf(cardRefOf(order))).toBeUndefined();
-    expect(await reputationOf(deviceOf(order))).toBeUndefined();
-    const b = await merchant(true);
-    expect((await decisionOf(b.apiKey, ringOrder(order))).decisionReason).not.toMatch(/merchant/);
+    expect(await reputationOf(cardRefOf(order))).toMatchObject({
+      merchants: 2,
+      abusedAt: [expect.any(Number), expect.any(Number)],
+    });
+    // Two merchants left: under the floor, B reads nothing.
+    const { atMember, atOutsider } = await probe(order);
+    expect(shown(atMember)).toEqual(shown(atOutsider));
+  });
+
+  it('admin network withdraw takes one merchant’s wrong contribution back, audited; its sighting stays', async () => {
+    const merchants = [await merchant(true), await merchant(true), await merchant(true)];
+    const { order } = await lostAtEach(merchants);
+    const card = order.paymentInfo[0]!;
+    const identity = `card:${JSON.stringify({ BIN: card.BIN, last4: card.last4, expiry: card.expiry })}`;
+    const result = await admin(
+      'network',
+      'withdraw',
+      '--merchant',
+      merchants[0]!.merchantId,
+      '--identity',
+      identity,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ causesWithdrawn: 1 });
+    expect(await reputationOf(cardRefOf(order))).toMatchObject({
+      merchants: 3,
+      abusedAt: [expect.any(Number), expect.any(Number)],
+    });
+    const again = await admin(
+      'network',
+      'withdraw',
+      '--merchant',
+      merchants[0]!.merchantId,
+      '--identity',
+      identity,
+    );
+    expect(JSON.parse(again.stdout)).toMatchObject({ causesWithdrawn: 0 });
+    const audit = await suite.api.request('GET', '/v1/audit?limit=10', { apiKey: merchants[0]!.console });
+    expect(audit.body.items.map((e: { action: string }) => e.action)).toContain('network.withdrawn');
+    const bad = await admin(
+      'network',
+      'withdraw',
+      '--merchant',
+      merchants[0]!.merchantId,
+      '--identity',
+      'phone:+15550100',
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/identity/);
+  });
+});
+
+describe('what one merchant reports alone, probed by another member', () => {
+  it('a member sending 20 lost fraud chargebacks alone moves nothing: scores equal a non-member’s', async () => {
+    const a = await merchant(true);
+    const ring = { card: orderBody().paymentInfo[0]!, device: uid('device') };
+    const orders = [];
+    for (let i = 0; i < 20; i++)
+      orders.push(await placeOrder(suite.api, a.apiKey, { ...ring, timestamp: Date.now() - 10 * DAY }));
+    await drainSightedDaysAgo();
+    for (const order of orders) await reportDispute(suite.api, a.apiKey, order.providerOrderId, lostFraud());
+    await drainNetworkQueue();
+    // The ledger counted every cause; the reputation counts the merchant once.
+    expect(await reputationOf(cardRefOf(orders[0]!))).toMatchObject({ abusedAt: [expect.any(Number)] });
+    const { atMember, atOutsider } = await probe(orders[0]!);
+    expect(shown(atMember)).toEqual(shown(atOutsider));
+  });
+
+  it('two members’ reports stay under the floor; a third’s moves it', async () => {
+    const [a1, a2, a3] = [await merchant(true), await merchant(true), await merchant(true)];
+    const ring = { card: orderBody().paymentInfo[0]!, device: uid('device') };
+    const { order } = await lostAtEach([a1, a2], ring);
+    const two = await probe(order);
+    expect(shown(two.atMember)).toEqual(shown(two.atOutsider));
+    await lostAtEach([a3], ring);
+    const three = await probe(order);
+    expect(three.atMember.abuseScore).toBeGreaterThan(three.atOutsider.abuseScore);
+    expect(three.atMember.decisionReason).toMatch(/at 3 other merchants/);
+  });
+
+  it('a made-up order with a LOST dispute within 24 hours contributes nothing, at three merchants', async () => {
+    const ring = { card: orderBody().paymentInfo[0]!, device: uid('device') };
+    const merchants = [await merchant(true), await merchant(true), await merchant(true)];
+    const orders = [];
+    for (const m of merchants) {
+      // Dated days back, so that three first sightings in the last day do not speak instead.
+      const order = await placeOrder(suite.api, m.apiKey, { ...ring, timestamp: Date.now() - 10 * DAY });
+      await reportDispute(
+        suite.api,
+        m.apiKey,
+        order.providerOrderId,
+        disputeEntry({ disputeStatus: 'LOST' }),
+      );
+      orders.push(order);
+    }
+    await drainNetworkQueue();
+    expect(await reputationOf(cardRefOf(orders[0]!))).toMatchObject({
+      merchants: 3,
+      abuse: {},
+      abusedAt: [],
+    });
+    const { atMember, atOutsider } = await probe(orders[0]!);
+    expect(shown(atMember)).toEqual(shown(atOutsider));
+  });
+
+  it('a merchant’s contributions past the day’s cap are dropped', async () => {
+    const a = await merchant(true);
+    const [first, second] = [await placeOrder(suite.api, a.apiKey), await placeOrder(suite.api, a.apiKey)];
+    await drainSightedDaysAgo();
+    // Each lost order confirms its card, device and e-mail: the first one taken fills a cap of 3.
+    process.env.NETWORK_CAUSES_PER_DAY = '3';
+    try {
+      for (const order of [first, second])
+        await reportDispute(suite.api, a.apiKey, order.providerOrderId, lostFraud());
+      await drainNetworkQueue();
+    } finally {
+      delete process.env.NETWORK_CAUSES_PER_DAY;
+    }
+    // The worker takes them in either order: one order's three identities counted, the other's none.
+    const counted = [];
+    for (const order of [first, second])
+      for (const ref of [cardRefOf(order), deviceOf(order)])
+        counted.push(((await reputationOf(ref))!.abusedAt as number[]).length);
+    expect(counted.sort()).toEqual([0, 0, 1, 1]);
   });
 });
 
 describe('a merchant outside the network', () => {
   it('scores exactly as without the network, and its feedback contributes nothing', async () => {
-    const a = await merchant(true);
-    const { order } = await lostAt(a);
+    const { order } = await lostAtThree();
     const [n1, n2] = [await merchant(false), await merchant(false)];
     // The same order shape, one on the networked card and device, one on fresh ones.
     const onRing = await decisionOf(n1.apiKey, ringOrder(order));
@@ -189,6 +346,7 @@ describe('a merchant outside the network', () => {
     expect(shown(onRing)).toEqual(shown(fresh));
 
     const own = await placeOrder(suite.api, n1.apiKey, { timestamp: Date.now() - 86_400_000 });
+    await drainSightedDaysAgo();
     await reportDispute(suite.api, n1.apiKey, own.providerOrderId, disputeEntry({ disputeStatus: 'LOST' }));
     await drainNetworkQueue();
     expect(await reputationOf(cardRefOf(own))).toBeUndefined();
@@ -209,23 +367,25 @@ describe('isolation, probed by a member', () => {
 
   it('abuse elsewhere shows only as the documented reason: no merchant, order, dispute, amount or value', async () => {
     const [a, b] = [await merchant(true), await merchant(true)];
-    const { order, dispute } = await lostAt(a);
+    const { order, orders, disputes } = await lostAtEach([a, await merchant(true), await merchant(true)]);
     const { decisionReason } = await decisionOf(b.apiKey, ringOrder(order));
     for (const secret of [
       a.merchantId,
-      order.providerOrderId,
-      dispute.disputeId,
+      ...orders.map((o) => o.providerOrderId),
+      ...disputes.map((d) => d.disputeId),
       order.paymentInfo[0]!.last4,
       '49.99',
     ])
       expect(decisionReason).not.toContain(secret);
     const networkWords = decisionReason.split('; ').filter((part) => part.includes('merchant'));
-    expect(networkWords).toEqual(['card lost a fraud chargeback at another merchant 3 days ago']);
+    // Merchants, not causes; an age band, not a day.
+    expect(networkWords).toEqual(['card lost fraud chargebacks at 3 other merchants in the last week']);
   });
 
   it('every management endpoint given another member’s ids answers as for unknown ones', async () => {
     const [a, b] = [await merchant(true), await merchant(true)];
-    const { order, dispute } = await lostAt(a);
+    const { order, disputes } = await lostAtEach([a]);
+    const dispute = disputes[0]!;
     const probes: Record<string, string> = {
       '{type}': 'order',
       '{id}': order.providerOrderId,
@@ -253,12 +413,12 @@ describe('isolation, probed by a member', () => {
   });
 
   it('joining takes effect on decisions within the key cache’s lifetime', async () => {
-    const [a, late] = [await merchant(true), await merchant(false)];
-    const { order } = await lostAt(a);
+    const late = await merchant(false);
+    const { order } = await lostAtThree();
     const before = await decisionOf(late.apiKey, ringOrder(order));
     expect(before.decisionReason).not.toMatch(/merchant/);
     await network(suite.api, late.console).save({ enabled: true });
     await waitForKeyCacheExpiry();
-    expect((await decisionOf(late.apiKey, ringOrder(order))).decisionReason).toMatch(/at another merchant/);
+    expect((await decisionOf(late.apiKey, ringOrder(order))).decisionReason).toMatch(/at 3 other merchants/);
   });
 });

@@ -1689,7 +1689,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             /** @enum {string} */
-            action: "review.resolved" | "workflow.saved" | "dispositions.uploaded" | "settings.saved" | "listEntry.added" | "listEntry.removed" | "listEntry.displaced" | "listRules.saved" | "network.saved" | "privacy.requested" | "privacy.erased" | "privacy.exported";
+            action: "review.resolved" | "workflow.saved" | "dispositions.uploaded" | "settings.saved" | "listEntry.added" | "listEntry.removed" | "listEntry.displaced" | "listRules.saved" | "network.saved" | "network.withdrawn" | "privacy.requested" | "privacy.erased" | "privacy.exported";
             /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             keyId: string;
             keyName: string;
@@ -1999,6 +1999,18 @@ export interface components {
             enabled: boolean;
             /** Format: date-time */
             changedAt?: string;
+            withdrawal?: components["schemas"]["NetworkWithdrawal"];
+        };
+        NetworkWithdrawal: {
+            /** @enum {string} */
+            status: "running" | "done";
+            withdrawn: number;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            /** Format: date-time */
+            finishedAt?: string;
         };
         PrivacyRequest: {
             /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */

@@ -9,6 +9,7 @@ import {
   hashApiKey,
   type Merchant,
 } from '../store/merchants.ts';
+import { KEY_PATTERN } from './credential-format.ts';
 
 /** Who is calling: the merchant behind a valid, active API key. */
 export interface Principal {
@@ -16,7 +17,6 @@ export interface Principal {
   key: ApiKeyRecord;
 }
 
-const KEY_PATTERN = /^pk_(test|live)_[0-9A-Za-z]{32,}$/;
 /**
  * A revoked key or a suspended merchant takes effect within this long on every warm instance: the
  * longest a cached lookup is trusted. docs/decisions.md promises a minute; half of it is margin for a
@@ -25,12 +25,22 @@ const KEY_PATTERN = /^pk_(test|live)_[0-9A-Za-z]{32,}$/;
  */
 export const KEY_REVOCATION_BOUND_MS = 30_000;
 
+/**
+ * Hashes no key matched, remembered per instance so a flood repeating unknown keys costs one read per
+ * key and instance, not one per request. Bounded: past this many, the oldest is forgotten first.
+ * Their lifetime is the revocation bound's: a key is 40 random characters shown only once its item is
+ * written, and the lookup is strongly consistent, so a request can name a key before it exists only
+ * by guessing it; should that ever happen, the new key is refused for at most this long per instance.
+ */
+const UNKNOWN_KEYS_REMEMBERED = 10_000;
+
 interface CachedPrincipal {
   principal: Principal;
   expiresAt: number;
 }
 
 const cache = new Map<string, CachedPrincipal>();
+const unknownUntil = new Map<string, number>();
 // API_KEY_CACHE_MS may only shorten the cache's lifetime, never lengthen it past the bound.
 const cacheTtlMs = Math.min(
   Number(process.env.API_KEY_CACHE_MS ?? KEY_REVOCATION_BOUND_MS),
@@ -117,16 +127,29 @@ function sameHash(stored: string, computed: string): boolean {
   return a.length === 32 && b.length === 32 && timingSafeEqual(a, b);
 }
 
-/** Only found keys are cached, so a key created a moment ago works at once. */
+/** Found keys and unknown hashes are both trusted for the cache's lifetime, each per instance. */
 async function loadPrincipal(keyHash: string, now: number): Promise<Principal | undefined> {
   const cached = cache.get(keyHash);
   if (cached && cached.expiresAt > now) return cached.principal;
   cache.delete(keyHash);
+  if ((unknownUntil.get(keyHash) ?? 0) > now) return undefined;
+  unknownUntil.delete(keyHash);
   const key = await findApiKeyByHash(keyHash);
-  if (!key) return undefined;
+  if (!key) {
+    rememberUnknown(keyHash, now);
+    return undefined;
+  }
   const merchant = await getMerchant(key.merchantId);
   if (!merchant) return undefined;
   const principal = { key, merchant };
   cache.set(keyHash, { principal, expiresAt: now + cacheTtlMs });
   return principal;
+}
+
+function rememberUnknown(keyHash: string, now: number): void {
+  if (unknownUntil.size >= UNKNOWN_KEYS_REMEMBERED) {
+    const oldest = unknownUntil.keys().next().value;
+    if (oldest !== undefined) unknownUntil.delete(oldest);
+  }
+  unknownUntil.set(keyHash, now + cacheTtlMs);
 }

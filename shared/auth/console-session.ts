@@ -2,6 +2,7 @@ import { CONSOLE_REQUEST_HEADER, SESSION_COOKIE } from '../contract/console-cred
 import { ApiError } from '../errors.ts';
 import { findConsoleSession } from '../store/console-sessions.ts';
 import { admitKey, type CalledEndpoint, type Principal } from './authenticate.ts';
+import { SESSION_TOKEN_PATTERN } from './credential-format.ts';
 
 /**
  * The dashboard's credential: the session cookie made by POST /v1/console/session. Only management
@@ -26,7 +27,7 @@ export async function authenticateSession(
   request: CalledEndpoint & { method: string; consoleRequestHeader: string | undefined },
   now = Date.now(),
 ): Promise<Principal> {
-  const session = await findConsoleSession(token, now);
+  const session = SESSION_TOKEN_PATTERN.test(token) ? await findConsoleSession(token, now) : undefined;
   if (!session) throw new ApiError('unauthenticated', 'The console session has ended; sign in again.');
   if (!READ_ONLY_METHODS.has(request.method) && !request.consoleRequestHeader) {
     throw new ApiError(

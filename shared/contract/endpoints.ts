@@ -166,7 +166,16 @@ export const ENDPOINT_DEFINITIONS = {
  * local adapter both read this.
  */
 const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
-const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<string, number>> = { console: 29 };
+/**
+ * Feedback that puts many entries on the lists (100 lost fraud chargebacks on an order of 60
+ * identities: 6,000 entries) writes them in steps before it answers (shared/store/list-entries.ts
+ * saveListChangesInSteps): those functions get API Gateway's whole 29 s.
+ */
+const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<string, number>> = {
+  console: 29,
+  dispute: 29,
+  disposition: 29,
+};
 export const functionTimeoutSeconds = (functionName: string) =>
   FUNCTION_TIMEOUT_SECONDS[functionName] ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS;
 

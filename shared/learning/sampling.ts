@@ -15,11 +15,14 @@ export function sampleNegatives(
   const negatives = rows.filter((r) => r.label === 0);
   if (rows.length <= maxRows || negatives.length === 0) return { rows: [...rows], negativeSamplingRate: 1 };
   const rate = Math.max(1, maxRows - positives.length) / negatives.length;
-  const kept = negatives.filter((r) => uniformOf(`${seed}|${r.eventKey}|${r.part}`) < rate);
+  const kept = negatives.filter((r) => sampleKeyOf(seed, r.eventKey, r.part) < rate);
   return { rows: [...positives, ...kept], negativeSamplingRate: rate };
 }
 
-/** A number in [0, 1) fixed by the text. */
-function uniformOf(text: string): number {
-  return createHash('sha256').update(text).digest().readUInt32BE(0) / 2 ** 32;
+/**
+ * A decision part's place in [0, 1) for sampling: fixed by the seed (the merchant and event type)
+ * and the part, so the lake stores it with the row and a query samples with `sample_key < rate`.
+ */
+export function sampleKeyOf(seed: string, eventKey: string, part: number): number {
+  return createHash('sha256').update(`${seed}|${eventKey}|${part}`).digest().readUInt32BE(0) / 2 ** 32;
 }

@@ -326,6 +326,7 @@ const auditEntrySchema = z
       'listEntry.displaced',
       'listRules.saved',
       'network.saved',
+      'network.withdrawn',
       'privacy.requested',
       'privacy.erased',
       'privacy.exported',

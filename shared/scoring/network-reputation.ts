@@ -15,7 +15,13 @@ export type NetworkKind = (typeof NETWORK_KINDS)[number];
 export const isNetworkKind = (kind: string): kind is NetworkKind =>
   (NETWORK_KINDS as readonly string[]).includes(kind);
 
-/** Confirmed abuse of one kind at other merchants: how many causes, and the latest one's time. */
+/**
+ * Other merchants that must have confirmed abuse on an identity before any of it shows: the network's
+ * k-anonymity floor, a privacy rule (what one or two merchants reported alone is never disclosed).
+ */
+export const NETWORK_ABUSE_FLOOR = 3;
+
+/** Confirmed abuse of one kind: how many other merchants confirmed it, and the latest time. */
 export interface NetworkAbuse {
   count: number;
   latestAt: number | undefined;
@@ -23,6 +29,11 @@ export interface NetworkAbuse {
 
 export interface NetworkReputation {
   ref: IdentityRef;
+  /**
+   * Other merchants that confirmed abuse of any kind on it, each counted once; 0 (and every kind's
+   * count 0) below NETWORK_ABUSE_FLOOR.
+   */
+  abuseMerchants: number;
   abuse: Readonly<Record<NetworkAbuseKind, NetworkAbuse>>;
   /** Other merchants whose first sighting of the identity fell in the 24 h before the event. */
   newMerchantsLastDay: number;

@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { readRuntimeConfig } from '../config.ts';
-import { StoreUnavailableError } from '../errors.ts';
+import { RecordTooLargeError, StoreUnavailableError } from '../errors.ts';
 import { currentRequestScope } from '../request-scope.ts';
 import { traceAwsClient } from '../tracing.ts';
-import { isThrottle, isTimeout } from './store-failures.ts';
+import { isThrottle, isTimeout, isTooLargeToStore } from './store-failures.ts';
 
 /**
  * One DynamoDB client per process, built at module scope so warm invocations reuse its connections.
@@ -67,6 +67,7 @@ dynamoDbClient.middlewareStack.add(
       if (isThrottle(error) || isTimeout(error)) {
         throw new StoreUnavailableError('DynamoDB is throttling or not answering in time', { cause: error });
       }
+      if (isTooLargeToStore(error)) throw new RecordTooLargeError({ cause: error });
       throw error;
     }
   },

@@ -12,7 +12,7 @@ import { TTL_ATTRIBUTE } from './table-definition.ts';
  * by the table's TTL later.
  */
 export const SESSION_TTL_MS = 12 * 3_600_000;
-const TOKEN_LENGTH = 43;
+export const SESSION_TOKEN_LENGTH = 43;
 
 export interface ConsoleSession {
   keyHash: string;
@@ -25,7 +25,7 @@ export async function createConsoleSession(
   key: { keyHash: string; keyId: string; merchantId: string },
   now: number,
 ): Promise<{ token: string; session: ConsoleSession }> {
-  const token = randomBase62(TOKEN_LENGTH);
+  const token = randomBase62(SESSION_TOKEN_LENGTH);
   // Whole seconds: the table's TTL attribute holds epoch seconds, and the expiry is read back from it.
   const expiresAt = Math.ceil((now + SESSION_TTL_MS) / 1000) * 1000;
   const session: ConsoleSession = { ...key, expiresAt };

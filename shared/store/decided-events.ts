@@ -1,7 +1,9 @@
 import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
+import type { DecidedEventRow } from '../learning/labels.ts';
 import { retainUntil } from '../retention.ts';
 import type { BacktestEvent } from '../scoring/backtest.ts';
 import type { Decision } from '../scoring/decide.ts';
+import { VALUE_FIELDS } from '../scoring/decision-thresholds.ts';
 import { nonZeroFields, normalizeFields } from '../scoring/variables.ts';
 import { tableName } from './client.ts';
 import type { HistoryChanges } from './identity-history.ts';
@@ -10,7 +12,7 @@ import { gsi1, type TableKey } from './keys.ts';
 import { packFields, unpackFields } from './packed-fields.ts';
 import { type RecordOutcome, recordOnce } from './record-once.ts';
 import { type DecisionsUnderReview, reviewItemsFor } from './reviews.ts';
-import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
+import { GSI1, PARTITION_KEY, TTL_ATTRIBUTE } from './table-definition.ts';
 import type { TransactItem, TransactItems } from './transact.ts';
 
 /** Where a decided event is stored: its own key, and its id in the type's GSI1 listing. */
@@ -216,4 +218,36 @@ function isDecision(value: unknown): value is Decision {
   return (
     typeof d === 'object' && d !== null && typeof d.decision === 'string' && typeof d.abuseScore === 'number'
   );
+}
+
+/** A decided event's item as a training row (training and the lake read it so); undefined if not one. */
+export function decidedEventRowOf(
+  item: Record<string, unknown>,
+  eventType: EventType,
+): DecidedEventRow | undefined {
+  const sortKey = String(item[GSI1.sortKey] ?? '');
+  const separator = sortKey.indexOf('#');
+  const decisions = decisionsOfItem(item);
+  if (separator < 0 || decisions.length === 0) return undefined;
+  // The event's own time as scored (`eventAt`, never moved by status updates); records written before
+  // it existed fall back to their arrival time, the listing time.
+  const at = typeof item.eventAt === 'number' ? item.eventAt : Date.parse(sortKey.slice(0, separator));
+  const valueField = VALUE_FIELDS[eventType];
+  return {
+    eventType,
+    eventKey: String(item[PARTITION_KEY]),
+    eventId: sortKey.slice(separator + 1),
+    at,
+    identities: Array.isArray(item.identities) ? item.identities.map(String) : [],
+    parts: decisions.map((d) => {
+      const value = valueField ? Number(d.fields?.[valueField]) : Number.NaN;
+      return {
+        signals: d.signals ?? {},
+        abuseScore: d.abuseScore,
+        modelVersion: d.modelVersion,
+        decision: d.decision,
+        ...(Number.isFinite(value) ? { value } : {}),
+      };
+    }),
+  };
 }

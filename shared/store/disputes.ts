@@ -7,7 +7,12 @@ import { keys, learningGsi1, type TableKey } from './keys.ts';
 import { isListConflict } from './list-entries.ts';
 import type { OrderItem } from './orders.ts';
 import { TTL_ATTRIBUTE } from './table-definition.ts';
-import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
+import {
+  ConditionFailedError,
+  MAX_TRANSACTION_ITEMS,
+  type TransactItems,
+  transactWrite,
+} from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
 
 /** One dispute event as received (an entry of the request without its id). */
@@ -75,9 +80,6 @@ export interface DisputeWrite {
   /** Its list entries' writes and their audit entries. */
   listItems?: TransactItems;
 }
-
-/** DynamoDB's TransactWriteItems limit. */
-const MAX_TRANSACTION_ITEMS = 100;
 
 /**
  * Writes the changed disputes with every counter they move, and any `alsoWrite` items (the

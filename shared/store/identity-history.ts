@@ -26,7 +26,7 @@ import {
   sketchAttribute,
 } from './link-sketch.ts';
 import { activeMarkersOf, MARKERS_ATTRIBUTE } from './list-markers.ts';
-import { sightingQueueAttributes } from './network-items.ts';
+import { networkKeyFrom, sightingQueueAttributes } from './network-items.ts';
 import { TTL_ATTRIBUTE } from './table-definition.ts';
 
 /**
@@ -104,12 +104,21 @@ interface PendingIdentityChange {
  */
 export class HistoryChanges {
   private readonly changes = new Map<string, PendingIdentityChange>();
-  /** Set for a network member's event: its new shared identities are queued as first sightings. */
-  private networkSightings: { merchantId: string; at: number } | undefined;
+  /** Set for a network member's event: its shared identities without a network key are queued. */
+  private networkSightings:
+    | { merchantId: string; at: number; networkKeyOf: (ref: IdentityRef) => string | undefined }
+    | undefined;
 
-  /** Queues the first sighting of each shared identity these moves create (network members only). */
-  queueNetworkSightings(merchantId: string, at: number): this {
-    this.networkSightings = { merchantId, at };
+  /**
+   * Queues the sighting of each shared identity these moves touch that has no network key yet (new,
+   * or seen before the merchant joined), under its network key (network members only).
+   */
+  queueNetworkSightings(
+    merchantId: string,
+    at: number,
+    networkKeyOf: (ref: IdentityRef) => string | undefined,
+  ): this {
+    this.networkSightings = { merchantId, at, networkKeyOf };
     return this;
   }
 
@@ -301,10 +310,15 @@ export class HistoryChanges {
         values[':last'] = latest;
         setClauses.push('#last = :last');
       }
-      // A new shared identity of a network member waits for the worker; re-creating it never re-queues it.
-      if (!stored && this.networkSightings && isNetworkKind(change.ref.kind)) {
+      // A member's shared identity without a network key waits for the worker, sighted when the
+      // merchant first saw it (an identity known before joining is not a new one); once keyed, it is
+      // never queued again.
+      const networkKey = this.networkSightings?.networkKeyOf(change.ref);
+      if (this.networkSightings && networkKey && isNetworkKind(change.ref.kind) && !networkKeyFrom(stored)) {
         const { merchantId: member, at } = this.networkSightings;
-        for (const [name, value] of Object.entries(sightingQueueAttributes(member, change.ref, at))) {
+        const seenAt = Math.min(at, storedFirst ?? at);
+        const queue = sightingQueueAttributes(member, change.ref, seenAt, networkKey);
+        for (const [name, value] of Object.entries(queue)) {
           names[`#n${n}`] = name;
           values[`:n${n}`] = value;
           setClauses.push(`#n${n} = if_not_exists(#n${n}, :n${n})`);

@@ -268,6 +268,8 @@ export const networkKeys = {
   ledger: (networkKey: string, merchantId: string) => key(networkPartition(networkKey), `M#${merchantId}`),
   /** Sort-key prefix of the ledger items in an identity's partition. */
   ledgerPrefix: 'M#',
+  /** A member's confirmed-abuse contributions accepted on a UTC day (the daily cap's counter). */
+  dailyCauses: (merchantId: string, day: string) => key(`${merchantScope(merchantId)}#NETWORKCAUSES`, day),
   /** A member's feedback waiting for the worker: one item per cause, overwritten by its latest state. */
   work: (merchantId: string, cause: string) =>
     key(`${merchantScope(merchantId)}#NETWORKWORK#${cause}`, 'WORK'),

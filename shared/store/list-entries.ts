@@ -1,3 +1,4 @@
+import { forEachConcurrently } from '../concurrency.ts';
 import { identityId } from '../identity/identity-ids.ts';
 import { entryIdOf, identityRefOf, type ListEntry, markerOf } from '../lists/entries.ts';
 import { retainUntil } from '../retention.ts';
@@ -17,7 +18,13 @@ import {
 } from './list-markers.ts';
 import { type Page, queryPage } from './pages.ts';
 import { GSI1, SORT_KEY, TTL_ATTRIBUTE } from './table-definition.ts';
-import { ConditionFailedError, type TransactItem, type TransactItems, transactWrite } from './transact.ts';
+import {
+  ConditionFailedError,
+  MAX_TRANSACTION_ITEMS,
+  type TransactItem,
+  type TransactItems,
+  transactWrite,
+} from './transact.ts';
 import { StaleRecordError } from './versioned.ts';
 
 /**
@@ -28,7 +35,7 @@ import { StaleRecordError } from './versioned.ts';
  */
 
 /** An expired entry stays listed this long after it stopped acting; then the table's TTL removes it. */
-const EXPIRED_KEPT_SECONDS = 30 * 86_400;
+export const EXPIRED_KEPT_SECONDS = 30 * 86_400;
 
 function listEntryPut(merchantId: string, entry: ListEntry): TransactItem {
   const { expiresAt, ...fields } = entry;
@@ -109,19 +116,7 @@ export function listChangeWrites(
   const history = new HistoryChanges();
   const displaced = new Set<string>();
   const markers = new Map<string, string | undefined>();
-  const byIdentity = new Map<string, { add: ListEntry[]; remove: ListEntry[] }>();
-  for (const [side, entries] of [
-    ['add', changes.add],
-    ['remove', changes.remove],
-  ] as const) {
-    for (const entry of entries) {
-      const id = identityId(identityRefOf(entry));
-      const group = byIdentity.get(id) ?? { add: [], remove: [] };
-      group[side].push(entry);
-      byIdentity.set(id, group);
-    }
-  }
-  for (const group of byIdentity.values()) {
+  for (const group of byIdentityOf(changes).values()) {
     const ref = identityRefOf((group.add[0] ?? group.remove[0])!);
     const itemKey = keyString(identityKey(merchantId, ref));
     const item = identityItems.get(itemKey);
@@ -165,6 +160,23 @@ export function listChangeWrites(
     ),
   ];
   return { history, items, displaced, markers };
+}
+
+/** A change's entries grouped by the identity they name (each identity's markers change once). */
+function byIdentityOf(changes: ListEntryChanges): Map<string, { add: ListEntry[]; remove: ListEntry[] }> {
+  const byIdentity = new Map<string, { add: ListEntry[]; remove: ListEntry[] }>();
+  for (const [side, entries] of [
+    ['add', changes.add],
+    ['remove', changes.remove],
+  ] as const) {
+    for (const entry of entries) {
+      const id = identityId(identityRefOf(entry));
+      const group = byIdentity.get(id) ?? { add: [], remove: [] };
+      group[side].push(entry);
+      byIdentity.set(id, group);
+    }
+  }
+  return byIdentity;
 }
 
 /** `block card 411111…1234 for order until 2027-01-01T00:00:00.000Z: stolen card` */
@@ -274,4 +286,67 @@ export function listEntryPage(
     },
     toListEntry,
   );
+}
+
+/** The transaction items a list change's writes take: its items and one Update per identity. */
+const listWriteCount = (writes: { history: HistoryChanges; items: TransactItems }): number =>
+  writes.items.length + writes.history.identityCount;
+
+/**
+ * Entries of one identity changed in one step at most: each takes its Put or Delete, its audit entry
+ * and at worst a displaced audit, and the identity its one Update, so a step stays within a transaction.
+ */
+const ENTRIES_PER_IDENTITY_STEP = 30;
+/** Steps written at once: they touch distinct identities, so they cannot conflict with each other. */
+const STEP_CONCURRENCY = 4;
+
+/**
+ * Writes a list change too large for one transaction (a chargeback on the widest order, 250
+ * returned items found empty) as a sequence of transactions, each whole on its own: an entry is
+ * written with its audit entry and its identity's markers, so no step leaves an entry without its
+ * marker or the reverse. Rounds take each identity's next entries (an identity's markers are
+ * rewritten on condition of what the round before left); a round's steps run concurrently. Each
+ * step is idempotent under the caller's retry: entry ids are derived from their cause, a Put is
+ * conditional on the entry being new, and a replayed or concurrent step fails its condition
+ * (StaleRecordError), so the caller reads again and writes only what is still missing.
+ * `identityItems` (the identities' items as read) is updated with the markers each round leaves.
+ */
+export async function saveListChangesInSteps(
+  merchantId: string,
+  changes: ListEntryChanges,
+  identityItems: Map<string, Record<string, unknown>>,
+  actor: ListActor | undefined,
+  now: number,
+): Promise<void> {
+  const rounds: ListEntryChanges[][] = [];
+  for (const group of byIdentityOf(changes).values()) {
+    const entries = [
+      ...group.remove.map((entry) => ({ side: 'remove' as const, entry })),
+      ...group.add.map((entry) => ({ side: 'add' as const, entry })),
+    ];
+    for (let start = 0, round = 0; start < entries.length; start += ENTRIES_PER_IDENTITY_STEP, round++) {
+      const slice = entries.slice(start, start + ENTRIES_PER_IDENTITY_STEP);
+      const changesOfRound = rounds[round] ?? [];
+      rounds[round] = changesOfRound;
+      changesOfRound.push({
+        add: slice.flatMap(({ side, entry }) => (side === 'add' ? [entry] : [])),
+        remove: slice.flatMap(({ side, entry }) => (side === 'remove' ? [entry] : [])),
+      });
+    }
+  }
+  for (const round of rounds) {
+    const steps: { history: HistoryChanges; items: TransactItems }[] = [];
+    for (const change of round) {
+      const writes = listChangeWrites(merchantId, change, identityItems, actor, now);
+      for (const [key, markers] of writes.markers) {
+        identityItems.set(key, { ...identityItems.get(key), [MARKERS_ATTRIBUTE]: markers });
+      }
+      const last = steps.at(-1);
+      if (last && listWriteCount(last) + listWriteCount(writes) <= MAX_TRANSACTION_ITEMS) {
+        last.items = [...last.items, ...writes.items];
+        last.history.absorb(writes.history);
+      } else steps.push({ history: writes.history, items: writes.items });
+    }
+    await forEachConcurrently(steps, STEP_CONCURRENCY, (step) => saveListChanges(merchantId, step, now));
+  }
 }

@@ -1,18 +1,21 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IdentityRef } from '../identity/identities.ts';
 import { identityId, parseIdentityId } from '../identity/identity-ids.ts';
 import {
   isEmptyLedger,
   NETWORK_RETENTION_DAYS,
   type NetworkLedger,
+  networkCausesPerDay,
   ownSummaryOf,
   type ReputationItem,
   reputationOf,
   sameLedger,
 } from '../network/reputation.ts';
 import { documentClient, tableName } from './client.ts';
+import { utcDay } from './decision-settings.ts';
 import { keys, networkGsi1, networkKeys } from './keys.ts';
 import {
+  NETWORK_KEY_ATTRIBUTE,
   NETWORK_QUEUED_ATTRIBUTE,
   OWN_SUMMARY_ATTRIBUTE,
   type QueuedNetworkItem,
@@ -33,6 +36,7 @@ const expiresAtFor = (now: number) => Math.floor(now / 1000) + NETWORK_RETENTION
 
 const ledgerFromItem = (item: Record<string, unknown> | undefined): NetworkLedger => ({
   ...(typeof item?.seenAt === 'number' ? { seenAt: item.seenAt } : {}),
+  ...(typeof item?.recordedAt === 'number' ? { recordedAt: item.recordedAt } : {}),
   causes: (item?.causes ?? {}) as NetworkLedger['causes'],
 });
 
@@ -46,32 +50,80 @@ export interface Contribution {
   change: (ledger: NetworkLedger) => NetworkLedger;
 }
 
+/** What applying a contribution did: `capped` when the merchant's causes for today ran out. */
+export type ContributionOutcome = 'written' | 'unchanged' | 'capped';
+
 const MAX_ATTEMPTS = 8;
 
 /**
  * Applies one merchant's change to its ledger of one network identity, and rebuilds the identity's
  * reputation from its ledgers, in one transaction: the reputation conditional on the version read,
- * the ledger too, and the merchant's own summary on its identity item. A change that leaves the
- * ledger as it is (a retried or repeated contribution) writes nothing. Returns whether it wrote.
+ * the ledger too, the merchant's own summary on its identity item, and (for new causes) the
+ * merchant's count of causes today, conditional on room under the daily cap (networkCausesPerDay). A change that
+ * leaves the ledger as it is (a retried or repeated contribution) writes nothing; new causes past
+ * the day's cap write nothing either. `alsoWrite` joins the transaction (an operator's audit entry).
  */
-export async function applyContribution(contribution: Contribution, now: number): Promise<boolean> {
+export async function applyContribution(
+  contribution: Contribution,
+  now: number,
+  alsoWrite: TransactItems = [],
+): Promise<ContributionOutcome> {
   for (let attempt = 1; ; attempt++) {
     const { reputation, ledgers } = await readNetworkPartition(contribution.networkKey);
     const mine = ledgers.get(contribution.merchantId);
     const before = ledgerFromItem(mine);
     const after = contribution.change(before);
-    if (sameLedger(before, after)) return false;
+    if (sameLedger(before, after)) return 'unchanged';
+    const newCauses = Object.keys(after.causes).filter((cause) => !(cause in before.causes)).length;
+    if (
+      newCauses > 0 &&
+      (await causesToday(contribution.merchantId, now)) + newCauses > networkCausesPerDay()
+    )
+      return 'capped';
     const others = [...ledgers.entries()]
       .filter(([merchantId]) => merchantId !== contribution.merchantId)
       .map(([, item]) => ledgerFromItem(item));
     const rebuilt = reputationOf(isEmptyLedger(after) ? others : [...others, after], now);
     try {
-      await transactWrite(contributionWrites(contribution, reputation, mine, after, rebuilt, now));
-      return true;
+      await transactWrite([
+        ...contributionWrites(contribution, reputation, mine, after, rebuilt, now),
+        ...(newCauses > 0 ? [dailyCausesWrite(contribution.merchantId, newCauses, now)] : []),
+        ...alsoWrite,
+      ]);
+      return 'written';
     } catch (error) {
       if (!(error instanceof ConditionFailedError) || attempt >= MAX_ATTEMPTS) throw error;
     }
   }
+}
+
+/** The merchant's causes accepted today (UTC), read strongly: the cap is checked against it. */
+async function causesToday(merchantId: string, now: number): Promise<number> {
+  const { Item } = await documentClient.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: networkKeys.dailyCauses(merchantId, utcDay(now)),
+      ConsistentRead: true,
+    }),
+  );
+  return Number(Item?.n ?? 0);
+}
+
+function dailyCausesWrite(merchantId: string, added: number, now: number): TransactItems[number] {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: networkKeys.dailyCauses(merchantId, utcDay(now)),
+      UpdateExpression: 'ADD #n :added SET #ttl = :ttl',
+      ConditionExpression: 'attribute_not_exists(#n) OR #n <= :room',
+      ExpressionAttributeNames: { '#n': 'n', '#ttl': TTL_ATTRIBUTE },
+      ExpressionAttributeValues: {
+        ':added': added,
+        ':room': networkCausesPerDay() - added,
+        ':ttl': Math.floor(now / 1000) + 2 * DAY_S,
+      },
+    },
+  };
 }
 
 /** The identity's reputation and every merchant's ledger, in one strongly consistent Query. */
@@ -160,8 +212,12 @@ function contributionWrites(
       Update: {
         TableName: tableName,
         Key: ownKey,
+        // Emptied (the merchant left): its network key goes too, so a rejoin sights it afresh.
         ...(empty
-          ? { UpdateExpression: 'REMOVE #own', ExpressionAttributeNames: { '#own': OWN_SUMMARY_ATTRIBUTE } }
+          ? {
+              UpdateExpression: 'REMOVE #own, #nk',
+              ExpressionAttributeNames: { '#own': OWN_SUMMARY_ATTRIBUTE, '#nk': NETWORK_KEY_ATTRIBUTE },
+            }
           : {
               UpdateExpression: 'SET #own = :own',
               ExpressionAttributeNames: { '#own': OWN_SUMMARY_ATTRIBUTE },

@@ -21,6 +21,15 @@ export const OWN_SUMMARY_ATTRIBUTE = 'networkOwn';
 export const NETWORK_QUEUED_ATTRIBUTE = 'networkQueued';
 /** On a queued identity item: the event time of the merchant's first sighting. */
 export const SEEN_AT_ATTRIBUTE = 'networkSeenAt';
+/**
+ * On a member's identity item: its network key, computed at event time from the normalised value
+ * (the only moment the service holds it). The worker contributes feedback under it; an identity
+ * without one (seen before the merchant joined, or since it left) is sighted again by its next event.
+ */
+export const NETWORK_KEY_ATTRIBUTE = 'networkKey';
+
+export const networkKeyFrom = (identityItem: Record<string, unknown> | undefined): string | undefined =>
+  typeof identityItem?.[NETWORK_KEY_ATTRIBUTE] === 'string' ? identityItem[NETWORK_KEY_ATTRIBUTE] : undefined;
 
 export const ownSummaryFrom = (identityItem: Record<string, unknown> | undefined): OwnSummary | undefined =>
   identityItem?.[OWN_SUMMARY_ATTRIBUTE] as OwnSummary | undefined;
@@ -30,7 +39,9 @@ function reputationFromItem(item: Record<string, unknown> | undefined): Reputati
   return {
     merchants: Number(item.merchants ?? 0),
     ...(typeof item.firstSeenAt === 'number' ? { firstSeenAt: item.firstSeenAt } : {}),
+    // Items of the per-cause format before the privacy floor carry no `at` lists: they count nothing.
     abuse: (item.abuse ?? {}) as ReputationItem['abuse'],
+    abusedAt: Array.isArray(item.abusedAt) ? (item.abusedAt as number[]) : [],
     seen: (item.seen ?? {}) as ReputationItem['seen'],
   };
 }
@@ -113,30 +124,45 @@ export function networkWorkPut(work: NetworkWork): TransactItems[number] {
   };
 }
 
-/** The attributes that queue a member's new identity item for its first sighting. */
-export function sightingQueueAttributes(merchantId: string, ref: IdentityRef, at: number) {
+/** The attributes that queue a member's identity item for its first sighting, under its network key. */
+export function sightingQueueAttributes(
+  merchantId: string,
+  ref: IdentityRef,
+  at: number,
+  networkKey: string,
+) {
   return {
     ...networkGsi1.queued(`${merchantId}#${ref.kind}#${ref.digest}`, new Date(at).toISOString()),
     [NETWORK_QUEUED_ATTRIBUTE]: merchantId,
     [SEEN_AT_ATTRIBUTE]: at,
+    [NETWORK_KEY_ATTRIBUTE]: networkKey,
   };
 }
 
 export type QueuedNetworkItem =
   | { type: 'work'; work: NetworkWork }
-  | { type: 'sighting'; merchantId: string; ref: IdentityRef; seenAt: number; key: TableKey };
+  | {
+      type: 'sighting';
+      merchantId: string;
+      ref: IdentityRef;
+      networkKey: string;
+      seenAt: number;
+      key: TableKey;
+    };
 
 /** What a queued item asks of the worker (a stream record's new image, or a queue page's item). */
 export function queuedNetworkItem(item: Record<string, unknown>): QueuedNetworkItem | undefined {
   const merchantId = item[NETWORK_QUEUED_ATTRIBUTE];
   if (typeof merchantId !== 'string') return undefined;
   if (item.entity === 'networkWork') return { type: 'work', work: item as unknown as NetworkWork };
-  if (item.SK === 'COUNTERS' && typeof item[SEEN_AT_ATTRIBUTE] === 'number') {
+  const networkKey = networkKeyFrom(item);
+  if (item.SK === 'COUNTERS' && typeof item[SEEN_AT_ATTRIBUTE] === 'number' && networkKey) {
     const digest = String(item.PK).split('#').at(-1) ?? '';
     return {
       type: 'sighting',
       merchantId,
       ref: { kind: item.kind as IdentityRef['kind'], digest },
+      networkKey,
       seenAt: item[SEEN_AT_ATTRIBUTE],
       key: { PK: String(item.PK), SK: String(item.SK) },
     };

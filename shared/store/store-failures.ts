@@ -23,6 +23,19 @@ export function isTimeout(error: unknown): boolean {
   return TIMEOUTS.has(failure?.name ?? '') || failure?.code === 'ETIMEDOUT';
 }
 
+/**
+ * DynamoDB refusing a write for its size: an item past 400 KB, or a transaction past 4 MB. A valid
+ * request can make one (a 250-line return whose every reason is 1,024 characters): it is answered
+ * 413 naming the limit, never 500, and nothing of it is written.
+ */
+const TOO_LARGE =
+  /item size (to update )?has exceeded the maximum allowed size|transaction request cannot be larger than/i;
+
+export function isTooLargeToStore(error: unknown): boolean {
+  const failure = error as Error | undefined;
+  return failure?.name === 'ValidationException' && TOO_LARGE.test(failure.message ?? '');
+}
+
 /** A timeout leaves it open whether DynamoDB applied the call; a throttled call was never applied. */
 export const outcomeUnknown = (error: unknown): boolean =>
   isTimeout(error) || (error instanceof StoreUnavailableError && isTimeout(error.cause));

@@ -31,6 +31,8 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
+    // Changes feed the lake locally (local/lake-poller.ts), as the table's Kinesis stream does in AWS.
+    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
     AttributeDefinitions: keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
     KeySchema: [
       { AttributeName: PARTITION_KEY, KeyType: 'HASH' },

@@ -1,15 +1,14 @@
 import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
 import type { DecidedEventRow, FeedbackRow } from '../learning/labels.ts';
-import { VALUE_FIELDS } from '../scoring/decision-thresholds.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
-import { decisionsOfItem } from './decided-events.ts';
+import { decidedEventRowOf } from './decided-events.ts';
 import type { StoredDispositions } from './dispositions.ts';
 import type { StoredDispute } from './disputes.ts';
 import { queryGsi1 } from './index-query.ts';
 import { gsi1, keys, learningGsi1 } from './keys.ts';
 import { queryAll } from './query-all.ts';
 import { listReviews } from './reviews.ts';
-import { GSI1, PARTITION_KEY } from './table-definition.ts';
+import { GSI1 } from './table-definition.ts';
 
 /**
  * The rows training needs, read from the table: the merchant's decided events (GSI1, by type and
@@ -50,7 +49,10 @@ export async function loadTrainingData(
       EVENT_TYPES.filter((t) => !needed.includes(t)).map((type) => readDecidedEvents(merchantId, type, 1)),
     )
   ).flat();
-  const times = [...events, ...newestOthers].map((e) => e.at);
+  // A loop, not Math.max(...times): spreading past about 125,000 values overflows the call stack.
+  let latestEventTime: number | undefined;
+  for (const event of [events, newestOthers].flat())
+    if (latestEventTime === undefined || event.at > latestEventTime) latestEventTime = event.at;
   const returnIds = events.filter((e) => e.eventType === 'return').map((e) => e.eventId);
   const [disputes, dispositions, reviews] = await Promise.all([
     needed.includes('order') ? readDisputes(merchantId, maxEventsPerType) : [],
@@ -60,7 +62,7 @@ export async function loadTrainingData(
   return {
     events,
     feedback: [...disputes, ...dispositions, ...reviews],
-    latestEventTime: times.length > 0 ? Math.max(...times) : undefined,
+    latestEventTime,
   };
 }
 
@@ -73,38 +75,10 @@ async function readDecidedEvents(merchantId: string, eventType: EventType, limit
       ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey, '#entity': 'entity' },
       ExpressionAttributeValues: { ':type': eventType, ':since': new Date(since).toISOString() },
     },
-    (item) => toEventRow(item, eventType),
+    (item) => decidedEventRowOf(item, eventType),
     limit,
   );
   return results;
-}
-
-function toEventRow(item: Record<string, unknown>, eventType: EventType): DecidedEventRow | undefined {
-  const sortKey = String(item[GSI1.sortKey] ?? '');
-  const separator = sortKey.indexOf('#');
-  const decisions = decisionsOfItem(item);
-  if (separator < 0 || decisions.length === 0) return undefined;
-  // The event's own time as scored (`eventAt`, never moved by status updates); records written before
-  // it existed fall back to their arrival time, the listing time.
-  const at = typeof item.eventAt === 'number' ? item.eventAt : Date.parse(sortKey.slice(0, separator));
-  const valueField = VALUE_FIELDS[eventType];
-  return {
-    eventType,
-    eventKey: String(item[PARTITION_KEY]),
-    eventId: sortKey.slice(separator + 1),
-    at,
-    identities: Array.isArray(item.identities) ? item.identities.map(String) : [],
-    parts: decisions.map((d) => {
-      const value = valueField ? Number(d.fields?.[valueField]) : Number.NaN;
-      return {
-        signals: d.signals ?? {},
-        abuseScore: d.abuseScore,
-        modelVersion: d.modelVersion,
-        decision: d.decision,
-        ...(Number.isFinite(value) ? { value } : {}),
-      };
-    }),
-  };
 }
 
 async function readDisputes(merchantId: string, limit: number): Promise<FeedbackRow[]> {

@@ -10,6 +10,9 @@ import { outcomeUnknown, pauseBeforeRetry } from './store-failures.ts';
 export type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 export type TransactItem = TransactItems[number];
 
+/** DynamoDB's TransactWriteItems limit: actions in one transaction. */
+export const MAX_TRANSACTION_ITEMS = 100;
+
 /** A transaction refused because an item's condition failed; carries that item's stored version. */
 export class ConditionFailedError extends Error {
   readonly index: number;

@@ -194,7 +194,8 @@ const deliveryIdFor = (event: Pick<OutboxEvent, 'eventId' | 'createdAt'>, webhoo
 
 /**
  * Turns an outbox item into its deliveries, due now, and takes it off the outbox queue, in one
- * transaction. Repeating it (a retried stream batch) adds nothing. Returns the new deliveries.
+ * transaction. Repeating it (a retried stream batch) adds nothing. Returns the deliveries still
+ * pending: the new ones, or on a repeat those made before that are not delivered yet.
  */
 export async function fanOutOutboxEvent(event: OutboxEvent, now: number): Promise<WebhookDelivery[]> {
   const dequeue: TransactItems = [
@@ -242,8 +243,12 @@ export async function fanOutOutboxEvent(event: OutboxEvent, now: number): Promis
     return deliveries;
   } catch (error) {
     if (!(error instanceof ConditionFailedError)) throw error;
+    // Made by an earlier run whose queueing may not have finished: the pending ones are queued again.
     await transactWrite(dequeue);
-    return [];
+    const made = await Promise.all(
+      deliveries.map((d) => getDelivery(d.merchantId, d.webhookId, d.deliveryId)),
+    );
+    return made.filter((d): d is WebhookDelivery => d?.status === 'pending');
   }
 }
 

@@ -16,9 +16,9 @@ import { webhookHeaders } from '../webhooks/signing.ts';
 import { type UrlPolicy, urlPolicyOf } from '../webhooks/url-policy.ts';
 
 /**
- * The delivery worker: the same code runs in the AWS worker Lambda (fed by the table's stream and a
- * delay queue) and in `npm start` (polling the outbox). Clock, randomness and URL policy are
- * injectable, so tests play 72 hours of retries in milliseconds.
+ * The delivery worker: the same code runs in the AWS worker Lambda (fed by the table's stream and the
+ * delivery queue) and in `npm start` (polling the outbox, the local delivery queue). Clock, randomness
+ * and URL policy are injectable, so tests play 72 hours of retries in milliseconds.
  */
 export interface WorkerOptions {
   now?: () => number;
@@ -29,6 +29,8 @@ export interface WorkerOptions {
   concurrencyPerEndpoint?: number;
   /** Only this merchant's work (the admin CLI's `webhooks test`, tests). */
   merchantId?: string;
+  /** Told of every attempt recorded (the local worker's log). */
+  onAttempt?: (outcome: AttemptOutcome) => void;
 }
 
 /** In flight at once per endpoint: enough to keep up, few enough not to flood a receiver. */
@@ -51,37 +53,52 @@ export async function fanOut(events: readonly OutboxEvent[], options: WorkerOpti
   return made;
 }
 
-/** One pass of the local poller: fan out waiting outbox items, then attempt every due delivery. */
+/**
+ * One pass over the table's queues, every due delivery attempted before it returns: how tests drive
+ * delivery with an injected clock (72 hours of retries in milliseconds). The worker Lambda and
+ * `npm start` deliver through the delivery queue instead (webhook-worker-events.ts).
+ */
 export async function runWebhookWorker(options: WorkerOptions = {}): Promise<AttemptOutcome[]> {
   await fanOut(await pendingOutboxEvents(BATCH, options.merchantId), options);
   const due = await dueDeliveries(clockOf(options)(), BATCH, options.merchantId);
-  return attemptDeliveries(due, options);
+  const { outcomes, failed } = await attemptDeliveries(due, options);
+  if (failed.length > 0) throw new Error(`${failed.length} deliveries could not be attempted`);
+  return outcomes;
 }
 
 /**
  * Attempts deliveries concurrently across endpoints, at most `concurrencyPerEndpoint` at once to
- * any one endpoint, so one slow receiver neither floods itself nor holds the others back.
+ * any one endpoint, so one slow receiver neither floods itself nor holds the others back. A delivery
+ * whose attempt could not be recorded (the table failed) is returned in `failed`; the others go on.
  */
 export async function attemptDeliveries(
   deliveries: readonly WebhookDelivery[],
   options: WorkerOptions = {},
-): Promise<AttemptOutcome[]> {
+): Promise<{ outcomes: AttemptOutcome[]; failed: WebhookDelivery[] }> {
   const limit = options.concurrencyPerEndpoint ?? DEFAULT_CONCURRENCY_PER_ENDPOINT;
   const byEndpoint = Map.groupBy(deliveries, (d) => `${d.merchantId}/${d.webhookId}`);
   const outcomes: AttemptOutcome[] = [];
+  const failed: WebhookDelivery[] = [];
   await Promise.all(
     [...byEndpoint.values()].map(async (queue) => {
       const next = [...queue];
       const lane = async () => {
         for (let d = next.shift(); d; d = next.shift()) {
-          const outcome = await attemptDelivery(d, options);
-          if (outcome) outcomes.push(outcome);
+          try {
+            const outcome = await attemptDelivery(d, options);
+            if (!outcome) continue;
+            outcomes.push(outcome);
+            options.onAttempt?.(outcome);
+          } catch (error) {
+            logger.error('Webhook attempt failed', { deliveryId: d.deliveryId, error });
+            failed.push(d);
+          }
         }
       };
       await Promise.all(Array.from({ length: Math.min(limit, next.length) }, lane));
     }),
   );
-  return outcomes;
+  return { outcomes, failed };
 }
 
 /**

@@ -4,6 +4,7 @@ import { auditPut } from '../store/audit.ts';
 import type { ListActor } from '../store/list-entries.ts';
 import { getMerchant, saveNetworkMembership } from '../store/merchants.ts';
 import { networkWorkPut, WITHDRAWAL_CAUSE } from '../store/network-items.ts';
+import { readWithdrawal } from '../store/network-withdrawal.ts';
 
 /**
  * Joining and leaving the opt-in network (the console's `PUT /v1/network`, the admin CLI's
@@ -12,9 +13,9 @@ import { networkWorkPut, WITHDRAWAL_CAUSE } from '../store/network-items.ts';
  * follow within the API key cache's 30 s, like a key revocation.
  */
 export async function readNetworkMembership(merchantId: string): Promise<NetworkMembershipView> {
-  const merchant = await getMerchant(merchantId);
+  const [merchant, withdrawal] = await Promise.all([getMerchant(merchantId), readWithdrawal(merchantId)]);
   if (!merchant) throw notFound('No such merchant.');
-  return merchant.network ?? { enabled: false };
+  return { ...(merchant.network ?? { enabled: false }), ...(withdrawal ? { withdrawal } : {}) };
 }
 
 export async function saveMembership(
@@ -25,6 +26,7 @@ export async function saveMembership(
 ): Promise<NetworkMembershipView> {
   const current = await readNetworkMembership(merchantId);
   if (current.enabled === enabled) return current;
+  const { withdrawal } = current;
   const membership = { enabled, changedAt: new Date(now).toISOString() };
   const saved = await saveNetworkMembership(merchantId, membership, [
     auditPut(merchantId, {
@@ -49,5 +51,11 @@ export async function saveMembership(
         ]),
   ]);
   if (!saved) throw notFound('No such merchant.');
-  return membership;
+  if (!enabled) {
+    return {
+      ...membership,
+      withdrawal: { status: 'running', withdrawn: 0, startedAt: membership.changedAt },
+    };
+  }
+  return { ...membership, ...(withdrawal ? { withdrawal } : {}) };
 }

@@ -137,7 +137,7 @@ async function eraseSubject(merchantId: string, records: SubjectRecords, now: nu
     ...records.networkCauses.map(({ ledger, causes }) => ({
       ledger,
       change: (held: NetworkLedger) =>
-        causes.reduce((left, cause) => withCause(left, cause, undefined), held),
+        causes.reduce((left, cause) => withCause(left, cause, undefined, now), held),
     })),
   ];
   for (const { ledger, change } of withdrawals) {

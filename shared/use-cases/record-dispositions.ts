@@ -20,6 +20,7 @@ import {
 import { HistoryChanges, loadSnapshots } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
 import type { ReturnRecord } from '../store/returns.ts';
+import { MAX_TRANSACTION_ITEMS } from '../store/transact.ts';
 import { answeredOncePerKey, type IdempotencyClaim } from './idempotency-key.ts';
 import { feedbackListWrites } from './list-feedback.ts';
 import { networkFeedbackWrites } from './network-feedback.ts';
@@ -95,6 +96,33 @@ async function recordItemDispositions(
     };
     const idempotencyRecord = claim ? [claim.recordPut(response, now)] : [];
     if (changed) {
+      // Checked before anything is written (list entries may be written ahead of the record).
+      if (Buffer.byteLength(JSON.stringify(byLine)) > MAX_DISPOSITIONS_BYTES) {
+        throw new ApiError(
+          'unprocessable_entity',
+          'The dispositions of this return would exceed the stored size limit; send fewer images or shorter notes.',
+          { field: 'itemDispositions' },
+        );
+      }
+      const abusiveAt = Object.values(byLine).flatMap((d) =>
+        d.effects.abusiveAt !== undefined ? [d.effects.abusiveAt] : [],
+      );
+      // A member's abusive verdicts on the return confirm abuse to the network, once per return.
+      const alsoWrite = [
+        ...networkFeedbackWrites(
+          network,
+          [
+            {
+              merchantId,
+              cause: `return:${providerReturnId}`,
+              abuse: abusiveAt.length > 0 ? { kind: 'disposition', at: Math.min(...abusiveAt) } : undefined,
+              identities: stored.identities,
+            },
+          ],
+          now,
+        ),
+        ...idempotencyRecord,
+      ];
       const [lists] = await feedbackListWrites(
         merchantId,
         [
@@ -107,6 +135,7 @@ async function recordItemDispositions(
           },
         ],
         now,
+        MAX_TRANSACTION_ITEMS - 1 - changes.identityCount - alsoWrite.length,
       );
       changes.absorb(lists!.history);
       const record: StoredDispositions = {
@@ -117,34 +146,7 @@ async function recordItemDispositions(
         version: (dispositions?.version ?? 0) + 1,
         updatedAt: new Date(now).toISOString(),
       };
-      if (Buffer.byteLength(JSON.stringify(record)) > MAX_DISPOSITIONS_BYTES) {
-        throw new ApiError(
-          'unprocessable_entity',
-          'The dispositions of this return would exceed the stored size limit; send fewer images or shorter notes.',
-          { field: 'itemDispositions' },
-        );
-      }
-      // A member's abusive verdicts on the return confirm abuse to the network, once per return.
-      const abusiveAt = Object.values(byLine).flatMap((d) =>
-        d.effects.abusiveAt !== undefined ? [d.effects.abusiveAt] : [],
-      );
-      const contributions = networkFeedbackWrites(
-        network,
-        [
-          {
-            merchantId,
-            cause: `return:${providerReturnId}`,
-            abuse: abusiveAt.length > 0 ? { kind: 'disposition', at: Math.min(...abusiveAt) } : undefined,
-            identities: stored.identities,
-          },
-        ],
-        now,
-      );
-      await saveDispositions(record, dispositions?.version, changes, now, [
-        ...contributions,
-        ...lists!.items,
-        ...idempotencyRecord,
-      ]);
+      await saveDispositions(record, dispositions?.version, changes, now, [...lists!.items, ...alsoWrite]);
     } else if (claim) {
       await claim.recordAlone(response, now);
     }

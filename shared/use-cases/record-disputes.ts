@@ -15,6 +15,7 @@ import {
 } from '../store/disputes.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
+import { MAX_TRANSACTION_ITEMS } from '../store/transact.ts';
 import { applyDisputeEvents, sameEffect } from './dispute-state.ts';
 import { answeredOncePerKey, type IdempotencyClaim } from './idempotency-key.ts';
 import { feedbackListWrites } from './list-feedback.ts';
@@ -88,6 +89,30 @@ async function recordDisputeEntries(
       moveDisputeCounters(changes, stored?.applied, next.applied);
       writes.push({ record: next, expectedVersion: stored?.version, changes });
     }
+    const response: DisputeResponse = {
+      providerOrderId: order.providerOrderId,
+      serviceOrderId: order.serviceOrderId,
+      disputesRecorded: body.dispute.length,
+    };
+    // A member's lost fraud chargeback confirms abuse to the network; any other state takes it back.
+    const alsoWrite = [
+      ...networkFeedbackWrites(
+        network,
+        writes.map(({ record }) => ({
+          merchantId,
+          cause: `dispute:${record.disputeId}`,
+          abuse:
+            isLostFraudDispute(record.current) && record.applied.lost
+              ? { kind: 'chargeback' as const, at: record.applied.lost.at }
+              : undefined,
+          identities: record.applied.identities,
+        })),
+        now,
+      ),
+      ...(claim ? [claim.recordPut(response, now)] : []),
+    ];
+    const counterMoves = new HistoryChanges();
+    for (const write of writes) counterMoves.absorb(write.changes);
     const rules = listRulesOf(items.get(keyString(profileKey))?.listRules);
     const lists = await feedbackListWrites(
       merchantId,
@@ -111,6 +136,7 @@ async function recordDisputeEntries(
         mayAdd: rules.lostFraudChargeback,
       })),
       now,
+      MAX_TRANSACTION_ITEMS - writes.length - counterMoves.identityCount - alsoWrite.length,
     );
     writes.forEach((write, i) => {
       const { history, items: listItems, listed } = lists[i]!;
@@ -119,30 +145,7 @@ async function recordDisputeEntries(
       const { listed: _before, ...applied } = write.record.applied;
       write.record.applied = listed.length > 0 ? { ...applied, listed } : applied;
     });
-
-    const response: DisputeResponse = {
-      providerOrderId: order.providerOrderId,
-      serviceOrderId: order.serviceOrderId,
-      disputesRecorded: body.dispute.length,
-    };
-    // A member's lost fraud chargeback confirms abuse to the network; any other state takes it back.
-    const contributions = networkFeedbackWrites(
-      network,
-      writes.map(({ record }) => ({
-        merchantId,
-        cause: `dispute:${record.disputeId}`,
-        abuse:
-          isLostFraudDispute(record.current) && record.applied.lost
-            ? { kind: 'chargeback' as const, at: record.applied.lost.at }
-            : undefined,
-        identities: record.applied.identities,
-      })),
-      now,
-    );
-    await saveDisputes(merchantId, writes, now, [
-      ...contributions,
-      ...(claim ? [claim.recordPut(response, now)] : []),
-    ]);
+    await saveDisputes(merchantId, writes, now, alsoWrite);
     // Every entry already recorded exactly as sent: nothing was written, the answer is a replay.
     return { response, replayed: writes.length === 0 };
   });

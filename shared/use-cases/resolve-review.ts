@@ -19,7 +19,7 @@ import {
   type ReviewOutcome,
   saveReviewResolution,
 } from '../store/reviews.ts';
-import type { TransactItems } from '../store/transact.ts';
+import { MAX_TRANSACTION_ITEMS, type TransactItems } from '../store/transact.ts';
 import { StaleRecordError } from '../store/versioned.ts';
 import { webhookOutboxItems } from '../store/webhook-deliveries.ts';
 import { readSubscriptions } from '../store/webhooks.ts';
@@ -89,8 +89,6 @@ async function resolveOnce(input: ResolveInput): Promise<ResolveResult> {
   const resolved: Review = { ...review, status: 'resolved', resolution };
   const identities = uniqueIdentities(parseIdentityIds(review.identities));
   const label = new HistoryChanges().addEach(identities, LABEL_METRIC[outcome], 1, now);
-  const lists = await listWritesOf(review, outcome, now);
-  label.absorb(lists.history);
   const subscriptions = input.notify === false ? [] : await readSubscriptions(merchantId);
   const network = outcome === 'abuse' ? await networkContributionOf(review, now) : [];
   const notice = {
@@ -99,14 +97,21 @@ async function resolveOnce(input: ResolveInput): Promise<ResolveResult> {
     outcomes: review.decisions.map((d) => d.decision),
     data: { eventType: review.eventType, review: publicReview(notified(resolved, input.noteInWebhooks)) },
   };
+  const alsoWrite = [
+    ...webhookOutboxItems(merchantId, subscriptions, [notice], now),
+    ...network,
+    ...(input.alsoWrite ?? []),
+  ];
+  // The resolution, its label on each identity, the further items, and the dispositions' Update.
+  const room = MAX_TRANSACTION_ITEMS - 2 - label.identityCount - alsoWrite.length;
+  const lists = await listWritesOf(review, outcome, now, room);
+  label.absorb(lists.history);
   try {
     await saveReviewResolution(review, resolution, [
       // No stale-bucket pruning here (that needs the items read); the next scored event prunes them.
       ...label.toTransactItems(merchantId, new Map(), now),
       ...lists.items,
-      ...webhookOutboxItems(merchantId, subscriptions, [notice], now),
-      ...network,
-      ...(input.alsoWrite ?? []),
+      ...alsoWrite,
     ]);
   } catch (error) {
     if (isListConflict(error) || isDispositionsConflict(error)) throw new StaleRecordError('review lists');
@@ -150,6 +155,7 @@ async function listWritesOf(
   review: Review,
   outcome: ReviewOutcome,
   now: number,
+  room: number,
 ): Promise<Pick<FeedbackListWrites, 'history' | 'items'>> {
   const { merchantId } = review;
   const providerId = recordIdOf(review.eventKey);
@@ -160,7 +166,7 @@ async function listWritesOf(
       { ...review, providerId, identities: parseIdentityIds(review.identities) },
       now,
     );
-    const [writes] = await feedbackListWrites(merchantId, [{ listed: [], target, mayAdd: true }], now);
+    const [writes] = await feedbackListWrites(merchantId, [{ listed: [], target, mayAdd: true }], now, room);
     return writes!;
   }
   if (review.eventType !== 'return') return { history: new HistoryChanges(), items: [] };
@@ -170,6 +176,7 @@ async function listWritesOf(
     merchantId,
     [{ listed: dispositions.listed, target: [], mayAdd: false }],
     now,
+    room,
   );
   return { history: writes!.history, items: [...writes!.items, dispositionsListedUpdate(dispositions, [])] };
 }

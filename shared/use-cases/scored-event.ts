@@ -8,9 +8,12 @@ import {
   type ResponseOf,
 } from '../contract/endpoints.ts';
 import type { IdentityRef } from '../identity/identities.ts';
+import { networkKeyOf } from '../network/network-key.ts';
+import { readNetworkSecret } from '../network/network-secret.ts';
 import { recordDecisionMetric } from '../observability-decisions.ts';
 import { receivedAt } from '../request-scope.ts';
 import type { Decision } from '../scoring/decide.ts';
+import { isNetworkKind } from '../scoring/network-reputation.ts';
 import { ALLOWED_OUTCOMES } from '../scoring/workflow.ts';
 import { type DecidedEventWrite, recordDecidedEvent } from '../store/decided-events.ts';
 import { utcDay } from '../store/decision-settings.ts';
@@ -163,7 +166,12 @@ async function scoreEvent<N extends ScoredEndpoint, TPlan extends EventReads>(
   const { write, response } = type.evaluate({ call, plan, context, at, now, fingerprint });
   // A member's first sighting of a shared identity is queued for the network worker, on the
   // identity's own item: nothing is added to a non-member's writes.
-  if (call.network === true) write.changes.queueNetworkSightings(merchantId, at);
+  if (call.network === true) {
+    const secret = await readNetworkSecret();
+    write.changes.queueNetworkSightings(merchantId, at, (ref) =>
+      isNetworkKind(ref.kind) ? networkKeyOf(secret, ref) : undefined,
+    );
+  }
   const alsoWrite = [
     ...(write.alsoWrite ?? []),
     ...decidedEventOutbox(

@@ -186,6 +186,7 @@ const orderWithTime = (time: ReturnType<typeof timeFacts>) => order({ input: { t
 const newEmail = { counts: {} };
 const reputation = (abuse: number, newMerchants: number): NetworkReputation => ({
   ref: { kind: 'card', digest: 'card-1' },
+  abuseMerchants: abuse,
   abuse: {
     chargeback: { count: abuse, latestAt: AT - DAY },
     disposition: { count: 0, latestAt: undefined },
@@ -282,7 +283,9 @@ describeSweeps('order', orderSignals, {
     ),
   ],
   networkConfirmedAbuse: [
-    counts('confirmed abuse at other merchants', (n) => order({ input: { network: [reputation(n, 0)] } })),
+    counts('other merchants confirming abuse (the floor of 3 is the documented step)', (n) =>
+      order({ input: { network: [reputation(n, 0)] } }),
+    ),
   ],
   networkNewMerchantsLastDay: [
     counts('other merchants first seeing the card in the day', (n) =>

@@ -31,9 +31,10 @@ export interface ApiResponse {
   text: string;
 }
 
-export async function startTestApi(): Promise<TestApi> {
+/** `webAcl`: the stage's web ACL stand-in in front, as `npm start` runs it (local/web-acl.ts). */
+export async function startTestApi(options: { webAcl?: boolean } = {}): Promise<TestApi> {
   const { createLocalServer } = await import('../../local/http-adapter.ts');
-  const server = createLocalServer();
+  const server = createLocalServer(options);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const request: TestApi['request'] = async (method, path, options = {}) => {

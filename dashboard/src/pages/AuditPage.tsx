@@ -13,6 +13,7 @@ const ACTIONS: Record<Page['items'][number]['action'], string> = {
   'listEntry.displaced': 'List entry displaced',
   'listRules.saved': 'Feedback rules saved',
   'network.saved': 'Network membership changed',
+  'network.withdrawn': 'Network contribution withdrawn',
 };
 
 /** Every change made through the console: who (key holder and key id) and when. */

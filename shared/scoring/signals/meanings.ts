@@ -1,5 +1,6 @@
 import type { EventType } from '../../contract/endpoints.ts';
 import { RISKY_CHANGE_TYPES } from '../../schemas/account.ts';
+import { NETWORK_ABUSE_FLOOR } from '../network-reputation.ts';
 import { DOMAIN_BASELINE_SIGNUPS } from './email-domain-burst.ts';
 import { SCRIPT_SPEED_SECONDS, VELOCITY_FLOOR, YOUNG_SECONDS } from './identity-time.ts';
 import {
@@ -68,8 +69,7 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
       'min(3, 2 log2(r / 2)) when the order is r > 2 times the average order value of the e-mail (0 at 2, 2 at 4, 3 from 5.7); else 0.',
     legitimateReviewsOnIdentities:
       'log2(1 + n), n = most reviews resolved "legitimate" in 365 days on the e-mail, card or device (lowers the score).',
-    networkConfirmedAbuse:
-      'Network members only: s x log2(1 + n), n = confirmed abuse (lost fraud chargebacks, abusive returns, reviews resolved as abuse, confirmed takeovers) on the card, device or e-mail at other merchants, s = 1 for a card or device and 0.5 for an e-mail; the most over those identities. Always 0 outside the network.',
+    networkConfirmedAbuse: `Network members only: s x log2(n - ${NETWORK_ABUSE_FLOOR - 2}) when n >= ${NETWORK_ABUSE_FLOOR} other merchants confirmed abuse (lost fraud chargebacks, abusive returns, reviews resolved as abuse, confirmed takeovers) on the card, device or e-mail, each merchant counted once however many causes it sent, s = 1 for a card or device and 0.5 for an e-mail; the most over those identities; else 0 (a privacy floor: what one or two merchants reported never shows). Always 0 outside the network.`,
     networkNewMerchantsLastDay: `Network members only: log2(n - ${NETWORK_SIGHTING_FLOOR - 2}) when n >= ${NETWORK_SIGHTING_FLOOR} other merchants first saw the card, device or e-mail in the 24 hours before the event (the most over them), else 0. Always 0 outside the network.`,
   },
   return: {

@@ -1,4 +1,9 @@
-import { NETWORK_ABUSE_KINDS, type NetworkAbuseKind, type NetworkReputation } from '../network-reputation.ts';
+import {
+  NETWORK_ABUSE_FLOOR,
+  NETWORK_ABUSE_KINDS,
+  type NetworkAbuseKind,
+  type NetworkReputation,
+} from '../network-reputation.ts';
 import { declareSignal, KIND_WORDS, perEvent, saturating } from './signal.ts';
 
 /**
@@ -20,56 +25,59 @@ const KIND_STRENGTH: Record<string, number> = { card: 1, device: 1, email: 0.5 }
 /** Other merchants that must have first seen an identity in the last day before it says anything. */
 export const NETWORK_SIGHTING_FLOOR = 3;
 
-const ABUSE_WORDS: Record<NetworkAbuseKind, { one: string; many: (n: number) => string }> = {
-  chargeback: {
-    one: 'lost a fraud chargeback at another merchant',
-    many: (n) => `lost ${n} fraud chargebacks at other merchants`,
-  },
-  disposition: {
-    one: 'had an abusive return at another merchant',
-    many: (n) => `had ${n} abusive returns at other merchants`,
-  },
-  review: {
-    one: 'had an order confirmed as abuse at another merchant',
-    many: (n) => `had ${n} events confirmed as abuse at other merchants`,
-  },
-  takeover: {
-    one: 'was in a confirmed account takeover at another merchant',
-    many: (n) => `was in ${n} confirmed account takeovers at other merchants`,
-  },
+/** What other merchants confirmed, by kind: `n` merchants (never causes). */
+const ABUSE_WORDS: Record<NetworkAbuseKind, (n: number) => string> = {
+  chargeback: (n) => `lost fraud chargebacks at ${merchantsWords(n)}`,
+  disposition: (n) => `had abusive returns at ${merchantsWords(n)}`,
+  review: (n) => `had events confirmed as abuse at ${merchantsWords(n)}`,
+  takeover: (n) => `was in confirmed account takeovers at ${merchantsWords(n)}`,
 };
+const merchantsWords = (n: number) => (n === 1 ? 'another merchant' : `${n} other merchants`);
 
+/**
+ * How long ago, in bands: a day count would let a member date another merchant's report (and tell
+ * one report from the next by the day it moved).
+ */
 const DAY_MS = 86_400_000;
-const agoWords = (at: number, latestAt: number | undefined) => {
+const AGE_BANDS: readonly [days: number, words: string][] = [
+  [7, 'in the last week'],
+  [30, 'in the last month'],
+  [90, 'in the last 3 months'],
+  [365, 'in the last year'],
+];
+function ageBandWords(at: number, latestAt: number | undefined): string {
   if (latestAt === undefined) return '';
-  const days = Math.floor((at - latestAt) / DAY_MS);
-  return days <= 0 ? ' today' : days === 1 ? ' 1 day ago' : ` ${days} days ago`;
-};
+  const days = (at - latestAt) / DAY_MS;
+  return ` ${AGE_BANDS.find(([limit]) => days < limit)?.[1] ?? 'over a year ago'}`;
+}
 
 interface WorstAbuse {
   value: number;
   reputation: NetworkReputation;
   kind: NetworkAbuseKind;
-  total: number;
 }
 
-/** The identity whose confirmed abuse elsewhere weighs most, and its main kind of abuse. */
+/**
+ * The identity whose confirmed abuse elsewhere weighs most, and its main kind of abuse. The reading
+ * (shared/network/reputation.ts) shows nothing below NETWORK_ABUSE_FLOOR merchants; above it the
+ * value grows as log2 of the merchants past the floor: 1 at the floor, smooth from there on.
+ */
 const worstAbuse = perEvent(({ network }: Networked): WorstAbuse | undefined => {
   let worst: WorstAbuse | undefined;
   for (const reputation of network ?? []) {
-    const total = NETWORK_ABUSE_KINDS.reduce((sum, kind) => sum + reputation.abuse[kind].count, 0);
-    if (total === 0) continue;
-    const value = (KIND_STRENGTH[reputation.ref.kind] ?? 0) * saturating(total);
+    const merchants = reputation.abuseMerchants;
+    if (merchants < NETWORK_ABUSE_FLOOR) continue;
+    const value = (KIND_STRENGTH[reputation.ref.kind] ?? 0) * saturating(merchants - NETWORK_ABUSE_FLOOR + 1);
     if (worst && worst.value >= value) continue;
     const kind = NETWORK_ABUSE_KINDS.reduce((best, k) =>
       reputation.abuse[k].count > reputation.abuse[best].count ? k : best,
     );
-    worst = { value, reputation, kind, total };
+    worst = { value, reputation, kind };
   }
   return worst;
 });
 
-/** Needs the event's time for "3 days ago". */
+/** Needs the event's time for the age band. */
 export interface NetworkedAt extends Networked {
   at: number;
 }
@@ -79,11 +87,11 @@ export const networkConfirmedAbuse = declareSignal('networkConfirmedAbuse', (inp
   if (!worst) return undefined;
   const { reputation, kind } = worst;
   const { count, latestAt } = reputation.abuse[kind];
-  const words = count === 1 ? ABUSE_WORDS[kind].one : ABUSE_WORDS[kind].many(count);
-  const more = worst.total > count ? ` (${worst.total - count} other confirmed abuse)` : '';
+  const all = reputation.abuseMerchants;
+  const more = all > count ? ` (confirmed abuse at ${all} other merchants in all)` : '';
   return {
     value: worst.value,
-    evidence: `${KIND_WORDS[reputation.ref.kind]} ${words}${agoWords(input.at, latestAt)}${more}`,
+    evidence: `${KIND_WORDS[reputation.ref.kind]} ${ABUSE_WORDS[kind](count)}${ageBandWords(input.at, latestAt)}${more}`,
   };
 });
 

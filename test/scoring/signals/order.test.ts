@@ -23,10 +23,12 @@ function reputation(
   kind: NetworkReputation['ref']['kind'],
   abuse: Partial<Record<NetworkAbuseKind, NetworkAbuse>>,
   newMerchantsLastDay = 0,
+  abuseMerchants = Math.max(0, ...Object.values(abuse).map((a) => a.count)),
 ): NetworkReputation {
   const none = { count: 0, latestAt: undefined };
   return {
     ref: { kind, digest: `${kind}-1` },
+    abuseMerchants,
     abuse: Object.fromEntries(
       NETWORK_ABUSE_KINDS.map((k) => [k, abuse[k] ?? none]),
     ) as NetworkReputation['abuse'],
@@ -326,30 +328,39 @@ describeSignalRows('order', orderSignals, {
   ],
   networkConfirmedAbuse: [
     fires(
-      'a card that lost a fraud chargeback at another merchant 3 days before',
-      withNetwork([reputation('card', { chargeback: { count: 1, latestAt: AT - 3 * DAY } })]),
+      'a card that lost fraud chargebacks at 3 other merchants: the floor, log2(2) = 1',
+      withNetwork([reputation('card', { chargeback: { count: 3, latestAt: AT - 3 * DAY } })]),
       1,
-      'card lost a fraud chargeback at another merchant 3 days ago',
+      'card lost fraud chargebacks at 3 other merchants in the last week',
     ),
     fires(
-      'three abusive returns on the device elsewhere: log2(4) = 2, the worst of card and device',
+      'abusive returns at 5 other merchants on the device: log2(4) = 2, the worst of card and device',
       withNetwork([
-        reputation('card', { chargeback: { count: 1, latestAt: AT - DAY } }),
-        reputation('device', { disposition: { count: 3, latestAt: AT - 2 * 3_600_000 } }),
+        reputation('card', { chargeback: { count: 3, latestAt: AT - DAY } }),
+        reputation('device', { disposition: { count: 5, latestAt: AT - 20 * DAY } }),
       ]),
       2,
-      'device had 3 abusive returns at other merchants today',
+      'device had abusive returns at 5 other merchants in the last month',
     ),
     fires(
-      'an e-mail weighs half: one takeover and one review on it, log2(3) / 2',
+      'an e-mail weighs half: takeovers at 2 merchants and a review at another, 3 in all, log2(2) / 2',
       withNetwork([
-        reputation('email', {
-          takeover: { count: 1, latestAt: AT - DAY },
-          review: { count: 1, latestAt: AT - 10 * DAY },
-        }),
+        reputation(
+          'email',
+          {
+            takeover: { count: 2, latestAt: AT - 100 * DAY },
+            review: { count: 1, latestAt: AT - 10 * DAY },
+          },
+          0,
+          3,
+        ),
       ]),
-      Math.log2(3) / 2,
-      'e-mail had an order confirmed as abuse at another merchant 10 days ago (1 other confirmed abuse)',
+      0.5,
+      'e-mail was in confirmed account takeovers at 2 other merchants in the last year (confirmed abuse at 3 other merchants in all)',
+    ),
+    silent(
+      'two other merchants, however many causes: under the privacy floor, says nothing',
+      withNetwork([reputation('card', { chargeback: { count: 2, latestAt: AT - DAY } })]),
     ),
     silent('only seen at other merchants, nothing confirmed', withNetwork([reputation('card', {}, 40)])),
     silent('a merchant outside the network reads nothing', order()),
