@@ -4,7 +4,7 @@
  * nothing of A is left in the table or its S3 prefixes, its keys are refused, the network holds what
  * B alone contributed, B is untouched, and a second run deletes nothing.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(() => {
   process.env.TABLE_NAME = `offboard-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
@@ -21,43 +21,34 @@ const { readNetworkSecret } = await import('../shared/network/network-secret.ts'
 const { drainNetworkQueue } = await import('../shared/use-cases/network-worker.ts');
 const { runPrivacyWorker } = await import('../shared/use-cases/privacy-requests.ts');
 const { admin } = await import('./support/admin.ts');
-const { startTestApi, waitForKeyCacheExpiry } = await import('./support/api.ts');
+const { withOwnTableApi, waitForKeyCacheExpiry } = await import('./support/api.ts');
 const { disputeEntry, placeOrder } = await import('./support/commerce.ts');
 const { identity, normalizeCard } = await import('../shared/identity/identities.ts');
 const { networkMember } = await import('./support/console.ts');
 const { uid } = await import('./support/fixtures.ts');
 const { reportDispute } = await import('./support/lists.ts');
-const { allItems, changedKeys, createOwnTable, merchantItems } = await import('./support/table-snapshot.ts');
+const { allItems, changedKeys, merchantItems } = await import('./support/table-snapshot.ts');
 
-type Api = Awaited<ReturnType<typeof startTestApi>>;
-let api: Api;
-beforeAll(async () => {
-  await createOwnTable();
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-  await s3.close();
-});
+const suite = withOwnTableApi(s3);
 
 const DAY = 86_400_000;
 
 describe('merchant delete', () => {
   it('deletes everything of the merchant, withdraws its network contributions, leaves B untouched; again: nothing', async () => {
-    const [a, b] = [await networkMember(api), await networkMember(api)];
+    const [a, b] = [await networkMember(suite.api), await networkMember(suite.api)];
     const email = `${uid('shared')}@example.com`;
     const card = { BIN: '466666', last4: String(1000 + Math.floor(Math.random() * 8999)), expiry: '07/30' };
     for (const m of [a, b]) {
-      const order = await placeOrder(api, m.apiKey, { email, card, timestamp: Date.now() - 10 * DAY });
+      const order = await placeOrder(suite.api, m.apiKey, { email, card, timestamp: Date.now() - 10 * DAY });
       const lost = disputeEntry({
         disputeStatus: 'LOST',
         disputeReason: 'FRAUD',
         timestamp: Date.now() - DAY,
       });
-      await reportDispute(api, m.apiKey, order.providerOrderId, lost);
+      await reportDispute(suite.api, m.apiKey, order.providerOrderId, lost);
     }
     await drainNetworkQueue();
-    const exported = await api.request('POST', '/v1/privacy/requests', {
+    const exported = await suite.api.request('POST', '/v1/privacy/requests', {
       apiKey: a.console,
       rawBody: JSON.stringify({ type: 'export', subject: { emails: [email] } }),
     });
@@ -103,7 +94,7 @@ describe('merchant delete', () => {
     expect(partition.sort()).toEqual(['REPUTATION', `M#${b.merchantId}`].sort());
 
     await waitForKeyCacheExpiry();
-    const order = await api.post('/v1/order', {}, { apiKey: a.apiKey });
+    const order = await suite.api.post('/v1/order', {}, { apiKey: a.apiKey });
     expect(order.status).toBe(401);
 
     const again = await admin('merchant', 'delete', '--merchant', a.merchantId, '--confirm', a.merchantId);
