@@ -204,8 +204,9 @@ export async function privacyRequestView(
 
 /**
  * After a restore from a backup (docs/operations.md): every tombstone's erasure again, and every
- * offboarded merchant's deletion, so nothing a customer or a merchant had deleted comes back; `fromTable` names the table the tombstones are read from when it is
- * not the restored one. Returns how many records each found again, per tombstone.
+ * offboarded merchant's deletion, so nothing a customer or a merchant had deleted comes back.
+ * `fromTable` names the table the tombstones and receipts are read from when it is not the restored
+ * one. Returns how many records each found again.
  */
 export async function replayTombstones(now: number, fromTable?: string) {
   const erased: { requestId: string; found: number }[] = [];
