@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { importJobRequestSchema, runImportJob } from '../shared/history-import/import-job.ts';
-import { importsBucketClient } from '../shared/history-import/s3-source.ts';
 import { logger } from '../shared/observability.ts';
+import { bucketClient } from '../shared/s3-client.ts';
 
 /**
  * The history import job: invoked on demand with `{ "merchantId", "key", "dryRun"?, "resumeFrom"?,
@@ -9,7 +9,7 @@ import { logger } from '../shared/observability.ts';
  * (IMPORT_BUCKET) exactly as `admin import` imports a file, and answers the summary. Bad lines, an
  * unknown merchant or an unreadable object fail the invocation and write nothing.
  */
-const client = importsBucketClient();
+const client = bucketClient();
 
 /**
  * No event starts in the last minute of the function's time: those in flight finish and the summary

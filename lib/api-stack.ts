@@ -1,4 +1,4 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -13,20 +13,23 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
+import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../shared/http/route.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
 import { ApiFirewall } from './api-firewall.ts';
 import { ApiFunction } from './api-function.ts';
-import { removalPolicyFor, type StageConfig } from './config.ts';
+import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import { ConsoleHosting } from './console-hosting.ts';
 import { addGatewayErrors } from './gateway-responses.ts';
 import { type MonitoredFunction, Monitoring } from './monitoring.ts';
+import { privateBucket } from './private-bucket.ts';
 import { TABLE_ACCESS } from './table-access.ts';
 
 export interface ApiStackProps extends StackProps {
@@ -40,6 +43,9 @@ export interface ApiStackProps extends StackProps {
   routes?: readonly RouteDefinition[];
 }
 
+/** A privacy export's link is valid 7 days (shared/privacy/exports-bucket.ts); the object a day more. */
+const EXPORT_EXPIRY = Duration.days(8);
+
 /**
  * The stateless part of one environment: the REST API, one function per route plus the 404/405
  * fallback, gateway-made errors in the contract's envelope, access logs, alarms and a dashboard.
@@ -49,6 +55,8 @@ export class ApiStack extends Stack {
   readonly functions: ReadonlyMap<string, ApiFunction>;
   readonly monitoring: Monitoring;
   readonly url: string;
+  /** Privacy exports: written by the privacy worker, read through the links the management API signs. */
+  readonly exportsBucket: Bucket;
   readonly console: ConsoleHosting;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
@@ -57,12 +65,23 @@ export class ApiStack extends Stack {
     const routes = props.routes ?? ROUTES;
     const logRemovalPolicy = removalPolicyFor(config.protectData);
 
+    // Privacy exports (docs/privacy.md): ephemeral, one object per request under `<merchantId>/privacy/`.
+    this.exportsBucket = privateBucket(this, 'Exports', {
+      retain: false,
+      lifecycleRules: [{ expiration: EXPORT_EXPIRY }],
+    });
+    Validations.of(this.exportsBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'The privacy worker writes exports and merchants read them through presigned links, IAM-signed calls ' +
+        'CloudTrail records; objects expire after 8 days, so server access logs would add nothing.',
+    });
     const environment: Record<string, string> = {
-      ENVIRONMENT: config.stage,
-      POWERTOOLS_LOG_LEVEL: config.logLevel,
+      ...commonEnvironment(config),
       DEFAULT_RATE_LIMIT_PER_SECOND: String(config.defaultRateLimit.perSecond),
       DEFAULT_RATE_LIMIT_BURST: String(config.defaultRateLimit.burst),
       NETWORK_SECRET_ARN: props.networkSecret.secretArn,
+      EXPORTS_BUCKET: this.exportsBucket.bucketName,
     };
     const functions = new Map<string, ApiFunction>();
     const apiFunction = (name: keyof typeof TABLE_ACCESS, handlerFile: string, description: string) => {
@@ -178,6 +197,23 @@ export class ApiStack extends Stack {
     // The console makes webhook secrets (shown once); nothing in this stack opens one.
     functions.get('console')?.bindWebhookSecretsKey(props.webhookSecretsKey, 'seal');
     this.functions = functions;
+    const managementApi = functions.get('console');
+    if (managementApi) {
+      // A presigned link is only as good as its signer's own right to read the object.
+      managementApi.role.addToPolicy(
+        new PolicyStatement({
+          actions: ['s3:GetObject'],
+          resources: [this.exportsBucket.arnForObjects('*')],
+        }),
+      );
+      const bucketId = this.getLogicalId(this.exportsBucket.node.defaultChild as CfnBucket);
+      Validations.of(managementApi.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`,
+        reason:
+          's3:GetObject on the objects of the exports bucket only, to sign the links GET /v1/privacy/requests/{id} answers; ' +
+          'the key is the request’s own (<merchantId>/privacy/<requestId>.json). No listing, no writing.',
+      });
+    }
 
     this.url = this.api.url;
     if (config.customDomain) {

@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Environment } from '../shared/config.ts';
+import { DEFAULT_RETENTION_DAYS, type RetainedKind } from '../shared/retention.ts';
 
 /**
  * One typed record per deployment environment. bin/app.ts builds one stack set per entry; nothing
@@ -73,6 +74,11 @@ export interface StageConfig {
    * groups, and CloudFormation termination protection on both stacks.
    */
   protectData: boolean;
+  /**
+   * Days each kind of record is kept before the table's TTL removes it (docs/privacy.md); the
+   * functions read them from RETENTION_DAYS. Defaults in shared/retention.ts.
+   */
+  retentionDays: Readonly<Record<RetainedKind, number>>;
   /** The lake's query engine (Athena): the most one query may scan before Athena cancels it. */
   lake: { bytesScannedCutoffPerQuery: number };
   alarms: {
@@ -95,6 +101,7 @@ export const STAGES: Readonly<Record<StageName, StageConfig>> = {
     tableEncryption: 'aws-managed',
     tableCapacity: { mode: 'on-demand' },
     protectData: false,
+    retentionDays: DEFAULT_RETENTION_DAYS,
     lake: { bytesScannedCutoffPerQuery: 10 * GB },
     alarms: { serverErrorRatePercent: 5, p99LatencyMs: 2000 },
   },
@@ -107,6 +114,7 @@ export const STAGES: Readonly<Record<StageName, StageConfig>> = {
     tableEncryption: 'customer-managed',
     tableCapacity: { mode: 'on-demand' },
     protectData: true,
+    retentionDays: DEFAULT_RETENTION_DAYS,
     // The largest merchant's 180 days of orders, in the columns training reads, are a few GB.
     lake: { bytesScannedCutoffPerQuery: 100 * GB },
     alarms: { serverErrorRatePercent: 1, p99LatencyMs: 1000 },
@@ -135,3 +143,10 @@ export function stackEnvironment(
 /** What a stack deletion does to data-bearing resources: keep them where data is protected. */
 export const removalPolicyFor = (protectData: boolean): RemovalPolicy =>
   protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+/** The variables every function of a stage shares: its name, log level and retention. */
+export const commonEnvironment = (config: StageConfig): Record<string, string> => ({
+  ENVIRONMENT: config.stage,
+  POWERTOOLS_LOG_LEVEL: config.logLevel,
+  RETENTION_DAYS: JSON.stringify(config.retentionDays),
+});

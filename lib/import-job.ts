@@ -4,7 +4,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { ApiFunction } from './api-function.ts';
-import { removalPolicyFor, type StageConfig } from './config.ts';
+import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import { privateBucket } from './private-bucket.ts';
 import { IMPORT_JOB_ACCESS } from './table-access.ts';
 
@@ -43,8 +43,7 @@ export class ImportStack extends Stack {
       handlerFile: IMPORT_HANDLER_FILE,
       description: "Imports a merchant's history file from the imports bucket (on demand)",
       environment: {
-        ENVIRONMENT: config.stage,
-        POWERTOOLS_LOG_LEVEL: config.logLevel,
+        ...commonEnvironment(config),
         IMPORT_BUCKET: this.bucket.bucketName,
       },
       logRetention: config.logRetention,

@@ -9,7 +9,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { ApiFunction } from './api-function.ts';
-import { removalPolicyFor, type StageConfig } from './config.ts';
+import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import { TABLE_ACCESS } from './table-access.ts';
 
 /** The training function's entry, relative to the repository root. */
@@ -43,7 +43,7 @@ export class TrainingJob extends Construct {
       name: 'training',
       handlerFile: TRAINING_HANDLER_FILE,
       description: 'Trains merchant models from their feedback (nightly and on demand)',
-      environment: { ENVIRONMENT: config.stage, POWERTOOLS_LOG_LEVEL: config.logLevel },
+      environment: commonEnvironment(config),
       logRetention: config.logRetention,
       logRemovalPolicy: removalPolicyFor(config.protectData),
       // Reading and fitting 100,000 rows per event type takes seconds; many merchants take minutes.

@@ -8,7 +8,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ApiFunction, acknowledgeStreamReading } from './api-function.ts';
-import { removalPolicyFor, type StageConfig } from './config.ts';
+import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import { UPLOAD_WORKER_ACCESS } from './table-access.ts';
 
 export interface UploadWorkerStackProps extends StackProps {
@@ -54,7 +54,7 @@ export class UploadWorkerStack extends Stack {
       name: 'dispositionsUploadWorker',
       handlerFile: 'functions/dispositions-upload-worker.ts',
       description: 'Records accepted dispositions CSV uploads (table stream), chunk by chunk',
-      environment: { ENVIRONMENT: config.stage, POWERTOOLS_LOG_LEVEL: config.logLevel },
+      environment: commonEnvironment(config),
       logRetention: config.logRetention,
       logRemovalPolicy: removalPolicyFor(config.protectData),
       timeout: WORKER_TIMEOUT,

@@ -15,7 +15,7 @@ import {
   METRICS_NAMESPACE,
   POWERTOOLS_SERVICE_NAME,
 } from './api-function.ts';
-import { removalPolicyFor, type StageConfig } from './config.ts';
+import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import { WEBHOOK_WORKER_ACCESS } from './table-access.ts';
 
 export interface WebhookStackProps extends StackProps {
@@ -70,8 +70,7 @@ export class WebhookStack extends Stack {
       description:
         'Fans the outbox (table stream) out onto the delivery queue; delivers signed webhooks from it',
       environment: {
-        ENVIRONMENT: config.stage,
-        POWERTOOLS_LOG_LEVEL: config.logLevel,
+        ...commonEnvironment(config),
         WEBHOOK_DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl,
       },
       logRetention: config.logRetention,

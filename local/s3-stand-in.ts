@@ -41,7 +41,15 @@ export async function startS3ObjectServer(): Promise<S3ObjectServer> {
       });
       return;
     }
-    if (request.method !== 'GET') return xmlError(response, 405, 'MethodNotAllowed', 'Only Get/PutObject');
+    if (request.method === 'DELETE') {
+      objects.delete(path);
+      response.writeHead(204);
+      response.end();
+      return;
+    }
+    if (request.method !== 'GET') return xmlError(response, 405, 'MethodNotAllowed', 'Not an object call');
+    if (url.searchParams.get('list-type') === '2')
+      return listObjects(response, objects, path, url.searchParams);
     const body = objects.get(path);
     if (!body) return xmlError(response, 404, 'NoSuchKey', 'The specified key does not exist.');
     response.writeHead(200, {
@@ -70,6 +78,25 @@ function presignedExpired(query: URLSearchParams): boolean {
   const [, y, mo, d, h, mi, se] = signedAt.map(Number) as number[];
   const at = Date.UTC(y!, mo! - 1, d!, h!, mi!, se!);
   return at + Number(query.get('X-Amz-Expires') ?? 0) * 1000 < Date.now();
+}
+
+/** ListObjectsV2 of `/<bucket>` under `prefix`: every key in one page. */
+function listObjects(
+  response: ServerResponse,
+  objects: ReadonlyMap<string, Buffer>,
+  bucketPath: string,
+  query: URLSearchParams,
+): void {
+  const bucket = bucketPath.replace(/^\/|\/$/g, '');
+  const prefix = query.get('prefix') ?? '';
+  const found = [...objects.entries()]
+    .map(([path, body]) => ({ key: path.slice(bucket.length + 2), size: body.length, path }))
+    .filter(({ path, key }) => path.startsWith(`/${bucket}/`) && key.startsWith(prefix));
+  const contents = found.map(({ key, size }) => `<Contents><Key>${key}</Key><Size>${size}</Size></Contents>`);
+  response.writeHead(200, { 'content-type': 'application/xml' });
+  response.end(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult><Name>${bucket}</Name><Prefix>${prefix}</Prefix><KeyCount>${found.length}</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated>${contents.join('')}</ListBucketResult>`,
+  );
 }
 
 function xmlError(response: ServerResponse, status: number, code: string, message: string): void {

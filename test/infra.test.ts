@@ -336,6 +336,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
         ENVIRONMENT: stage,
         DEFAULT_RATE_LIMIT_PER_SECOND: String(config.defaultRateLimit.perSecond),
         DEFAULT_RATE_LIMIT_BURST: String(config.defaultRateLimit.burst),
+        // Each record kind's retention (docs/privacy.md), as lib/config.ts sets it for the stage.
+        RETENTION_DAYS: JSON.stringify(config.retentionDays),
       });
       expect(JSON.stringify(variables.TABLE_NAME), id).toContain(`AbuseDecision-${stage}-Data`);
     }
@@ -665,8 +667,11 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
     expect(JSON.stringify(apiOrigin.DomainName)).toContain(logicalId(api.api));
     // The stage's path (/sandbox, /production), taken from the API's URL.
     expect(JSON.stringify(apiOrigin.OriginPath)).toContain(logicalId(api.api.deploymentStage));
-    // The bucket policy lets only this distribution read.
-    const policy = JSON.stringify(only(template, 'AWS::S3::BucketPolicy').Properties);
+    // The console bucket's policy lets only this distribution read (the exports bucket's only refuses non-TLS).
+    const policies = resources(template, 'AWS::S3::BucketPolicy').map(([, p]) =>
+      JSON.stringify(p.Properties),
+    );
+    const policy = policies.find((text) => text.includes(logicalId(api.console.bucket))) ?? '';
     expect(policy).toContain('cloudfront.amazonaws.com');
     expect(policy).toContain('AWS:SourceArn');
     // The built console is copied by the same deployment, and its address is an output.
@@ -1053,6 +1058,27 @@ describe.each(['sandbox', 'production'] as const)('%s history import (lib/import
   });
 });
 
+describe.each(['sandbox', 'production'] as const)('%s privacy exports', (stage) => {
+  it('keeps exports 8 days in a private bucket; the management API may only read its objects, to sign links', () => {
+    const { api } = environment(stage);
+    templateOf(api).hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 8, Status: 'Enabled' })] },
+    });
+    const functions = resources(templateOf(api), 'AWS::Lambda::Function').filter(isOurFunction);
+    for (const [id, fn] of functions) {
+      const variables = (fn.Properties.Environment as { Variables: Json }).Variables;
+      expect(JSON.stringify(variables.EXPORTS_BUCKET), id).toContain(logicalId(api.exportsBucket));
+    }
+    const policies = resources(templateOf(api), 'AWS::IAM::Policy');
+    const s3Statements = policies.flatMap(([, policy]) =>
+      (policy.Properties.PolicyDocument as { Statement: Json[] }).Statement.filter((statement) =>
+        JSON.stringify(statement.Resource).includes(logicalId(api.exportsBucket)),
+      ),
+    );
+    expect(s3Statements.map((statement) => statement.Action)).toEqual(['s3:GetObject']);
+  });
+});
+
 describe('table access (lib/table-access.ts)', () => {
   it('grants each function exactly the DynamoDB actions its bundled code sends', async () => {
     const handlers: [keyof typeof TABLE_ACCESS, string][] = [
@@ -1068,7 +1094,10 @@ describe('table access (lib/table-access.ts)', () => {
     ];
     for (const [name, handlerFile] of handlers) {
       const sent = await actionsSentBy(handlerFile);
-      expect(sent.actions, `${name} (${handlerFile})`).toEqual([...TABLE_ACCESS[name].actions].sort());
+      // The management API's one S3 action (signing export links) is asserted with its bucket below.
+      const tableActions = sent.actions.filter((action) => !action.startsWith('s3:'));
+      expect(tableActions, `${name} (${handlerFile})`).toEqual([...TABLE_ACCESS[name].actions].sort());
+      if (name === 'console') expect(sent.actions).toContain('s3:GetObject');
       expect(sent.queriesIndex, name).toBe(TABLE_ACCESS[name].queriedIndexes.length > 0);
       // Only the console makes webhook secrets (sealing them); no API function opens one.
       expect(sent.keyActions, name).toEqual(name === 'console' ? ['kms:GenerateDataKey'] : []);

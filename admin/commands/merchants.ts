@@ -10,6 +10,7 @@ import {
   updateMerchant,
 } from '../../shared/store/merchants.ts';
 import { saveMembership } from '../../shared/use-cases/network-membership.ts';
+import { offboardMerchant } from '../../shared/use-cases/offboard-merchant.ts';
 import {
   type AdminCommand,
   boundedName,
@@ -103,6 +104,16 @@ export const merchantCommands: AdminCommand[] = [
       });
       if (!merchant) throw new CommandError(`no merchant ${merchantId}`);
       return merchant;
+    },
+  },
+  {
+    words: ['merchant', 'delete'],
+    usage: 'merchant delete --merchant ID --confirm ID [--segments N]   (offboarding: docs/operations.md)',
+    options: { merchant: { type: 'string' }, confirm: { type: 'string' }, segments: { type: 'string' } },
+    run: async (flags) => {
+      const merchantId = requireFlag(flags, 'merchant');
+      if (flags.confirm !== merchantId) throw new UsageError('--confirm must repeat the merchant id');
+      return offboardMerchant(merchantId, adminOperator(), Date.now(), positiveInteger(flags, 'segments'));
     },
   },
   {

@@ -11,7 +11,7 @@ import {
   runPrivacyWorker,
 } from '../../shared/use-cases/privacy-requests.ts';
 import { type AdminCommand, CommandError, checked, requireFlag, UsageError } from '../command.ts';
-import { ADMIN_CLI, requireMerchant } from '../targets.ts';
+import { ADMIN_CLI, adminOperator, requireMerchant } from '../targets.ts';
 
 /**
  * Privacy requests (docs/privacy.md): erase or export one customer, as POST /v1/privacy/requests
@@ -46,12 +46,25 @@ export const privacyCommands: AdminCommand[] = [
     },
   },
   {
+    words: ['privacy', 'run'],
+    usage: 'privacy run   (the privacy worker: every pending request, as the local poller runs them)',
+    options: {},
+    run: async () => ({
+      finished: (await runPrivacyWorker()).map(({ merchantId, requestId, type, status }) => ({
+        merchantId,
+        requestId,
+        type,
+        status,
+      })),
+    }),
+  },
+  {
     words: ['privacy', 'replay-tombstones'],
     usage: 'privacy replay-tombstones [--from-table NAME]   (after a restore: docs/operations.md)',
     options: { 'from-table': { type: 'string' } },
     run: async (flags) => {
       const from = typeof flags['from-table'] === 'string' ? flags['from-table'] : undefined;
-      return { replayed: await replayTombstones(Date.now(), from) };
+      return replayTombstones(adminOperator(), Date.now(), from);
     },
   },
 ];

@@ -1,30 +1,5 @@
-import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { readRuntimeConfig } from '../config.ts';
-import { traceAwsClient } from '../tracing.ts';
+import { GetObjectCommand, type S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { type HistorySource, ImportRefusedError } from './import-history.ts';
-
-/**
- * The imports bucket's client, built once per process. S3_ENDPOINT (local runs and tests only)
- * points it at an S3-compatible server, path-style, with dummy credentials when none are set.
- */
-export function importsBucketClient(env: NodeJS.ProcessEnv = process.env): S3Client {
-  const endpoint = env.S3_ENDPOINT || undefined;
-  return traceAwsClient(
-    new S3Client({
-      region: readRuntimeConfig(env).region,
-      ...(endpoint
-        ? {
-            endpoint,
-            forcePathStyle: true,
-            credentials: {
-              accessKeyId: env.AWS_ACCESS_KEY_ID ?? 'local',
-              secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? 'local',
-            },
-          }
-        : {}),
-    }),
-  );
-}
 
 /** A history file stored as one S3 object, read whole (one GetObject). */
 export function s3HistoryObject(client: S3Client, bucket: string, key: string): HistorySource {

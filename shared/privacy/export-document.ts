@@ -4,7 +4,7 @@ import type { PrivacyRecordKind } from '../schemas/privacy.ts';
  * The export's one JSON document: every record the merchant holds about the subject, by kind, and
  * what each kind and field means, so that the person it is about can read it. Pure.
  */
-export const RECORD_KIND_MEANINGS: Record<PrivacyRecordKind, string> = {
+const RECORD_KIND_MEANINGS: Record<PrivacyRecordKind, string> = {
   events:
     'Events the merchant sent that name the subject (orders, returns, signups, logins, account updates), with the decision the service answered',
   sideItems:
@@ -22,7 +22,7 @@ export const RECORD_KIND_MEANINGS: Record<PrivacyRecordKind, string> = {
     'What the merchant contributed to the opt-in network about the subject’s identities (under keyed digests)',
 };
 
-export const FIELD_MEANINGS: Record<string, string> = {
+const FIELD_MEANINGS: Record<string, string> = {
   PK: 'Where the record is stored (the merchant and the record’s id)',
   SK: 'Which record of that place it is',
   GSI1PK: 'A listing the record appears in (by type and time)',

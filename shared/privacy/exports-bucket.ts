@@ -1,6 +1,6 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { importsBucketClient } from '../history-import/s3-source.ts';
+import { bucketClient } from '../s3-client.ts';
 
 /**
  * Privacy exports in their private bucket (EXPORTS_BUCKET), one object per request under the
@@ -15,9 +15,9 @@ const bucket = () => {
   return name;
 };
 
-let client: ReturnType<typeof importsBucketClient> | undefined;
+let client: ReturnType<typeof bucketClient> | undefined;
 const s3 = () => {
-  client ??= importsBucketClient();
+  client ??= bucketClient();
   return client;
 };
 

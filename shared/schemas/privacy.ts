@@ -37,7 +37,7 @@ export const privacyRequestSchema = z.strictObject({
 });
 
 /** What a request found (export) or removed (erase), per kind of record. */
-export const PRIVACY_RECORD_KINDS = [
+const PRIVACY_RECORD_KINDS = [
   'events',
   'sideItems',
   'disputes',

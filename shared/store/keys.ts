@@ -14,6 +14,8 @@ const key = (pk: string, sk: string): TableKey => ({ [PARTITION_KEY]: pk, [SORT_
 const merchantScope = (merchantId: string) => `M#${merchantId}`;
 
 export const keys = {
+  /** The start of every partition key the merchant owns (offboarding finds its items by it). */
+  merchantScopePrefix: (merchantId: string) => `${merchantScope(merchantId)}#`,
   merchantProfile: (merchantId: string) => key(`MERCHANT#${merchantId}`, 'PROFILE'),
   apiKey: (keyHash: string) => key(`APIKEY#${keyHash}`, 'APIKEY'),
   order: (merchantId: string, providerOrderId: string) =>
@@ -313,6 +315,8 @@ export const privacyKeys = {
     key(`${merchantScope(merchantId)}#PRIVACY#${requestId}`, 'REQUEST'),
   tombstone: (merchantId: string, requestId: string) =>
     key(`${merchantScope(merchantId)}#PRIVACY#${requestId}`, 'TOMBSTONE'),
+  /** An offboarded merchant's receipt: outside its scope, so deleting the merchant keeps it. */
+  offboarded: (merchantId: string) => key(`OFFBOARDED#${merchantId}`, 'RECEIPT'),
 };
 
 /**
@@ -322,6 +326,7 @@ export const privacyKeys = {
  */
 const PRIVACY_PENDING = 'PRIVACY#PENDING';
 const PRIVACY_TOMBSTONES = 'PRIVACY#TOMBSTONES';
+const PRIVACY_OFFBOARDED = 'PRIVACY#OFFBOARDED';
 
 export const privacyGsi1 = {
   pendingPartition: PRIVACY_PENDING,
@@ -333,5 +338,10 @@ export const privacyGsi1 = {
   tombstone: (createdAt: string, merchantId: string, requestId: string) => ({
     [GSI1.partitionKey]: PRIVACY_TOMBSTONES,
     [GSI1.sortKey]: `${createdAt}#${merchantId}#${requestId}`,
+  }),
+  offboardedPartition: PRIVACY_OFFBOARDED,
+  offboarded: (at: string, merchantId: string) => ({
+    [GSI1.partitionKey]: PRIVACY_OFFBOARDED,
+    [GSI1.sortKey]: `${at}#${merchantId}`,
   }),
 };

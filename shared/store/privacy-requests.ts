@@ -130,7 +130,37 @@ export async function finishPrivacyRequest(
  * reads them from another table (the one in use before the restore); they are copied here too, so
  * the restored table keeps them.
  */
-export async function listTombstones(fromTable = tableName): Promise<Tombstone[]> {
+export const listTombstones = (fromTable = tableName) =>
+  listPrivacyRecords<Tombstone>(privacyGsi1.tombstonesPartition, fromTable);
+
+/** An offboarded merchant: the receipt outlives its data, so a restore can delete it again. */
+export interface OffboardedMerchant {
+  offboardedMerchantId: string;
+  at: string;
+}
+
+export async function recordOffboarding(merchantId: string, now: number): Promise<void> {
+  const at = new Date(now).toISOString();
+  await documentClient.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...privacyKeys.offboarded(merchantId),
+        ...privacyGsi1.offboarded(at, merchantId),
+        entity: 'offboardedMerchant',
+        // Not `merchantId`: offboarding deletes every item naming the merchant so.
+        offboardedMerchantId: merchantId,
+        at,
+        [TTL_ATTRIBUTE]: retainUntil('tombstones', now),
+      },
+    }),
+  );
+}
+
+export const listOffboarded = (fromTable = tableName) =>
+  listPrivacyRecords<OffboardedMerchant>(privacyGsi1.offboardedPartition, fromTable);
+
+async function listPrivacyRecords<T>(partition: string, fromTable: string): Promise<T[]> {
   const found: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -140,7 +170,7 @@ export async function listTombstones(fromTable = tableName): Promise<Tombstone[]
         IndexName: GSI1.name,
         KeyConditionExpression: '#pk = :pk',
         ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-        ExpressionAttributeValues: { ':pk': privacyGsi1.tombstonesPartition },
+        ExpressionAttributeValues: { ':pk': partition },
         ExclusiveStartKey: startKey,
       }),
     );
@@ -150,7 +180,7 @@ export async function listTombstones(fromTable = tableName): Promise<Tombstone[]
   if (fromTable !== tableName) {
     for (const item of found) await documentClient.send(new PutCommand({ TableName: tableName, Item: item }));
   }
-  return found as unknown as Tombstone[];
+  return found as T[];
 }
 
 /** Counts one more attempt of a request whose run failed (it stays queued until it gives up). */

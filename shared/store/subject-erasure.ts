@@ -12,7 +12,7 @@ import type { LinkToRemove, SubjectRecords } from './subject-records.ts';
 const WRITE_CONCURRENCY = 16;
 
 /** What an audit entry's free text becomes: the change and who made it stay, the words go. */
-export const ERASED_TEXT = 'erased on request';
+const ERASED_TEXT = 'erased on request';
 
 export async function eraseSubjectRecords(records: SubjectRecords): Promise<void> {
   await forEachConcurrently(records.links, WRITE_CONCURRENCY, removeLink);
@@ -35,7 +35,7 @@ export async function eraseSubjectRecords(records: SubjectRecords): Promise<void
 
 const keyOf = (item: Record<string, unknown>): TableKey => ({ PK: String(item.PK), SK: String(item.SK) });
 
-export async function deleteItem(key: TableKey): Promise<void> {
+async function deleteItem(key: TableKey): Promise<void> {
   await documentClient.send(new DeleteCommand({ TableName: tableName, Key: key }));
 }
 

@@ -118,7 +118,11 @@ async function contribute(queued: QueuedNetworkItem, now: number): Promise<void>
  * rebuilt without it. Returns whether the withdrawal is finished. Cut off, the next slice resumes
  * from what the ledger still shows, so any number of entries is withdrawn in the end.
  */
-async function withdrawSlice(work: NetworkWork, deadline: number, now: number): Promise<boolean> {
+async function withdrawSlice(
+  work: Pick<NetworkWork, 'merchantId' | 'queuedAt'>,
+  deadline: number,
+  now: number,
+): Promise<boolean> {
   const { merchantId, queuedAt } = work;
   let withdrawn = 0;
   for (;;) {
@@ -144,6 +148,14 @@ async function withdrawSlice(work: NetworkWork, deadline: number, now: number): 
       return false;
     }
   }
+}
+
+/**
+ * Everything the merchant contributed, withdrawn in one run (offboarding,
+ * shared/use-cases/offboard-merchant.ts): no withdrawal item is queued, so no progress is recorded.
+ */
+export async function withdrawContributions(merchantId: string, now: number): Promise<void> {
+  await withdrawSlice({ merchantId, queuedAt: -1 }, Number.POSITIVE_INFINITY, now);
 }
 
 interface WorkerPass {

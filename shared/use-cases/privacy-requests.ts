@@ -14,19 +14,21 @@ import type {
   PrivacyRequestType,
   PrivacySubject,
 } from '../schemas/privacy.ts';
-import { auditPut } from '../store/audit.ts';
+import { type AuditActor, auditPut } from '../store/audit.ts';
 import { applyContribution } from '../store/network-contributions.ts';
 import { storedNetworkKeys } from '../store/network-items.ts';
 import {
   countPrivacyAttempt,
   createPrivacyRequest,
   finishPrivacyRequest,
+  listOffboarded,
   listTombstones,
   type PrivacyRequest,
   pendingPrivacyRequests,
 } from '../store/privacy-requests.ts';
 import { eraseSubjectRecords } from '../store/subject-erasure.ts';
 import { findSubjectRecords, type SubjectRecords } from '../store/subject-records.ts';
+import { offboardMerchant } from './offboard-merchant.ts';
 
 /**
  * Erase or export one customer's data at one merchant (docs/privacy.md). A request is accepted at
@@ -202,21 +204,24 @@ export async function privacyRequestView(
 }
 
 /**
- * After a restore from a backup (docs/operations.md): every tombstone's erasure again, so nothing a
- * customer had erased comes back; `fromTable` names the table the tombstones are read from when it is
- * not the restored one. Returns how many records each found again, per tombstone.
+ * After a restore from a backup (docs/operations.md): every tombstone's erasure again, and every
+ * offboarded merchant's deletion, so nothing a customer or a merchant had deleted comes back.
+ * `fromTable` names the table the tombstones and receipts are read from when it is not the restored
+ * one. Returns how many records each found again.
  */
-export async function replayTombstones(
-  now: number,
-  fromTable?: string,
-): Promise<{ requestId: string; found: number }[]> {
-  const replayed: { requestId: string; found: number }[] = [];
+export async function replayTombstones(by: AuditActor, now: number, fromTable?: string) {
+  const erased: { requestId: string; found: number }[] = [];
   for (const tombstone of await listTombstones(fromTable)) {
     const refs = parseIdentityIds(tombstone.identities);
     const records = await subjectRecords(tombstone.merchantId, refs);
     await eraseSubject(tombstone.merchantId, records, now);
     const found = Object.values(countsOf(records)).reduce((a, b) => a + b, 0);
-    replayed.push({ requestId: tombstone.requestId, found });
+    erased.push({ requestId: tombstone.requestId, found });
   }
-  return replayed;
+  const offboarded: { merchantId: string; found: number }[] = [];
+  for (const { offboardedMerchantId } of await listOffboarded(fromTable)) {
+    const receipt = await offboardMerchant(offboardedMerchantId, by, now);
+    offboarded.push({ merchantId: offboardedMerchantId, found: receipt.items.total });
+  }
+  return { erased, offboarded };
 }

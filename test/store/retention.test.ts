@@ -4,7 +4,7 @@
  * merchant's flows run through the local server on a table of their own, then a full scan checks.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(() => {
   process.env.TABLE_NAME = `retention-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
@@ -15,44 +15,20 @@ const { startS3ObjectServer } = await import('../../local/s3-stand-in.ts');
 const s3 = await startS3ObjectServer();
 process.env.S3_ENDPOINT = s3.endpoint;
 
-const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
-const { documentClient, tableName } = await import('../../shared/store/client.ts');
 const { TTL_ATTRIBUTE } = await import('../../shared/store/table-definition.ts');
 const { MERCHANT_LIFETIME_ITEMS } = await import('../../shared/retention.ts');
 const { drainNetworkQueue } = await import('../../shared/use-cases/network-worker.ts');
 const { runPrivacyWorker } = await import('../../shared/use-cases/privacy-requests.ts');
 const { runUploadWorker } = await import('../../shared/use-cases/record-upload.ts');
 const { accountBody, loginBody, signupBody } = await import('../support/account-fixtures.ts');
-const { newMerchant, startTestApi } = await import('../support/api.ts');
+const { newMerchant, withOwnTableApi } = await import('../support/api.ts');
 const { disputeEntry, itemDisposition, placeOrder, returnBody } = await import('../support/commerce.ts');
 const { consoleKey, reviewEveryReturn, saveWorkflow } = await import('../support/console.ts');
-const { createOwnTable } = await import('../support/table-snapshot.ts');
+const { allItems } = await import('../support/table-snapshot.ts');
 
-type Api = Awaited<ReturnType<typeof startTestApi>>;
-let api: Api;
-beforeAll(async () => {
-  await createOwnTable();
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-  await s3.close();
-});
+const suite = withOwnTableApi(s3);
 
 const DAY = 86_400_000;
-
-async function scanAll(): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: start }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
 
 /** What an item is, for the message: its entity, or its key's shape without ids. */
 const kindOf = (item: Record<string, unknown>) =>
@@ -63,16 +39,16 @@ describe('every write carries its expiry', () => {
     const merchant = await newMerchant({ accountUpdatesEnabled: true });
     const key = await consoleKey(merchant.merchantId);
     const asConsole = (method: string, path: string, body?: unknown) =>
-      api.request(method, path, { apiKey: key, ...(body ? { rawBody: JSON.stringify(body) } : {}) });
-    const asEvents = (path: string, body: unknown) => api.post(path, body, { apiKey: merchant.apiKey });
+      suite.api.request(method, path, { apiKey: key, ...(body ? { rawBody: JSON.stringify(body) } : {}) });
+    const asEvents = (path: string, body: unknown) => suite.api.post(path, body, { apiKey: merchant.apiKey });
 
     expect((await asConsole('PUT', '/v1/network', { enabled: true })).status).toBe(200);
-    expect((await saveWorkflow(api, key, 'return', reviewEveryReturn)).status).toBe(200);
+    expect((await saveWorkflow(suite.api, key, 'return', reviewEveryReturn)).status).toBe(200);
     const settings = readFileSync('examples/settings-order.json', 'utf8');
-    expect((await api.request('PUT', '/v1/settings/order', { apiKey: key, rawBody: settings })).status).toBe(
-      200,
-    );
-    const order = await placeOrder(api, merchant.apiKey, { timestamp: Date.now() - 10 * DAY });
+    expect(
+      (await suite.api.request('PUT', '/v1/settings/order', { apiKey: key, rawBody: settings })).status,
+    ).toBe(200);
+    const order = await placeOrder(suite.api, merchant.apiKey, { timestamp: Date.now() - 10 * DAY });
     const returned = returnBody(order);
     expect((await asEvents('/v1/return', returned)).status).toBe(200);
     const disposition = {
@@ -102,7 +78,7 @@ describe('every write carries its expiry', () => {
     });
     expect(entry.status).toBe(200);
     const csv = `returnId,identifierType,identifier,returnedItemCondition,dispositionOutcome\n${returned.providerReturnId},SKU,${order.lineItems[0]!.identifiers[0]!.identifier},NEW,RESTOCK\n`;
-    const upload = await api.request('POST', '/v1/return/dispositions/upload', {
+    const upload = await suite.api.request('POST', '/v1/return/dispositions/upload', {
       apiKey: key,
       rawBody: csv,
       headers: { 'Content-Type': 'text/csv' },
@@ -117,7 +93,7 @@ describe('every write carries its expiry', () => {
     await runPrivacyWorker();
     await drainNetworkQueue();
 
-    const missing = (await scanAll())
+    const missing = (await allItems())
       .filter((item) => item[TTL_ATTRIBUTE] === undefined)
       .map(kindOf)
       .filter((kind) => !MERCHANT_LIFETIME_ITEMS.some((pattern) => pattern.test(kind)));

@@ -84,6 +84,24 @@ export function withTestApi(options: Parameters<typeof newMerchant>[0] = {}): Te
   return suite;
 }
 
+/**
+ * The local server for a test file that runs on a table of its own (TABLE_NAME set in vi.hoisted):
+ * the table is created first; `alsoClose` (an S3 stand-in) is closed with the server.
+ */
+export function withOwnTableApi(alsoClose?: { close: () => Promise<void> }): { api: TestApi } {
+  const suite = {} as { api: TestApi };
+  beforeAll(async () => {
+    const { createOwnTable } = await import('./table-snapshot.ts');
+    await createOwnTable();
+    suite.api = await startTestApi();
+  });
+  afterAll(async () => {
+    await suite.api.close();
+    await alsoClose?.close();
+  });
+  return suite;
+}
+
 /** A fresh merchant per test keeps tests isolated in the shared table. */
 export async function newMerchant(
   options: { accountUpdatesEnabled?: boolean; environment?: Environment } = {},

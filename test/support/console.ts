@@ -1,5 +1,5 @@
 import { createApiKey } from '../../shared/store/merchants.ts';
-import type { ApiResponse, TestApi } from './api.ts';
+import { type ApiResponse, newMerchant, type TestApi } from './api.ts';
 import { placeOrder, returnBody } from './commerce.ts';
 import { type OrderOptions, uid } from './fixtures.ts';
 
@@ -81,4 +81,13 @@ export async function seedHostileText(api: TestApi, eventsKey: string, consoleKe
       reason: await reasonOf('return', body.providerReturnId),
     },
   };
+}
+
+/** A fresh merchant in the opt-in network, with its console key. */
+export async function networkMember(api: TestApi) {
+  const merchant = await newMerchant();
+  const key = await consoleKey(merchant.merchantId);
+  const joined = await api.request('PUT', '/v1/network', { apiKey: key, rawBody: '{"enabled":true}' });
+  if (joined.status !== 200) throw new Error(`joining the network failed: ${joined.status} ${joined.text}`);
+  return { ...merchant, console: key };
 }

@@ -83,6 +83,13 @@ async function* scan(table: string): AsyncGenerator<Record<string, unknown>> {
   } while (start);
 }
 
+/** Every item of a table, as stored (a full, consistent Scan). */
+export async function allItems(table = tableName): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for await (const item of scan(table)) items.push(item);
+  return items;
+}
+
 /** Keys whose items differ between two snapshots (added, removed or changed). */
 export function changedKeys(before: Map<string, string>, after: Map<string, string>): string[] {
   const keys = new Set([...before.keys(), ...after.keys()]);

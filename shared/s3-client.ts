@@ -1,0 +1,26 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import { readRuntimeConfig } from './config.ts';
+import { traceAwsClient } from './tracing.ts';
+
+/**
+ * The S3 client of the service's buckets (imports, exports), built once per process. S3_ENDPOINT (local runs and tests only)
+ * points it at an S3-compatible server, path-style, with dummy credentials when none are set.
+ */
+export function bucketClient(env: NodeJS.ProcessEnv = process.env): S3Client {
+  const endpoint = env.S3_ENDPOINT || undefined;
+  return traceAwsClient(
+    new S3Client({
+      region: readRuntimeConfig(env).region,
+      ...(endpoint
+        ? {
+            endpoint,
+            forcePathStyle: true,
+            credentials: {
+              accessKeyId: env.AWS_ACCESS_KEY_ID ?? 'local',
+              secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? 'local',
+            },
+          }
+        : {}),
+    }),
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * Offboarding a merchant (docs/operations.md): `admin merchant delete --merchant M --confirm M` on a
+ * table of its own, so a full scan sees every item. A and B share a customer; after A is deleted
+ * nothing of A is left in the table or its S3 prefixes, its keys are refused, the network holds what
+ * B alone contributed, B is untouched, and a second run deletes nothing.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+
+vi.hoisted(() => {
+  process.env.TABLE_NAME = `offboard-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  process.env.EXPORTS_BUCKET = 'exports-test';
+  process.env.IMPORT_BUCKET = 'imports-test';
+});
+
+const { startS3ObjectServer } = await import('../local/s3-stand-in.ts');
+const s3 = await startS3ObjectServer();
+process.env.S3_ENDPOINT = s3.endpoint;
+
+const { keyedDigests } = await import('../shared/digests/identity-digests.ts');
+const { readNetworkSecret } = await import('../shared/network/network-secret.ts');
+const { drainNetworkQueue } = await import('../shared/use-cases/network-worker.ts');
+const { runPrivacyWorker } = await import('../shared/use-cases/privacy-requests.ts');
+const { admin } = await import('./support/admin.ts');
+const { withOwnTableApi, waitForKeyCacheExpiry } = await import('./support/api.ts');
+const { disputeEntry, placeOrder } = await import('./support/commerce.ts');
+const { normalizeCard } = await import('../shared/identity/identities.ts');
+const { networkMember } = await import('./support/console.ts');
+const { uid } = await import('./support/fixtures.ts');
+const { reportDispute } = await import('./support/lists.ts');
+const { allItems, changedKeys, merchantItems } = await import('./support/table-snapshot.ts');
+
+const suite = withOwnTableApi(s3);
+
+const DAY = 86_400_000;
+
+describe('merchant delete', () => {
+  it('deletes everything of the merchant, withdraws its network contributions, leaves B untouched; again: nothing', async () => {
+    const [a, b] = [await networkMember(suite.api), await networkMember(suite.api)];
+    const email = `${uid('shared')}@example.com`;
+    const card = { BIN: '466666', last4: String(1000 + Math.floor(Math.random() * 8999)), expiry: '07/30' };
+    for (const m of [a, b]) {
+      const order = await placeOrder(suite.api, m.apiKey, { email, card, timestamp: Date.now() - 10 * DAY });
+      const lost = disputeEntry({
+        disputeStatus: 'LOST',
+        disputeReason: 'FRAUD',
+        timestamp: Date.now() - DAY,
+      });
+      await reportDispute(suite.api, m.apiKey, order.providerOrderId, lost);
+    }
+    await drainNetworkQueue();
+    const exported = await suite.api.request('POST', '/v1/privacy/requests', {
+      apiKey: a.console,
+      rawBody: JSON.stringify({ type: 'export', subject: { emails: [email] } }),
+    });
+    expect(exported.status).toBe(202);
+    await runPrivacyWorker();
+    s3.put('imports-test', `${a.merchantId}/history.ndjson`, '{}\n');
+    s3.put('imports-test', `${b.merchantId}/history.ndjson`, '{}\n');
+    const bBefore = await merchantItems(b.merchantId);
+
+    const refused = await admin('merchant', 'delete', '--merchant', a.merchantId, '--confirm', b.merchantId);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--confirm');
+
+    const deleted = await admin('merchant', 'delete', '--merchant', a.merchantId, '--confirm', a.merchantId);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    const receipt = JSON.parse(deleted.stdout);
+    expect(receipt).toMatchObject({
+      merchantId: a.merchantId,
+      found: true,
+      objects: { imports: 1, exports: 1 },
+    });
+    expect(receipt.keysRevoked).toBe(2);
+    expect(receipt.digestKeyDeleted).toBe(true);
+    // Its digest key is gone (locally a file per merchant): nothing left anywhere links to a value.
+    const keyFile = (merchantId: string) =>
+      join(
+        process.env.DIGEST_KEY_DIR ?? join(process.cwd(), '.data', 'digest-keys'),
+        encodeURIComponent(merchantId),
+      );
+    expect(existsSync(keyFile(a.merchantId))).toBe(false);
+    expect(existsSync(keyFile(b.merchantId))).toBe(true);
+    expect(receipt.items.byKind).toMatchObject({
+      merchant: 1,
+      apiKey: 2,
+      order: 1,
+      dispute: 1,
+      privacyRequest: 1,
+    });
+
+    const left = (await allItems()).filter(
+      (item) => JSON.stringify(item).includes(a.merchantId) && item.entity !== 'offboardedMerchant',
+    );
+    expect(left.map((item) => `${item.PK}|${item.SK}`)).toEqual([]);
+    expect(changedKeys(bBefore, await merchantItems(b.merchantId))).toEqual([]);
+    expect(s3.get('imports-test', `${a.merchantId}/history.ndjson`)).toBeUndefined();
+    expect(s3.get('imports-test', `${b.merchantId}/history.ndjson`)).toBe('{}\n');
+
+    // The network key is the same at every merchant: any digest key gives it.
+    const cardKey = keyedDigests(Buffer.alloc(32), await readNetworkSecret())('card', normalizeCard(card)!)
+      .networkKey!;
+    const partition = (await allItems())
+      .filter((item) => item.PK === `NET#${cardKey}`)
+      .map((item) => item.SK);
+    expect(partition.sort()).toEqual(['REPUTATION', `M#${b.merchantId}`].sort());
+
+    await waitForKeyCacheExpiry();
+    const order = await suite.api.post('/v1/order', {}, { apiKey: a.apiKey });
+    expect(order.status).toBe(401);
+
+    const again = await admin('merchant', 'delete', '--merchant', a.merchantId, '--confirm', a.merchantId);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ found: false, keysRevoked: 0, items: { total: 0 } });
+  });
+});
