@@ -2004,6 +2004,7 @@ export interface components {
         NetworkWithdrawal: {
             /** @enum {string} */
             status: "running" | "done";
+            /** Format: int32 */
             withdrawn: number;
             /** Format: date-time */
             startedAt: string;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isoTime } from './fields.ts';
+import { count, isoTime } from './fields.ts';
 
 /**
  * The merchant's membership of the opt-in network (docs/network.md): contributing its confirmed
@@ -13,7 +13,7 @@ import { isoTime } from './fields.ts';
 const withdrawalProgressSchema = z
   .object({
     status: z.enum(['running', 'done']),
-    withdrawn: z.number().int().min(0),
+    withdrawn: count(),
     startedAt: isoTime(),
     updatedAt: isoTime().optional(),
     finishedAt: isoTime().optional(),
