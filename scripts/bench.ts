@@ -27,6 +27,7 @@ const OWN_PROCESS_PARTS: Record<string, string> = {
   e2e: 'scripts/bench-e2e.ts',
   tracing: 'scripts/bench-tracing.ts',
   'import-profile': 'scripts/bench-import-profile.ts',
+  lake: 'scripts/bench-lake.ts',
 };
 const ownProcessPart = OWN_PROCESS_PARTS[process.argv[2] ?? ''];
 if (ownProcessPart) {
