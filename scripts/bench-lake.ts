@@ -43,66 +43,67 @@ const peakMb = () =>
   Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) / 1024);
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 
-if (!existsSync(join(dir, 'decided_events'))) {
+/** Generates one type's rows and feedback, unless a run before left them (LAKE_BENCH_DIR). */
+async function generate(eventType: EventType): Promise<void> {
+  if (existsSync(join(dir, 'decided_events', `kind=${eventType}`))) return;
   mkdirSync(dir, { recursive: true });
   const started = performance.now();
-  for (const eventType of EVENT_TYPES) {
-    const { rows, days, signals } = VOLUMES[eventType];
-    // Abuse: 0.4 % of orders (LOST chargebacks), 1 % of returns (empty boxes); account events inherit it
-    // through a device shared with them (one device in 2,000 is a fraudster's).
-    const abusive =
-      eventType === 'order' ? 'h1 % 1000 < 4' : eventType === 'return' ? 'h1 % 100 < 1' : 'h3 % 2000 = 0';
-    const signalJson = signals
-      .map(
-        (name, i) =>
-          `'"${name}":' || CAST(CASE WHEN ${abusive} THEN (h2 >> ${i * 3}) % 4 ELSE ((h2 >> ${i * 3}) % 16 = 0)::INT END AS VARCHAR)`,
+  const { rows, days, signals } = VOLUMES[eventType];
+  // Abuse: 0.4 % of orders (LOST chargebacks), 1 % of returns (empty boxes); account events inherit it
+  // through a device shared with them (one device in 2,000 is a fraudster's).
+  const abusive =
+    eventType === 'order' ? 'h1 % 1000 < 4' : eventType === 'return' ? 'h1 % 100 < 1' : 'h3 % 2000 = 0';
+  const signalJson = signals
+    .map(
+      (name, i) =>
+        `'"${name}":' || CAST(CASE WHEN ${abusive} THEN (h2 >> ${i * 3}) % 4 ELSE ((h2 >> ${i * 3}) % 16 = 0)::INT END AS VARCHAR)`,
+    )
+    .join(" || ',' || ");
+  console.log(`generating ${rows.toLocaleString('en')} ${eventType} rows over ${days} days...`);
+  await lake.run(`
+    COPY (
+      WITH base AS (
+        SELECT i, hash(i, '${eventType}') AS h1, hash(i, 'signals') AS h2, hash(i % 200000, 'device') AS h3,
+          ${NOW - days * DAY} + (i * ${days * DAY} // ${rows}) AS event_at
+        FROM range(${rows}) AS t(i)
       )
-      .join(" || ',' || ");
-    console.log(`generating ${rows.toLocaleString('en')} ${eventType} rows over ${days} days...`);
+      SELECT
+        '${eventType.toUpperCase()}#' || i AS event_key, '${eventType[0]}' || i AS event_id, 0 AS part, event_at,
+        CASE WHEN h1 % 200 = 0 THEN 'DECLINE' WHEN h1 % 50 = 0 THEN 'REVIEW' ELSE 'APPROVE' END AS decision,
+        CAST(h1 % 100 AS DOUBLE) AS abuse_score, '${eventType}-default' AS model_version,
+        CAST(10 + h2 % 200 AS DOUBLE) AS value, '{' || ${signalJson} || '}' AS signals,
+        ['email#' || (h1 % 3000000)::VARCHAR, 'device#' || (h3 % 1000000)::VARCHAR, 'customer#' || (h1 % 2000000)::VARCHAR] AS identities,
+        CAST(('0x' || sha256('${MERCHANT}|${eventType}|${eventType.toUpperCase()}#' || i || '|0')[1:8]) AS UBIGINT) / 4294967296.0 AS sample_key,
+        0 AS revision, event_at AS changed_at,
+        '${eventType}' AS kind, '${MERCHANT}' AS merchant_id, strftime(make_timestamp(event_at * 1000), '%Y-%m-%d') AS day
+      FROM base
+    ) TO '${join(dir, 'decided_events')}' (FORMAT parquet, PARTITION_BY (kind, merchant_id, day), APPEND, FILENAME_PATTERN 'part-{uuid}')`);
+  if (eventType === 'order' || eventType === 'return') {
+    const [idColumn, statusColumns] =
+      eventType === 'order'
+        ? [
+            'order_id',
+            `'dispute' AS kind, 'LOST' AS dispute_status, NULL AS return_id, NULL AS line, NULL AS item_condition, NULL AS disposition_outcome`,
+          ]
+        : [
+            'return_id',
+            `'disposition' AS kind, NULL AS dispute_status, 'r' || i AS return_id, 0 AS line, 'EMPTY_BOX' AS item_condition, 'REMOVE_SUSPECT_ABUSE' AS disposition_outcome`,
+          ];
     await lake.run(`
       COPY (
         WITH base AS (
-          SELECT i, hash(i, '${eventType}') AS h1, hash(i, 'signals') AS h2, hash(i % 200000, 'device') AS h3,
-            ${NOW - days * DAY} + (i * ${days * DAY} // ${rows}) AS event_at
+          SELECT i, hash(i, '${eventType}') AS h1, ${NOW - days * DAY} + (i * ${days * DAY} // ${rows}) + 20 * ${DAY} AS feedback_at
           FROM range(${rows}) AS t(i)
         )
-        SELECT
-          '${eventType.toUpperCase()}#' || i AS event_key, '${eventType[0]}' || i AS event_id, 0 AS part, event_at,
-          CASE WHEN h1 % 200 = 0 THEN 'DECLINE' WHEN h1 % 50 = 0 THEN 'REVIEW' ELSE 'APPROVE' END AS decision,
-          CAST(h1 % 100 AS DOUBLE) AS abuse_score, '${eventType}-default' AS model_version,
-          CAST(10 + h2 % 200 AS DOUBLE) AS value, '{' || ${signalJson} || '}' AS signals,
-          ['email#' || (h1 % 3000000)::VARCHAR, 'device#' || (h3 % 1000000)::VARCHAR, 'customer#' || (h1 % 2000000)::VARCHAR] AS identities,
-          CAST(('0x' || sha256('${MERCHANT}|${eventType}|${eventType.toUpperCase()}#' || i || '|0')[1:8]) AS UBIGINT) / 4294967296.0 AS sample_key,
-          0 AS revision, event_at AS changed_at,
-          '${eventType}' AS kind, '${MERCHANT}' AS merchant_id, strftime(make_timestamp(event_at * 1000), '%Y-%m-%d') AS day
-        FROM base
-      ) TO '${join(dir, 'decided_events')}' (FORMAT parquet, PARTITION_BY (kind, merchant_id, day), APPEND, FILENAME_PATTERN 'part-{uuid}')`);
-    if (eventType === 'order' || eventType === 'return') {
-      const [idColumn, statusColumns] =
-        eventType === 'order'
-          ? [
-              'order_id',
-              `'dispute' AS kind, 'LOST' AS dispute_status, NULL AS return_id, NULL AS line, NULL AS item_condition, NULL AS disposition_outcome`,
-            ]
-          : [
-              'return_id',
-              `'disposition' AS kind, NULL AS dispute_status, 'r' || i AS return_id, 0 AS line, 'EMPTY_BOX' AS item_condition, 'REMOVE_SUSPECT_ABUSE' AS disposition_outcome`,
-            ];
-      await lake.run(`
-        COPY (
-          WITH base AS (
-            SELECT i, hash(i, '${eventType}') AS h1, ${NOW - days * DAY} + (i * ${days * DAY} // ${rows}) + 20 * ${DAY} AS feedback_at
-            FROM range(${rows}) AS t(i)
-          )
-          SELECT '${eventType[0]}' || i AS feedback_id, ${idColumn === 'order_id' ? `'o' || i` : 'NULL'} AS order_id, ${statusColumns},
-            NULL AS event_key, NULL AS review_outcome, feedback_at, 1 AS revision, feedback_at AS changed_at,
-            '${MERCHANT}' AS merchant_id, strftime(make_timestamp(feedback_at * 1000), '%Y-%m-%d') AS day
-          FROM base WHERE ${eventType === 'order' ? 'h1 % 1000 < 4' : 'h1 % 100 < 1'} AND feedback_at < ${NOW}
-        ) TO '${join(dir, 'feedback')}' (FORMAT parquet, PARTITION_BY (kind, merchant_id, day), APPEND, FILENAME_PATTERN 'part-{uuid}')`);
-    }
+        SELECT '${eventType[0]}' || i AS feedback_id, ${idColumn === 'order_id' ? `'o' || i` : 'NULL'} AS order_id, ${statusColumns},
+          NULL AS event_key, NULL AS review_outcome, feedback_at, 1 AS revision, feedback_at AS changed_at,
+          '${MERCHANT}' AS merchant_id, strftime(make_timestamp(feedback_at * 1000), '%Y-%m-%d') AS day
+        FROM base WHERE ${eventType === 'order' ? 'h1 % 1000 < 4' : 'h1 % 100 < 1'} AND feedback_at < ${NOW}
+      ) TO '${join(dir, 'feedback')}' (FORMAT parquet, PARTITION_BY (kind, merchant_id, day), APPEND, FILENAME_PATTERN 'part-{uuid}')`);
   }
-  console.log(`lake generated in ${seconds(started)} s under ${dir}`);
+  console.log(`  generated in ${seconds(started)} s under ${dir}`);
 }
+
 const reopened = await openLocalLake(dir);
 const run = duckDbRunner(reopened);
 const [{ parts }] = (await run('event_count', {
@@ -116,6 +117,8 @@ console.log('step                  type      wall s   rows read (window)   rows 
 const work = join(tmpdir(), 'lake-bench-sets');
 mkdirSync(work, { recursive: true });
 for (const eventType of EVENT_TYPES) {
+  await generate(eventType);
+  const run = duckDbRunner(await openLocalLake(dir));
   const started = performance.now();
   const set = await readTrainingSetFor(run, { merchantId: MERCHANT, eventType, now: NOW });
   const file = join(work, `${eventType}.json`);
