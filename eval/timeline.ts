@@ -1,8 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { caughtUpLake } from '../local/lake-runner.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { TrainingError } from '../shared/learning/train.ts';
 import { createApiKey, createMerchant } from '../shared/store/merchants.ts';
 import { refreshGuard } from '../shared/use-cases/decision-economics.ts';
-import { trainMerchantModel } from '../shared/use-cases/train-merchant-model.ts';
+import { readTrainingSetFor, trainMerchantModel } from '../shared/use-cases/train-merchant-model.ts';
 import { reviewFate } from './analyst.ts';
 import type { Clock } from './clock.ts';
 import type { EventType } from './context.ts';
@@ -171,16 +175,21 @@ async function playTimeline(state: PlayerState, steps: readonly Step[], options:
   const orderLines = new Map<string, Map<string, number>>();
   let causedChargebacks = 0;
 
+  // The learning loop trains through the lake, fed from the table's stream as `npm start` feeds it.
+  const lakeDir = mkdtempSync(join(tmpdir(), 'eval-lake-'));
   const retrainAll = async (at: number) => {
     state.clock.set(at);
+    const lake = await caughtUpLake(lakeDir);
     for (const eventType of EVENT_TYPES) {
       const day = Math.round((at - start) / DAY);
       try {
+        const set = await readTrainingSetFor(lake, { merchantId: merchant.merchantId, eventType, now: at });
         const run = await trainMerchantModel({
           merchantId: merchant.merchantId,
           eventType,
           promote: true,
           now: at,
+          set,
         });
         const { trainedOn, evaluation } = run.version;
         if (run.promoted && !trainedSince.has(eventType)) trainedSince.set(eventType, at);

@@ -6,7 +6,6 @@ import { STAGES, type StageConfig, type StageName, stackEnvironment, stackName }
 import { DataStack } from './data-stack.ts';
 import { ImportStack } from './import-job.ts';
 import { LakeStack } from './lake-stack.ts';
-import { LearningStack } from './training-job.ts';
 import { UploadWorkerStack } from './upload-worker.ts';
 import { WebhookStack } from './webhook-worker.ts';
 
@@ -16,7 +15,6 @@ const { AwsSolutionsChecks } = cdkNag;
 export interface EnvironmentStacks {
   data: DataStack;
   api: ApiStack;
-  learning: LearningStack;
   webhooks: WebhookStack;
   uploads: UploadWorkerStack;
   imports: ImportStack;
@@ -30,8 +28,8 @@ export interface AbuseDecisionAppOptions {
 }
 
 /**
- * One stateful stack (the table) and six more (API, learning, webhook delivery, upload recording,
- * history import, the lake) per environment, checked by cdk-nag (AwsSolutions) at synthesis: an
+ * One stateful stack (the table) and six more (API, webhook delivery, upload recording, history
+ * import, the lake and its learning job) per environment, checked by cdk-nag (AwsSolutions) at synthesis: an
  * unacknowledged finding fails `cdk synth`.
  */
 export function buildAbuseDecisionApp(
@@ -63,13 +61,6 @@ export function buildAbuseDecisionApp(
       webhookSecretsKey: data.webhookSecretsKey,
       ...(options.routes ? { routes: options.routes } : {}),
     });
-    const learning = new LearningStack(app, stackName(config.stage, 'Learning'), {
-      ...common,
-      description: `Abuse-decision API, ${config.stage}: model training, nightly and on demand`,
-      config,
-      table: data.table,
-      alarmTopic: api.monitoring.topic,
-    });
     const webhooks = new WebhookStack(app, stackName(config.stage, 'Webhooks'), {
       ...common,
       description: `Abuse-decision API, ${config.stage}: webhook delivery worker and retry queues (stateless)`,
@@ -96,9 +87,10 @@ export function buildAbuseDecisionApp(
       description: `Abuse-decision API, ${config.stage}: the lake (S3, Glue, Athena) fed from the table's changes`,
       config,
       changes: data.changes,
+      table: data.table,
       alarmTopic: api.monitoring.topic,
     });
-    built[config.stage] = { data, api, learning, webhooks, uploads, imports, lake };
+    built[config.stage] = { data, api, webhooks, uploads, imports, lake };
   }
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return built;

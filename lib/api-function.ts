@@ -41,6 +41,8 @@ export interface ApiFunctionProps {
   /** Defaults fit a request (FUNCTION_TIMEOUT_SECONDS, 1 GB); the training job and the webhook worker ask for more. */
   timeout?: Duration;
   memorySize?: number;
+  /** The lake's query files (shared/lake/queries/), copied beside the bundle for lakeQuery to read. */
+  withLakeQueries?: boolean;
 }
 
 /**
@@ -108,6 +110,9 @@ export class ApiFunction extends Construct {
           beforeInstall: () => [],
           afterBundling: (_inputDir: string, outputDir: string) => [
             `"${process.execPath}" "${join(REPO_ROOT, 'lib/lambda-bundle.ts')}" "${outputDir}"`,
+            ...(props.withLakeQueries
+              ? [`cp -R "${join(REPO_ROOT, 'shared/lake/queries')}" "${join(outputDir, 'queries')}"`]
+              : []),
           ],
         },
         // Local esbuild only: synth must work offline and without Docker.

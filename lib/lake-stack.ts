@@ -2,6 +2,7 @@ import { Aws, CfnOutput, Duration, Stack, type StackProps, Validations } from 'a
 import { CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
@@ -19,6 +20,7 @@ import { DEFAULT_RETENTION_DAYS } from '../shared/retention.ts';
 import { EXPIRED_KEPT_SECONDS } from '../shared/store/list-entries.ts';
 import { ApiFunction } from './api-function.ts';
 import { removalPolicyFor, type StageConfig } from './config.ts';
+import { LearningJob } from './learning-stack.ts';
 import { privateBucket } from './private-bucket.ts';
 
 /** The transform's entry, relative to the repository root. */
@@ -47,8 +49,10 @@ export interface LakeStackProps extends StackProps {
   config: StageConfig;
   /** The table's changes (Kinesis Data Streams for DynamoDB, lib/decision-table.ts). */
   changes: IStream;
-  /** Where a stalled delivery or a failing transform is reported (the API's alarm topic). */
+  /** Where a stalled delivery, a failing transform or a failed learning item is reported. */
   alarmTopic: ITopic;
+  /** The table the learning job reads merchants from and writes model versions to. */
+  table: ITable;
 }
 
 /** Glue's column type for a lake column. */
@@ -74,7 +78,11 @@ export class LakeStack extends Stack {
   readonly database: CfnDatabase;
   readonly tables: Record<LakeTableName, CfnTable>;
   readonly workGroup: CfnWorkGroup;
+  readonly databaseName: string;
+  readonly workGroupName: string;
   readonly deliveryStreams: Record<LakeTableName, CfnDeliveryStream>;
+  /** Nightly learning on the lake (lib/learning-stack.ts). */
+  readonly learning: LearningJob;
 
   constructor(scope: Construct, id: string, props: LakeStackProps) {
     super(scope, id, props);
@@ -107,6 +115,8 @@ export class LakeStack extends Stack {
       });
 
     const databaseName = `abuse_decision_${config.stage}_lake`;
+    this.databaseName = databaseName;
+    this.workGroupName = `abuse-decision-${config.stage}-lake`;
     this.database = new CfnDatabase(this, 'Database', {
       catalogId: Aws.ACCOUNT_ID,
       databaseInput: {
@@ -119,7 +129,7 @@ export class LakeStack extends Stack {
     ) as Record<LakeTableName, CfnTable>;
 
     this.workGroup = new CfnWorkGroup(this, 'WorkGroup', {
-      name: `abuse-decision-${config.stage}-lake`,
+      name: this.workGroupName,
       description: `Queries of the ${config.stage} lake: learning, analytics, exports`,
       recursiveDeleteOption: !config.protectData,
       workGroupConfiguration: {
@@ -137,6 +147,18 @@ export class LakeStack extends Stack {
     this.deliveryStreams = Object.fromEntries(
       LAKE_TABLE_NAMES.map((name) => [name, this.deliveryStream(name, props, databaseName)]),
     ) as Record<LakeTableName, CfnDeliveryStream>;
+
+    this.learning = new LearningJob(this, 'Learning', {
+      config,
+      table: props.table,
+      lake: {
+        bucket: this.bucket,
+        workBucket: this.resultsBucket,
+        database: databaseName,
+        workGroup: this.workGroupName,
+      },
+      alarmTopic: props.alarmTopic,
+    });
 
     new CfnOutput(this, 'LakeBucketName', { value: this.bucket.bucketName });
     new CfnOutput(this, 'LakeDatabaseName', { value: databaseName });

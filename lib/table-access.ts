@@ -30,7 +30,7 @@ export interface TableAccess {
 }
 
 /** A function that is not one of the registered event endpoints. */
-export type AuxiliaryFunction = 'fallback' | 'openapi' | 'console' | 'training';
+export type AuxiliaryFunction = 'fallback' | 'openapi' | 'console' | 'training' | 'learningItems';
 
 /**
  * Every request authenticates first: GetItem on the API-key item, then GetItem on the merchant
@@ -92,6 +92,11 @@ export const TABLE_ACCESS: Readonly<Record<EndpointName | AuxiliaryFunction, Tab
   // events, disputes and resolved reviews from GSI1 (Query), dispositions (BatchGetItem), the profile,
   // workflow and model pointers (GetItem), its model versions on the table (Query); writes the new version
   // and the pointers (PutItem) and the good-customer guard measured after training (UpdateItem).
+  /** The learning run's item listing: merchants (GSI1) and the one asked for. */
+  learningItems: {
+    actions: ['dynamodb:GetItem', 'dynamodb:Query'],
+    queriedIndexes: [GSI1.name],
+  },
   training: {
     actions: [
       'dynamodb:BatchGetItem',

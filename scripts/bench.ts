@@ -29,6 +29,7 @@ const OWN_PROCESS_PARTS: Record<string, string> = {
   tracing: 'scripts/bench-tracing.ts',
   'import-profile': 'scripts/bench-import-profile.ts',
   'key-flood': 'scripts/bench-key-flood.ts',
+  lake: 'scripts/bench-lake.ts',
 };
 const ownProcessPart = OWN_PROCESS_PARTS[process.argv[2] ?? ''];
 if (ownProcessPart) {

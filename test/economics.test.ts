@@ -5,7 +5,11 @@ import { disputeEntry, placeOrder, returnBody } from './support/commerce.ts';
 import { consoleKey } from './support/console.ts';
 import { orderBody, uid } from './support/fixtures.ts';
 
-const { handler: trainModels } = await import('../functions/train-models.ts');
+const { mkdtempSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
+const { join } = await import('node:path');
+const { caughtUpLake } = await import('../local/lake-runner.ts');
+const { runLearningLocally } = await import('./support/learning-state-machine.ts');
 const { keys, reviewCounterKey } = await import('../shared/store/keys.ts');
 const { utcDay } = await import('../shared/store/decision-settings.ts');
 const { getModelVersion } = await import('../shared/store/model-versions.ts');
@@ -89,10 +93,14 @@ describe('decisions from the merchant economics', () => {
     return threshold;
   };
 
-  it('the nightly job measures the guard on the labeled orders; the merchant sees where it came from', async () => {
-    const run = await trainModels({ merchantId: suite.merchantId, eventType: 'order' });
-    trained = run.results[0]?.version;
-    expect(run.results[0]?.guard).toEqual({
+  it('the nightly job measures the guard on the labeled orders; the merchant sees where it came from', {
+    timeout: 240_000,
+  }, async () => {
+    const lake = await caughtUpLake(mkdtempSync(join(tmpdir(), 'economics-lake-')));
+    const run = await runLearningLocally({ merchantId: suite.merchantId, eventType: 'order' }, { lake });
+    const [result] = run.results;
+    trained = result && 'version' in result ? result.version : undefined;
+    expect(result && 'guard' in result ? result.guard : undefined).toEqual({
       declineAt: measuredDeclineFloor(),
       reviewAt: expect.any(Number),
       source: { declineAt: 'measured', reviewAt: 'measured' },

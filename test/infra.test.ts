@@ -19,6 +19,7 @@ import { STAGES, type StageName } from '../lib/config.ts';
 import { IMPORT_HANDLER_FILE } from '../lib/import-job.ts';
 import { QUERY_RESULT_EXPIRY_DAYS } from '../lib/lake-stack.ts';
 import { CEL_CHUNK_FILE, REPO_ROOT } from '../lib/lambda-bundle.ts';
+import { LEARNING_HANDLER_FILES } from '../lib/learning-stack.ts';
 import {
   IMPORT_JOB_ACCESS,
   TABLE_ACCESS,
@@ -26,7 +27,6 @@ import {
   UPLOAD_WORKER_ACCESS,
   WEBHOOK_WORKER_ACCESS,
 } from '../lib/table-access.ts';
-import { TRAINING_HANDLER_FILE } from '../lib/training-job.ts';
 import { UPLOAD_STREAM_RETRIES } from '../lib/upload-worker.ts';
 import { DELIVERY_BACKLOG_ALARM } from '../lib/webhook-worker.ts';
 import { SESSION_COOKIE_MARKER, WELL_FORMED_AUTHORIZATION_REGEX } from '../shared/auth/credential-format.ts';
@@ -722,6 +722,7 @@ const COMMAND_ACTIONS: Record<string, string> = {
   GetObjectCommand: 's3:GetObject',
   GenerateDataKeyCommand: 'kms:GenerateDataKey',
   DecryptCommand: 'kms:Decrypt',
+  PutObjectCommand: 's3:PutObject',
 };
 /** TransactWriteItems has no IAM action: each item is authorised as its single-item action. */
 const TRANSACT_ITEM_ACTIONS: Record<string, string> = {
@@ -1090,13 +1091,14 @@ describe('table access (lib/table-access.ts)', () => {
       ),
       ['fallback', FALLBACK_HANDLER_FILE],
       ...PUBLIC_ROUTES.map((route): [keyof typeof TABLE_ACCESS, string] => [route.name, route.handlerFile]),
-      ['training', TRAINING_HANDLER_FILE],
+      ['training', LEARNING_HANDLER_FILES.fit],
+      ['learningItems', LEARNING_HANDLER_FILES.listItems],
     ];
     for (const [name, handlerFile] of handlers) {
       const sent = await actionsSentBy(handlerFile);
-      // The management API's one S3 action (signing export links) is asserted with its bucket below.
-      const tableActions = sent.actions.filter((action) => !action.startsWith('s3:'));
-      expect(tableActions, `${name} (${handlerFile})`).toEqual([...TABLE_ACCESS[name].actions].sort());
+      // The learning steps also read and write their work in S3, granted apart (lib/learning-stack.ts).
+      const onTable = sent.actions.filter((action) => !action.startsWith('s3:'));
+      expect(onTable, `${name} (${handlerFile})`).toEqual([...TABLE_ACCESS[name].actions].sort());
       if (name === 'console') expect(sent.actions).toContain('s3:GetObject');
       expect(sent.queriesIndex, name).toBe(TABLE_ACCESS[name].queriedIndexes.length > 0);
       // Only the console makes webhook secrets (sealing them); no API function opens one.
@@ -1125,7 +1127,7 @@ describe.each(['sandbox', 'production'] as const)('webhook signing secrets key (
     expect(onSecretsKey(built.webhooks)).toEqual([
       { owner: 'WorkerFunctionRoleDefaultPolicy', actions: 'kms:Decrypt' },
     ]);
-    for (const stack of [built.data, built.learning, built.uploads, built.imports]) {
+    for (const stack of [built.data, built.lake, built.uploads, built.imports]) {
       expect(onSecretsKey(stack), stack.stackName).toEqual([]);
     }
     // The functions that hold a grant are told the key; nothing else is.
@@ -1285,58 +1287,76 @@ describe('optional settings', () => {
   });
 });
 
-describe.each(['sandbox', 'production'] as const)('%s model training (lib/training-job.ts)', (stage) => {
-  it('runs one training function nightly from EventBridge Scheduler, whose role may only invoke it', () => {
-    const { learning } = environment(stage);
-    const template = templateOf(learning);
-    const functions = resources(template, 'AWS::Lambda::Function');
-    expect(functions).toHaveLength(1);
-    const [functionId, fn] = functions[0]!;
-    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 900 });
-    const variables = (fn.Properties.Environment as { Variables: Json }).Variables;
-    expect(variables).toMatchObject({ ENVIRONMENT: stage, POWERTOOLS_SERVICE_NAME: SERVICE_NAME });
-    expect(JSON.stringify(variables.TABLE_NAME)).toContain(`AbuseDecision-${stage}-Data`);
+describe.each(['sandbox', 'production'] as const)('%s learning (lib/learning-stack.ts)', (stage) => {
+  const roleStatements = (template: Template, roleId: string) =>
+    policyStatements(template).filter(({ owner }) =>
+      JSON.stringify(
+        resources(template, 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,
+      ).includes(roleId),
+    );
 
+  it('runs one state machine nightly from EventBridge Scheduler, whose role may only start it', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const [machineId, machine] = resources(template, 'AWS::StepFunctions::StateMachine')[0]!;
+    const definition = JSON.stringify(machine.Properties.DefinitionString);
+    for (const part of [
+      'DISTRIBUTED',
+      'ToleratedFailurePercentage',
+      'arn:',
+      'states:::s3:getObject',
+      'ItemFailed',
+    ])
+      expect(definition).toContain(part);
     const schedule = only(template, 'AWS::Scheduler::Schedule').Properties;
     expect(schedule).toMatchObject({
       ScheduleExpression: 'cron(0 3 * * ? *)',
-      State: 'ENABLED',
-      Target: { Arn: { 'Fn::GetAtt': [functionId, 'Arn'] }, Input: '{}' },
+      Target: { Arn: { Ref: machineId }, Input: '{}' },
     });
-    const scheduleRole = ((schedule.Target as Json).RoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
-    const scheduleStatements = policyStatements(template).filter(({ owner }) =>
-      JSON.stringify(
-        resources(template, 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,
-      ).includes(String(scheduleRole)),
-    );
-    expect(scheduleStatements.map(({ statement }) => statement.Action)).toEqual(['lambda:InvokeFunction']);
-    expect(JSON.stringify(scheduleStatements[0]!.statement.Resource)).toContain(functionId);
+    const scheduleRole = ((schedule.Target as Json).RoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+    const statements = roleStatements(template, scheduleRole);
+    expect(statements.map(({ statement }) => statement.Action)).toEqual(['states:StartExecution']);
+    expect(
+      Object.keys(template.toJSON().Outputs ?? {}).some((o) => o.includes('LearningStateMachineArn')),
+    ).toBe(true);
   });
 
-  it('grants the training function only what training reads and writes, and alarms when a run fails', () => {
-    const { learning } = environment(stage);
-    const template = templateOf(learning);
-    const role = logicalId(learning.training.function.role);
-    const statements = policyStatements(template).filter(({ owner }) =>
-      JSON.stringify(
-        resources(template, 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,
-      ).includes(role),
+  it('grants each step only what it does: items and fit the table, the training set Athena on its workgroup', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const functions = lake.learning.functions;
+    const tableActions = (roleId: string) =>
+      roleStatements(template, roleId)
+        .filter(({ statement }) => asList(statement.Action).some((a) => String(a).startsWith('dynamodb:')))
+        .flatMap(({ statement }) => asList(statement.Action).map(String));
+    expect(new Set(tableActions(logicalId(functions.listItems.role)))).toEqual(
+      new Set(TABLE_ACCESS.learningItems.actions),
     );
-    const onTable = statements.filter(({ statement }) =>
-      asList(statement.Action).some((a) => String(a).startsWith('dynamodb:')),
+    expect(new Set(tableActions(logicalId(functions.fit.role)))).toEqual(
+      new Set(TABLE_ACCESS.training.actions),
     );
-    expect(onTable.map(({ statement }) => asList(statement.Action).map(String).sort())).toEqual([
-      [...TABLE_ACCESS.training.actions].sort(),
-      ['dynamodb:Query'],
-    ]);
-    expect(JSON.stringify(onTable[1]!.statement.Resource)).toContain('/index/GSI1');
-    expect(JSON.stringify(onTable[0]!.statement.Resource)).not.toContain('/index/');
-    for (const { statement } of statements) expect(asList(statement.Action)).not.toContain('*');
+    expect(tableActions(logicalId(functions.trainingSet.role))).toEqual([]);
+    expect(tableActions(logicalId(functions.summarize.role))).toEqual([]);
+    const athena = roleStatements(template, logicalId(functions.trainingSet.role)).filter(({ statement }) =>
+      asList(statement.Action).some((a) => String(a).startsWith('athena:')),
+    );
+    expect(athena).toHaveLength(1);
+    expect(JSON.stringify(athena[0]!.statement.Resource)).toContain(`workgroup/abuse-decision-${stage}-lake`);
+    for (const { statement } of policyStatements(template))
+      expect(asList(statement.Action)).not.toContain('*');
+    const fit = resources(template, 'AWS::Lambda::Function').find(
+      ([id]) => id === logicalId(functions.fit.handler),
+    )!;
+    expect(fit[1].Properties).toMatchObject({ MemorySize: 3008, Timeout: 900 });
+  });
 
-    const alarm = only(template, 'AWS::CloudWatch::Alarm').Properties;
-    expect(alarm).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Threshold: 1 });
-    expect(JSON.stringify(alarm.AlarmActions)).toContain('AlarmTopic');
-    template.hasOutput('TrainingFunctionName', {});
+  it('alarms on a failed item and on a failed run', () => {
+    const template = templateOf(environment(stage).lake);
+    const alarms = resources(template, 'AWS::CloudWatch::Alarm')
+      .map(([, a]) => a.Properties)
+      .filter((a) => ['ExecutionsFailed', 'LearningItemsFailed'].includes(String(a.MetricName)));
+    expect(alarms.map((a) => a.MetricName).sort()).toEqual(['ExecutionsFailed', 'LearningItemsFailed']);
+    for (const alarm of alarms) expect(JSON.stringify(alarm.AlarmActions)).toContain('AlarmTopic');
   });
 });
 

@@ -1,3 +1,4 @@
+import { caughtUpLake } from '../../local/lake-runner.ts';
 import { EVENT_TYPES, type EventType } from '../../shared/contract/endpoints.ts';
 import { compareModels } from '../../shared/learning/compare.ts';
 import {
@@ -22,6 +23,7 @@ import {
 import { getWorkflow } from '../../shared/store/workflows.ts';
 import {
   DEFAULT_MAX_TRAINING_ROWS,
+  readTrainingSetFor,
   trainMerchantModel,
 } from '../../shared/use-cases/train-merchant-model.ts';
 import { type AdminCommand, CommandError, positiveInteger, requireFlag } from '../command.ts';
@@ -44,12 +46,20 @@ export const modelCommands: AdminCommand[] = [
       const { merchantId, eventType } = await requireTarget(flags);
       const maxRows = positiveInteger(flags, 'max-rows');
       try {
+        // The nightly item's two steps: the training set from the lake (caught up with the table), the fit.
+        const now = Date.now();
+        const set = await readTrainingSetFor(await caughtUpLake(), {
+          merchantId,
+          eventType,
+          now,
+          ...(maxRows ? { maxRows } : {}),
+        });
         const { version, promoted } = await trainMerchantModel({
           merchantId,
           eventType,
           promote: flags.promote === true,
-          now: Date.now(),
-          ...(maxRows ? { maxRows } : {}),
+          now,
+          set,
         });
         return {
           version: version.version,

@@ -26,7 +26,7 @@ const DUCKDB_TYPES: Record<LakeColumnType, string> = {
 };
 
 /** A file path or a name as an SQL string literal (DuckDB binds no parameters in COPY or DDL). */
-export const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 const columnTypes = (table: LakeTableName) =>
   [

@@ -2,21 +2,14 @@ import { createHash } from 'node:crypto';
 import type { LabeledRow } from './labels.ts';
 
 /**
- * Bounded training sets: every positive plus a share of the negatives. Which negatives are kept
- * follows from a digest of the seed and the event key, not from row order, so the same seed keeps
- * the same events wherever the rows are read from (a Query, an S3 export, a shard of either).
+ * Bounded training sets: every positive plus the negatives whose sample key is below the rate the
+ * lake query read them at (shared/lake/queries/training_events.sql). The key follows from a digest
+ * of the seed and the part, not from row order, so the same seed keeps the same events wherever the
+ * rows are read from, and a negative the query read only for its feedback is kept at the same rate.
  */
-export function sampleNegatives(
-  rows: readonly LabeledRow[],
-  maxRows: number,
-  seed: string,
-): { rows: LabeledRow[]; negativeSamplingRate: number } {
-  const positives = rows.filter((r) => r.label === 1);
-  const negatives = rows.filter((r) => r.label === 0);
-  if (rows.length <= maxRows || negatives.length === 0) return { rows: [...rows], negativeSamplingRate: 1 };
-  const rate = Math.max(1, maxRows - positives.length) / negatives.length;
-  const kept = negatives.filter((r) => sampleKeyOf(seed, r.eventKey, r.part) < rate);
-  return { rows: [...positives, ...kept], negativeSamplingRate: rate };
+export function keepSampledNegatives(rows: readonly LabeledRow[], rate: number, seed: string): LabeledRow[] {
+  if (rate >= 1) return [...rows];
+  return rows.filter((r) => r.label === 1 || sampleKeyOf(seed, r.eventKey, r.part) < rate);
 }
 
 /**

@@ -3,7 +3,7 @@ import { SeededRandom } from '../../eval/random.ts';
 import { chooseThresholds, evaluateScores, type Scored } from '../../shared/learning/evaluation.ts';
 import type { LabeledRow } from '../../shared/learning/labels.ts';
 import { sigmoid } from '../../shared/learning/logistic.ts';
-import { sampleNegatives } from '../../shared/learning/sampling.ts';
+import { keepSampledNegatives } from '../../shared/learning/sampling.ts';
 import {
   fitModel,
   promotionVerdict,
@@ -83,9 +83,12 @@ describe('training', () => {
   });
 
   it('stays calibrated when negatives are sampled: the bias is corrected by ln(rate)', () => {
-    const sampled = sampleNegatives(syntheticRows(30_000, 4), 8_000, 'seed');
-    expect(sampled.negativeSamplingRate).toBeLessThan(0.3);
-    const fitted = fitModel(sampled.rows, { ...options, negativeSamplingRate: sampled.negativeSamplingRate });
+    const rate = 0.25;
+    const rows = syntheticRows(30_000, 4);
+    const sampled = keepSampledNegatives(rows, rate, 'seed');
+    const negatives = (of: typeof rows) => of.filter((r) => r.label === 0).length;
+    expect(negatives(sampled)).toBeLessThan(0.3 * negatives(rows));
+    const fitted = fitModel(sampled, { ...options, negativeSamplingRate: rate });
     const figures = evaluateScores(scoredBy(fitted, syntheticRows(20_000, 5, 30_000)), []);
     for (const bin of figures.calibration)
       expect(Math.abs(bin.predicted - bin.observed)).toBeLessThanOrEqual(5);
@@ -354,13 +357,14 @@ describe('training', () => {
   });
 });
 
-describe('sampleNegatives', () => {
-  it('keeps every positive and the same negatives whatever the row order', () => {
+describe('keepSampledNegatives', () => {
+  it('keeps every positive and the same negatives whatever the row order, about the rate of them', () => {
     const rows = syntheticRows(5_000, 12);
-    const a = sampleNegatives(rows, 3_000, 's');
-    const b = sampleNegatives([...rows].reverse(), 3_000, 's');
-    expect(a.rows.filter((r) => r.label === 1)).toHaveLength(rows.filter((r) => r.label === 1).length);
-    expect(new Set(a.rows.map((r) => r.eventKey))).toEqual(new Set(b.rows.map((r) => r.eventKey)));
-    expect(Math.abs(a.rows.length - 3_000)).toBeLessThan(150);
+    const a = keepSampledNegatives(rows, 0.5, 's');
+    const b = keepSampledNegatives([...rows].reverse(), 0.5, 's');
+    const positives = rows.filter((r) => r.label === 1).length;
+    expect(a.filter((r) => r.label === 1)).toHaveLength(positives);
+    expect(new Set(a.map((r) => r.eventKey))).toEqual(new Set(b.map((r) => r.eventKey)));
+    expect(Math.abs(a.length - positives - 0.5 * (5_000 - positives))).toBeLessThan(150);
   });
 });

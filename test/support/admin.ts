@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
+/** The CLI's local lake (`models train` feeds it from the table's stream): one per test file, not `.data`. */
+const lakeDir = mkdtempSync(join(tmpdir(), 'admin-lake-'));
 
 export interface AdminResult {
   code: number;
@@ -26,6 +29,7 @@ export async function admin(...args: (string | Record<string, string>)[]): Promi
         ...process.env,
         DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
         TABLE_NAME: process.env.TABLE_NAME,
+        LAKE_DIR: lakeDir,
         ...env,
       },
     });
