@@ -20,23 +20,29 @@ afterAll(async () => {
   for (const receiver of receivers) await receiver.close();
 });
 
+/** A merchant with one endpoint on a fresh receiver (answering `statuses`), and one order's outbox item. */
+async function orderWithEndpoint(statuses?: number[]) {
+  const merchant = await newMerchant();
+  const receiver = await startWebhookReceiver(statuses);
+  receivers.push(receiver);
+  await createWebhookEndpoint(
+    merchant.merchantId,
+    { url: receiver.url, events: ['decision.created'] },
+    Date.now(),
+  );
+  await placeOrder({
+    endpoint: 'order',
+    merchantId: merchant.merchantId,
+    pathParameters: {},
+    body: orderBody() as never,
+  });
+  const [outbox] = await pendingOutboxEvents(10, merchant.merchantId);
+  return { merchant, receiver, outbox };
+}
+
 describe('webhook worker Lambda feeds', () => {
   it('fans a stream record out onto the queue; each attempt comes from a message, re-delayed until due', async () => {
-    const merchant = await newMerchant();
-    const receiver = await startWebhookReceiver([500]);
-    receivers.push(receiver);
-    await createWebhookEndpoint(
-      merchant.merchantId,
-      { url: receiver.url, events: ['decision.created'] },
-      Date.now(),
-    );
-    await placeOrder({
-      endpoint: 'order',
-      merchantId: merchant.merchantId,
-      pathParameters: {},
-      body: orderBody() as never,
-    });
-    const [outbox] = await pendingOutboxEvents(10, merchant.merchantId);
+    const { merchant, receiver, outbox } = await orderWithEndpoint([500]);
 
     const queued: { ref: DeliveryRef; delaySeconds: number }[] = [];
     let now = Date.now();
@@ -92,21 +98,7 @@ describe('webhook worker Lambda feeds', () => {
   });
 
   it('reports a message it cannot read as failed, and still attempts the rest of the batch', async () => {
-    const merchant = await newMerchant();
-    const receiver = await startWebhookReceiver();
-    receivers.push(receiver);
-    await createWebhookEndpoint(
-      merchant.merchantId,
-      { url: receiver.url, events: ['decision.created'] },
-      Date.now(),
-    );
-    await placeOrder({
-      endpoint: 'order',
-      merchantId: merchant.merchantId,
-      pathParameters: {},
-      body: orderBody() as never,
-    });
-    const [outbox] = await pendingOutboxEvents(10, merchant.merchantId);
+    const { receiver, outbox } = await orderWithEndpoint();
     const queued: DeliveryRef[] = [];
     const deps = {
       policy: 'permissive' as const,

@@ -57,7 +57,8 @@ export function lakeRowsOfItem(item: Record<string, unknown>, changedAt: number)
 
 type Change = { revision: number; changed_at: number };
 
-const NO_FEEDBACK = {
+/** A feedback row's columns that one kind of feedback leaves empty. */
+export const NO_FEEDBACK = {
   feedback_id: null,
   order_id: null,
   dispute_status: null,

@@ -10,6 +10,7 @@ import {
   type LakeQueryRunner,
   lakeQuery,
 } from '../../shared/lake/lake-queries.ts';
+import { NO_FEEDBACK } from '../../shared/lake/lake-rows.ts';
 import type { LakeRow } from '../../shared/lake/lake-tables.ts';
 import { appendLakeRows, openLocalLake } from '../../shared/lake/local-lake.ts';
 import { readTrainingSet } from '../../shared/lake/training-set.ts';
@@ -55,17 +56,6 @@ function event(
     },
   }));
 }
-const NO_FEEDBACK = {
-  feedback_id: null,
-  order_id: null,
-  dispute_status: null,
-  return_id: null,
-  line: null,
-  item_condition: null,
-  disposition_outcome: null,
-  event_key: null,
-  review_outcome: null,
-};
 const dispute = (orderId: string, status: string, at: number, revision: number): LakeRow => ({
   table: 'feedback',
   kind: 'dispute',
