@@ -29,7 +29,6 @@ import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.
 import { ConsoleHosting } from './console-hosting.ts';
 import { addGatewayErrors } from './gateway-responses.ts';
 import { type MonitoredFunction, Monitoring } from './monitoring.ts';
-import { PrivacyWorker } from './privacy-worker.ts';
 import { privateBucket } from './private-bucket.ts';
 import { TABLE_ACCESS } from './table-access.ts';
 
@@ -58,7 +57,6 @@ export class ApiStack extends Stack {
   readonly url: string;
   /** Privacy exports: written by the privacy worker, read through the links the management API signs. */
   readonly exportsBucket: Bucket;
-  readonly privacyWorker: PrivacyWorker;
   readonly console: ConsoleHosting;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
@@ -216,13 +214,6 @@ export class ApiStack extends Stack {
           'the key is the request’s own (<merchantId>/privacy/<requestId>.json). No listing, no writing.',
       });
     }
-
-    // Erase and export requests run out of the request's path, woken by the table's stream.
-    this.privacyWorker = new PrivacyWorker(this, 'Privacy', {
-      config,
-      table,
-      exportsBucket: this.exportsBucket,
-    });
 
     this.url = this.api.url;
     if (config.customDomain) {

@@ -88,14 +88,15 @@ export const TABLE_ACCESS: Readonly<Record<EndpointName | AuxiliaryFunction, Tab
     ...access(AUTHENTICATE, RECORD_EVENT, ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:DeleteItem']),
     queriedIndexes: [GSI1.name],
   },
+  // functions/train-models.ts (lib/training-job.ts): lists merchants and reads a merchant's decided
+  // events, disputes and resolved reviews from GSI1 (Query), dispositions (BatchGetItem), the profile,
+  // workflow and model pointers (GetItem), its model versions on the table (Query); writes the new version
+  // and the pointers (PutItem) and the good-customer guard measured after training (UpdateItem).
   /** The learning run's item listing: merchants (GSI1) and the one asked for. */
   learningItems: {
     actions: ['dynamodb:GetItem', 'dynamodb:Query'],
     queriedIndexes: [GSI1.name],
   },
-  // The learning run's fit (lib/learning-stack.ts): reads the profile, workflow and model pointers
-  // (GetItem), dispositions (BatchGetItem), its model versions (Query) and, for the guard, recent
-  // decided events on GSI1; writes the new version and the pointers (PutItem) and the guard (UpdateItem).
   training: {
     actions: [
       'dynamodb:BatchGetItem',
@@ -124,24 +125,6 @@ export const WEBHOOK_WORKER_ACCESS: TableAccess = {
   ]),
   // The network's contributions: an identity's partition (Query), its reputation and ledger rebuilt
   // (Put, Delete), a leaving member's ledger entries listed on GSI1 (shared/use-cases/network-worker.ts).
-  queriedIndexes: [GSI1.name],
-};
-
-/**
- * The privacy worker (functions/privacy-worker.ts, docs/privacy.md): lists pending requests and the
- * merchant's events on GSI1 and an identity's partition on the table (Query), reads the records it
- * erases or exports (GetItem, BatchGetItem), deletes them and withdraws network contributions in
- * transactions (DeleteItem, PutItem, UpdateItem), redacts audit and list text (UpdateItem).
- */
-export const PRIVACY_WORKER_ACCESS: TableAccess = {
-  ...access([
-    'dynamodb:BatchGetItem',
-    'dynamodb:DeleteItem',
-    'dynamodb:GetItem',
-    'dynamodb:PutItem',
-    'dynamodb:Query',
-    'dynamodb:UpdateItem',
-  ]),
   queriedIndexes: [GSI1.name],
 };
 

@@ -20,10 +20,8 @@ import { IMPORT_HANDLER_FILE } from '../lib/import-job.ts';
 import { QUERY_RESULT_EXPIRY_DAYS } from '../lib/lake-stack.ts';
 import { CEL_CHUNK_FILE, REPO_ROOT } from '../lib/lambda-bundle.ts';
 import { LEARNING_HANDLER_FILES } from '../lib/learning-stack.ts';
-import { PRIVACY_WORKER_HANDLER_FILE } from '../lib/privacy-worker.ts';
 import {
   IMPORT_JOB_ACCESS,
-  PRIVACY_WORKER_ACCESS,
   TABLE_ACCESS,
   type TableAction,
   UPLOAD_WORKER_ACCESS,
@@ -1078,27 +1076,7 @@ describe.each(['sandbox', 'production'] as const)('%s privacy exports', (stage) 
         JSON.stringify(statement.Resource).includes(logicalId(api.exportsBucket)),
       ),
     );
-    // The management API reads (to sign links); the privacy worker writes exports, nothing else.
-    expect(s3Statements.map((statement) => statement.Action).sort()).toEqual([
-      's3:GetObject',
-      's3:PutObject',
-    ]);
-    const putter = policies.find(([, policy]) => JSON.stringify(policy.Properties).includes('s3:PutObject'));
-    expect(putter?.[1].Properties.Roles).toEqual([{ Ref: logicalId(api.privacyWorker.worker.role) }]);
-  });
-
-  it('runs privacy requests from the stream: only pending privacy requests wake the worker', () => {
-    const { api } = environment(stage);
-    const mappings = resources(templateOf(api), 'AWS::Lambda::EventSourceMapping');
-    expect(mappings).toHaveLength(1);
-    const [, mapping] = mappings[0]!;
-    expect(mapping.Properties.FunctionName).toEqual({
-      Ref: logicalId(api.privacyWorker.worker.handler),
-    });
-    const filters = (mapping.Properties.FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
-    expect(filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([
-      { dynamodb: { NewImage: { entity: { S: ['privacyRequest'] }, status: { S: ['pending'] } } } },
-    ]);
+    expect(s3Statements.map((statement) => statement.Action)).toEqual(['s3:GetObject']);
   });
 });
 
@@ -1116,9 +1094,6 @@ describe('table access (lib/table-access.ts)', () => {
       ['training', LEARNING_HANDLER_FILES.fit],
       ['learningItems', LEARNING_HANDLER_FILES.listItems],
     ];
-    const privacyWorker = await actionsSentBy(PRIVACY_WORKER_HANDLER_FILE);
-    expect(privacyWorker.actions).toEqual([...PRIVACY_WORKER_ACCESS.actions, 's3:PutObject'].sort());
-    expect(privacyWorker.queriesIndex).toBe(true);
     for (const [name, handlerFile] of handlers) {
       const sent = await actionsSentBy(handlerFile);
       // The learning steps also read and write their work in S3, granted apart (lib/learning-stack.ts).
