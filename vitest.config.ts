@@ -1,13 +1,47 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Suites that put volume through the service (20,000 ledger entries withdrawn, the widest events, a
+ * year of history imported twice, a merchant's first week, generated hostile requests) run after
+ * the others, one at a time: sharing two cores and DynamoDB Local with the rest, their requests and
+ * everyone else's outlast the 5 s request budget and are answered 503.
+ */
+const VOLUME_SUITES = [
+  'test/network-withdrawal.test.ts',
+  'test/wide-events.test.ts',
+  'test/history-import.test.ts',
+  'test/first-day.test.ts',
+  'test/fuzz.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/test-env.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    // Two cores: two workers keep DynamoDB Local and the CDK synth from starving each other.
-    maxWorkers: 2,
+    // Timeouts catch a hang, nothing else: speed is measured by `npm run bench`, never by a test.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suites',
+          include: ['test/**/*.test.ts'],
+          exclude: VOLUME_SUITES,
+          // Two cores: two workers keep DynamoDB Local and the CDK synth from starving each other.
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'volume',
+          include: VOLUME_SUITES,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -119,10 +119,14 @@ describe('account scenarios', () => {
 
   it('the owner’s own MFA_DISABLE or PAYOUT_ADD after a clean login is APPROVE (no false declines)', async () => {
     const { key, customerId, device } = await accountWithDevice(api, { accountUpdatesEnabled: true });
-    await login(loginBody({ providerCustomerId: customerId, device }), key);
-    for (const changeType of ['MFA_DISABLE', 'PAYOUT_ADD']) {
+    // Signed in a few minutes ago, as a person does before going to the settings page.
+    const signedIn = Date.now() - 5 * 60_000;
+    await login(loginBody({ providerCustomerId: customerId, device, timestamp: signedIn }), key);
+    for (const [i, changeType] of ['MFA_DISABLE', 'PAYOUT_ADD'].entries()) {
+      const timestamp = signedIn + (i + 1) * 60_000;
       const decision = decisionOf(
-        (await update(accountBody({ providerCustomerId: customerId, device, changeType }), key)).body,
+        (await update(accountBody({ providerCustomerId: customerId, device, changeType, timestamp }), key))
+          .body,
       );
       expect(decision.decision).toBe('APPROVE');
     }
@@ -132,16 +136,28 @@ describe('account scenarios', () => {
     const { key, merchantId, customerId, device } = await accountWithDevice(api, {
       accountUpdatesEnabled: true,
     });
+    // A few minutes apart, as a person (or a patient attacker) makes them.
+    const minutesAgo = (minutes: number) => Date.now() - minutes * 60_000;
     const decisions = [];
-    for (const changeType of ['EMAIL_CHANGE', 'PHONE_CHANGE', 'MFA_DISABLE']) {
+    for (const [i, changeType] of ['EMAIL_CHANGE', 'PHONE_CHANGE', 'MFA_DISABLE'].entries()) {
+      const timestamp = minutesAgo(40 - 10 * i);
       decisions.push(
         decisionOf(
-          (await update(accountBody({ providerCustomerId: customerId, device, changeType }), key)).body,
+          (await update(accountBody({ providerCustomerId: customerId, device, changeType, timestamp }), key))
+            .body,
         ),
       );
     }
     const { response: fourth, report } = await measureRoundTrips(() =>
-      update(accountBody({ providerCustomerId: customerId, device, changeType: 'PAYOUT_CHANGE' }), key),
+      update(
+        accountBody({
+          providerCustomerId: customerId,
+          device,
+          changeType: 'PAYOUT_CHANGE',
+          timestamp: minutesAgo(10),
+        }),
+        key,
+      ),
     );
     // The review item rides in the event's own transaction: still two round trips.
     expect(report).toEqual({

@@ -167,7 +167,7 @@ describe(`a brand-new merchant's first week of live honest traffic (launch: ${LA
       newMerchant({ accountUpdatesEnabled: true }),
     );
     outcomes = await deliverLive(api, merchant.apiKey, firstWeek.deliveries);
-  }, 300_000);
+  });
 
   it(`answers every one of its ${firstWeek.deliveries.length} requests 200`, () => {
     const failed = outcomes.filter((o) => o.status !== 200);
@@ -194,7 +194,7 @@ describe(`an established merchant's day at ten times its usual traffic (${HISTOR
     );
     await atTime(surgeDay - HOUR, () => importAsHistory(merchant.merchantId, surge.history));
     outcomes = await deliverLive(api, merchant.apiKey, surge.deliveries);
-  }, 300_000);
+  });
 
   it(`answers every one of its ${surge.deliveries.length} requests 200`, () => {
     const failed = outcomes.filter((o) => o.status !== 200);

@@ -122,7 +122,7 @@ describe('npm start', () => {
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     second.child.kill('SIGINT');
     expect(await exited(second.child)).toBe(0);
-  }, 120_000); // Two cold starts of DynamoDB Local (and the console's build check) on a shared machine.
+  });
 
   it('without Java says in one line what to install, and exits 1', async () => {
     const server = startServer({
@@ -160,5 +160,5 @@ describe('the DynamoDB Local harness (local/dynamodb-local.ts)', () => {
       'dynamodb-local-metadata.json',
       'shared-local-instance.db',
     ]);
-  }, 60_000);
+  });
 });

@@ -123,5 +123,5 @@ describe('withdrawal of a large member', () => {
     expect(await merchantLedgerEntries(merchantId, 1)).toEqual([]);
     for (let i = 0; i < CONTRIBUTED; i++)
       expect(await getRecord(networkKeys.reputation(networkKeyOf(i)))).toBeUndefined();
-  }, 600_000);
+  });
 });

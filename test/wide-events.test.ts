@@ -106,7 +106,7 @@ describe('the widest events', () => {
     expect(won.status).toBe(200);
     const firstEntries = entryKeys.slice(0, cards.length + watched.length);
     expect(await itemsOf(firstEntries)).toHaveLength(0);
-  }, 120_000);
+  });
 
   it('return: 250 lines are recorded; one whose record would pass 400 KB is 413 and records nothing', async () => {
     const order = await placeWidestOrder();
@@ -157,7 +157,7 @@ describe('the widest events', () => {
       orderWatched.length,
     );
     expect(identities.filter((item) => item.c_abr === 250)).toHaveLength(orderWatched.length);
-  }, 120_000);
+  });
 
   it('review: resolving the widest return’s review as abuse watches its e-mails, cards, devices and addresses', async () => {
     const merchant = await newMerchant();
@@ -183,7 +183,7 @@ describe('the widest events', () => {
     expect(identities.filter((item) => markersOf(item).some((m) => m.note.cause === 'review'))).toHaveLength(
       watched.length,
     );
-  }, 120_000);
+  });
 
   it('signup, login and account update: every list at its bound', async () => {
     const calls: [string, unknown][] = [

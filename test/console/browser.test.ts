@@ -81,7 +81,7 @@ beforeAll(async () => {
   // The rule's reason words lead each decision's reason: the merchant's text is in what is shown.
   expect(hostile.order.reason.startsWith(`${HOSTILE_TEXT}; `)).toBe(true);
   expect(hostile.return.reason.startsWith(`${HOSTILE_TEXT}; `)).toBe(true);
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
 });
@@ -157,7 +157,7 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
     ({ page, seen, close } = await openPage(context));
     merchant = await newMerchant();
     key = await consoleKey(merchant.merchantId, 'ana@acme.example');
-  }, 120_000);
+  });
   afterAll(() => close?.());
   afterEach(() => {
     // Nothing thrown uncaught, no dialog opened, whatever the page.

@@ -2,28 +2,35 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { feedLakeOnce } from '../../local/lake-poller.ts';
-import { identityId } from '../../shared/identity/identity-ids.ts';
-import { openLocalLake } from '../../shared/lake/local-lake.ts';
-import { newMerchant, startTestApi, type TestApi } from '../support/api.ts';
-import { disputeEntry, emailOf, itemDisposition, returnBody, storedRef } from '../support/commerce.ts';
-import { orderBody } from '../support/fixtures.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+
+// A table of its own: the feed reads the table's whole stream, which then holds this suite's writes
+// alone, not every other suite's meanwhile.
+vi.hoisted(() => {
+  process.env.TABLE_NAME = `lake-feed-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+});
+
+const { feedLakeOnce } = await import('../../local/lake-poller.ts');
+const { identityId } = await import('../../shared/identity/identity-ids.ts');
+const { openLocalLake } = await import('../../shared/lake/local-lake.ts');
+const { newMerchant, withOwnTableApi } = await import('../support/api.ts');
+const { disputeEntry, emailOf, itemDisposition, returnBody, storedRef } = await import(
+  '../support/commerce.ts'
+);
+const { orderBody } = await import('../support/fixtures.ts');
 
 /**
  * The local lake is fed from DynamoDB Local's stream: what the API recorded reaches the Parquet files
  * in the lake's layout, as it stands after each change, digests only.
  */
-let api: TestApi;
+const suite = withOwnTableApi();
 let dir: string;
 let lake: DuckDBConnection;
 
 beforeAll(async () => {
-  api = await startTestApi();
   dir = mkdtempSync(join(tmpdir(), 'lake-feed-'));
   lake = await openLocalLake(dir);
 });
-afterAll(() => api.close());
 
 async function rows(sql: string, ...values: string[]) {
   return (await lake.runAndReadAll(sql, values)).getRowObjectsJson();
@@ -36,20 +43,20 @@ describe('the local lake feed', () => {
     const orders = [orderBody({ timestamp: at }), orderBody({ timestamp: at + 86_400_000 })];
     const answers = [];
     for (const order of orders) {
-      const answer = await api.post('/v1/order', order, { apiKey });
+      const answer = await suite.api.post('/v1/order', order, { apiKey });
       expect(answer.status).toBe(200);
       answers.push(answer.body.cartLevelDecisions[0].decisions[0]);
     }
     const dispute = disputeEntry({ disputeStatus: 'OPEN', timestamp: at + 5 * 86_400_000 });
     const disputed = `/v1/order/dispute/${orders[0]!.providerOrderId}`;
-    expect((await api.post(disputed, { dispute: [dispute] }, { apiKey })).status).toBe(200);
+    expect((await suite.api.post(disputed, { dispute: [dispute] }, { apiKey })).status).toBe(200);
     const returned = returnBody(orders[1]!, { timestamp: at + 2 * 86_400_000 });
-    expect((await api.post('/v1/return', returned, { apiKey })).status).toBe(200);
+    expect((await suite.api.post('/v1/return', returned, { apiKey })).status).toBe(200);
     const disposition = {
       itemDispositions: [itemDisposition(orders[1]!, 0, 'EMPTY_BOX', 'REMOVE_SUSPECT_ABUSE')],
     };
     const disposed = `/v1/return/disposition/${returned.providerReturnId}`;
-    expect((await api.post(disposed, disposition, { apiKey })).status).toBe(200);
+    expect((await suite.api.post(disposed, disposition, { apiKey })).status).toBe(200);
 
     await feedLakeOnce(lake, dir);
     const events = await rows(
@@ -70,7 +77,7 @@ describe('the local lake feed', () => {
 
     // The dispute is won later: the lake keeps both rows, its latest revision is the dispute as it stands.
     const won = { ...dispute, disputeStatus: 'WON', timestamp: at + 9 * 86_400_000 };
-    expect((await api.post(disputed, { dispute: [won] }, { apiKey })).status).toBe(200);
+    expect((await suite.api.post(disputed, { dispute: [won] }, { apiKey })).status).toBe(200);
     await feedLakeOnce(lake, dir);
     const disputes = await rows(
       `SELECT dispute_status FROM feedback WHERE merchant_id = $1 AND kind = 'dispute'
@@ -96,7 +103,7 @@ describe('the local lake feed', () => {
   it('holds digests, never the e-mail address, card or name the merchant sent', async () => {
     const { merchantId, apiKey } = await newMerchant();
     const order = orderBody();
-    expect((await api.post('/v1/order', order, { apiKey })).status).toBe(200);
+    expect((await suite.api.post('/v1/order', order, { apiKey })).status).toBe(200);
     await feedLakeOnce(lake, dir);
     const email = String(order.customer.contactInformation[0]!.address);
     const texts = await rows(
@@ -111,7 +118,7 @@ describe('the local lake feed', () => {
   it('reads each change once: passes after it copy none of it again', async () => {
     const { merchantId, apiKey } = await newMerchant();
     for (let i = 0; i < 3; i++)
-      expect((await api.post('/v1/order', orderBody(), { apiKey })).status).toBe(200);
+      expect((await suite.api.post('/v1/order', orderBody(), { apiKey })).status).toBe(200);
     await feedLakeOnce(lake, dir);
     await feedLakeOnce(lake, dir);
     await feedLakeOnce(lake, dir);

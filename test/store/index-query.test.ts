@@ -76,7 +76,7 @@ let large: { merchantId: string; orderIds: string[] };
 beforeAll(async () => {
   small = await merchantWithOrders(SMALL);
   large = await merchantWithOrders(LARGE);
-}, 600_000);
+});
 
 describe('queryGsi1 over 64 shards', () => {
   it.each([20, 200, 800])(

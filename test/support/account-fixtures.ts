@@ -27,6 +27,8 @@ export interface SignupOptions {
   phone?: string;
   referrerID?: string;
   withAddress?: boolean;
+  /** The signup's own time (ms); without it the service takes the time it receives the request. */
+  timestamp?: number;
 }
 
 export function signupBody(options: SignupOptions = {}) {
@@ -51,6 +53,7 @@ export function signupBody(options: SignupOptions = {}) {
           ]),
     ],
     deviceFingerprints: [{ deviceIdentifier: options.device ?? uid('device') }],
+    ...(options.timestamp !== undefined ? { timestamp: String(options.timestamp) } : {}),
   };
 }
 
@@ -61,6 +64,8 @@ export interface LoginOptions {
   /** Put the fingerprint inside authMethod (as the contract lists it) instead of the top level. */
   deviceInAuthMethod?: boolean;
   mfaUsed?: boolean;
+  /** The login's own time (ms); without it the service takes the time it receives the request. */
+  timestamp?: number;
 }
 
 export function loginBody(options: LoginOptions = {}) {
@@ -78,6 +83,7 @@ export function loginBody(options: LoginOptions = {}) {
       ...(options.deviceInAuthMethod ? { deviceFingerprints: device } : {}),
     },
     ...(options.deviceInAuthMethod ? {} : { deviceFingerprints: device }),
+    ...(options.timestamp !== undefined ? { timestamp: String(options.timestamp) } : {}),
   };
 }
 
@@ -106,11 +112,14 @@ export function accountBody(options: AccountOptions = {}) {
 // biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary response shapes
 export const decisionOf = (body: any) => body.Decisions[0].decisions[0];
 
-/** A fresh merchant with one account that signed up, approved, on `device`. */
+/**
+ * A fresh merchant with one account that signed up on `device` a month ago, approved: an owner's
+ * established account. A signup just before the change would make the change look scripted.
+ */
 export async function accountWithDevice(api: TestApi, merchant: Parameters<typeof newMerchant>[0] = {}) {
   const { apiKey, merchantId } = await newMerchant(merchant);
   const device = uid('home-device');
-  const body = signupBody({ device });
+  const body = signupBody({ device, timestamp: Date.now() - 30 * 86_400_000 });
   const response = await api.post('/v1/evaluate/signup', body, { apiKey });
   expect(decisionOf(response.body).decision).toBe('APPROVE');
   return { key: apiKey, merchantId, customerId: body.customerId, device };
