@@ -1,18 +1,23 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { deleteDigestKey, readDigestKey } from '../shared/digests/digest-keys.ts';
 import { identityDigests } from '../shared/digests/identity-digests.ts';
 import { normalizeEmail } from '../shared/identity/identities.ts';
 import { newMerchant, withTestApi } from './support/api.ts';
 import { placeOrder } from './support/commerce.ts';
 import { uid } from './support/fixtures.ts';
-import { merchantItems } from './support/table-snapshot.ts';
+import { createOwnTable, merchantItems } from './support/table-snapshot.ts';
 
 /**
  * Keyed digests (shared/digests/identity-digests.ts), through the local server and a scan of what
  * it stored: the same e-mail at two merchants lies under two unrelated digests, none of them the
  * plain SHA-256 anyone could compute from a guessed value, and the same merchant finds it again.
  */
+// A table of its own: the test scans the table for what it stored.
+vi.hoisted(() => {
+  process.env.TABLE_NAME = `digests-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+});
+beforeAll(() => createOwnTable());
 const suite = withTestApi();
 
 /** The digests of a merchant's e-mail identity items, read from the table itself. */
