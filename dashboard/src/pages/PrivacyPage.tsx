@@ -408,7 +408,10 @@ function RequestForm({ onFiled }: { onFiled: () => void }) {
         </div>
       ) : (
         <div class="actions">
-          <button type="submit">{type === 'erase' ? 'Erase this customer…' : 'Export this customer'}</button>
+          {/* dir="auto": the ellipsis stays at the end of the English words on a right-to-left page. */}
+          <button type="submit" dir="auto">
+            {type === 'erase' ? 'Erase this customer…' : 'Export this customer'}
+          </button>
         </div>
       )}
       {filed ? (
