@@ -4,10 +4,10 @@ import type { PrivacyCounts, PrivacyRequestType } from '../schemas/privacy.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { documentClient, tableName } from './client.ts';
 import { privacyGsi1, privacyKeys } from './keys.ts';
-import { type Page, queryPage } from './pages.ts';
+import { type Page, queryPage, wholePartition } from './pages.ts';
 import { queryAll } from './query-all.ts';
 import { getRecord } from './record-once.ts';
-import { GSI1, PARTITION_KEY, TTL_ATTRIBUTE } from './table-definition.ts';
+import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
 import { type TransactItem, transactWrite } from './transact.ts';
 
 /**
@@ -79,15 +79,9 @@ export async function listPrivacyRequests(
   cursor: string | undefined,
   limit: number,
 ): Promise<Page<PrivacyRequest>> {
-  const partition = privacyKeys.listingPartition(merchantId);
   const listed = await queryPage(
     {
-      query: {
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': PARTITION_KEY },
-        ExpressionAttributeValues: { ':pk': partition },
-      },
-      partition: { attribute: PARTITION_KEY, value: partition },
+      ...wholePartition(privacyKeys.listingPartition(merchantId)),
       oldestFirst: false,
       cursor,
       limit,
