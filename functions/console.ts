@@ -12,7 +12,7 @@ import {
 } from '../shared/console/lists.ts';
 import { saveNetwork, showNetwork } from '../shared/console/network.ts';
 import { overview } from '../shared/console/overview.ts';
-import { createPrivacyRequest, showPrivacyRequest } from '../shared/console/privacy.ts';
+import { createPrivacyRequest, listPrivacy, showPrivacyRequest } from '../shared/console/privacy.ts';
 import { listReviews, resolve, showReview } from '../shared/console/reviews.ts';
 import { signIn, signOut } from '../shared/console/session.ts';
 import {
@@ -73,5 +73,6 @@ export const handler = routedFunction({
   networkShow: managementHandler('networkShow', showNetwork),
   networkSave: managementHandler('networkSave', saveNetwork),
   privacyRequestCreate: managementHandler('privacyRequestCreate', createPrivacyRequest),
+  privacyRequestList: managementHandler('privacyRequestList', listPrivacy),
   privacyRequestShow: managementHandler('privacyRequestShow', showPrivacyRequest),
 });

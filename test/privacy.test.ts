@@ -270,6 +270,87 @@ describe('export', () => {
   });
 });
 
+describe('list', () => {
+  it('lists the merchant’s requests newest first, page by page, with kinds and counts, never the identifiers', async () => {
+    const [a, b] = [await networkMember(suite.api), await networkMember(suite.api)];
+    const order = await placeOrder(suite.api, a.apiKey);
+    const email = order.customer.contactInformation[0]!.address as string;
+    const card = { BIN: '466666', last4: '1234', expiry: '07/31' };
+    const list = (key: string, query = '') =>
+      suite.api.request('GET', `/v1/privacy/requests${query}`, { apiKey: key });
+    expect((await list(a.console)).body).toEqual({ items: [] });
+
+    const exported = await privacy(a.console, {
+      type: 'export',
+      subject: { emails: [email], cards: [card] },
+    });
+    const erased = await privacy(a.console, { type: 'erase', subject: { customerIds: ['cus-list-1'] } });
+    const atB = await privacy(b.console, { type: 'export', subject: { emails: [email] } });
+    for (const accepted of [exported, erased, atB]) expect(accepted.status, accepted.text).toBe(202);
+
+    const pending = await list(a.console);
+    expect(pending.status, pending.text).toBe(200);
+    expect(pending.body.items).toEqual([
+      expect.objectContaining({
+        requestId: erased.body.requestId,
+        type: 'erase',
+        status: 'pending',
+        identifiers: 1,
+        identifierKinds: { customer: 1 },
+      }),
+      expect.objectContaining({
+        requestId: exported.body.requestId,
+        type: 'export',
+        status: 'pending',
+        identifiers: 2,
+        identifierKinds: { email: 1, card: 1 },
+      }),
+    ]);
+
+    await runPrivacyWorker();
+    const done = await list(a.console);
+    expect(done.body.items.map((r: { status: string }) => r.status)).toEqual(['done', 'done']);
+    const [erase, exportDone] = done.body.items;
+    expect(erase.counts).toBeDefined();
+    expect(erase.exportUrl).toBeUndefined();
+    expect(exportDone.counts.events).toBe(1);
+    // The same link GET on the request answers: signed now, for the export's own document.
+    const shown = await suite.api.request('GET', `/v1/privacy/requests/${exportDone.requestId}`, {
+      apiKey: a.console,
+    });
+    expect(new URL(exportDone.exportUrl).pathname).toBe(new URL(shown.body.exportUrl).pathname);
+    expect((await fetch(exportDone.exportUrl)).status).toBe(200);
+    const text = JSON.stringify(done.body);
+    for (const value of [email, card.BIN, card.last4, 'cus-list-1', b.merchantId])
+      expect(text).not.toContain(value);
+
+    const first = await list(a.console, '?limit=1');
+    expect(first.body.items.map((r: { requestId: string }) => r.requestId)).toEqual([erased.body.requestId]);
+    const second = await list(a.console, `?limit=1&cursor=${first.body.nextCursor}`);
+    expect(second.body.items.map((r: { requestId: string }) => r.requestId)).toEqual([
+      exported.body.requestId,
+    ]);
+    // DynamoDB may hand a cursor after the last item: the page it leads to is empty, and the last.
+    if (second.body.nextCursor) {
+      const third = await list(a.console, `?limit=1&cursor=${second.body.nextCursor}`);
+      expect(third.body).toEqual({ items: [] });
+    }
+    // B sees its own request only; A's cursor does not lead into B's requests, nor B's into A's.
+    expect((await list(b.console)).body.items.map((r: { requestId: string }) => r.requestId)).toEqual([
+      atB.body.requestId,
+    ]);
+    expectError(
+      await list(b.console, `?limit=1&cursor=${first.body.nextCursor}`),
+      400,
+      'invalid_request',
+      'cursor',
+    );
+    const zero = await list(a.console, '?limit=0');
+    expect({ status: zero.status, field: zero.body.error?.field }).toEqual({ status: 422, field: 'limit' });
+    expect((await list(a.apiKey)).status).toBe(403);
+  });
+});
+
 describe('bad input', () => {
   it('an unknown identity kind, a malformed value or an empty subject: 422 naming the field, nothing written', async () => {
     const a = await networkMember(suite.api);

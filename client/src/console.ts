@@ -36,6 +36,8 @@ export type ListEntryPage = Schemas['ListEntryPage'];
 export type ListEntryRequest = Schemas['ListEntryAddRequest'];
 export type ListRules = Schemas['ListRules'];
 export type NetworkMembership = Schemas['NetworkMembership'];
+export type PrivacyRequest = Schemas['PrivacyRequest'];
+export type PrivacyRequestBody = Schemas['PrivacyRequestCreateRequest'];
 export type ConsoleEventType = Review['eventType'];
 export type ErrorDetail = NonNullable<Schemas['ErrorEnvelope']['error']['details']>[number];
 
@@ -185,6 +187,11 @@ export function createConsoleClient(options: ConsoleClientOptions) {
     /** Membership of the opt-in network: whether the merchant contributes to it and reads it. */
     network: () => answer(api.GET('/v1/network')),
     saveNetwork: (enabled: boolean) => answer(api.PUT('/v1/network', { body: { enabled } })),
+    /** Erase or export one customer: accepted at once (`pending`), run by the privacy worker. */
+    requestPrivacy: (body: PrivacyRequestBody) => answer(api.POST('/v1/privacy/requests', { body })),
+    /** The merchant's privacy requests, newest first. */
+    privacyRequests: (cursor?: string) =>
+      answer(api.GET('/v1/privacy/requests', { params: { query: cursor ? { cursor } : {} } })),
   };
 }
 

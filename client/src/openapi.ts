@@ -705,7 +705,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List privacy requests
+         * @description The merchant’s erase and export requests, newest first: each one’s status, the kinds and number of identifiers it named (never the values: only their digests are kept), the records it found or removed per kind and, for a finished export, the document’s link until it expires.
+         */
+        get: operations["privacyRequestList"];
         put?: never;
         /**
          * Erase or export one customer
@@ -2022,6 +2026,21 @@ export interface components {
             status: "pending" | "done" | "failed";
             /** Format: int32 */
             identifiers: number;
+            /** @description How many identifiers of each kind the subject named: kinds and counts, never values */
+            identifierKinds: {
+                /** Format: int32 */
+                customer?: number;
+                /** Format: int32 */
+                email?: number;
+                /** Format: int32 */
+                phone?: number;
+                /** Format: int32 */
+                card?: number;
+                /** Format: int32 */
+                device?: number;
+                /** Format: int32 */
+                address?: number;
+            };
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2061,6 +2080,10 @@ export interface components {
             auditEntries: number;
             /** Format: int32 */
             networkContributions: number;
+        };
+        PrivacyRequestPage: {
+            items: components["schemas"]["PrivacyRequest"][];
+            nextCursor?: string;
         };
     };
     responses: never;
@@ -12237,6 +12260,234 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NetworkMembership"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    privacyRequestList: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacyRequestPage"];
                 };
             };
             /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */

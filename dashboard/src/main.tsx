@@ -11,6 +11,7 @@ import { DispositionsPage } from './pages/DispositionsPage.tsx';
 import { ListsPage } from './pages/ListsPage.tsx';
 import { NetworkPage } from './pages/NetworkPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
+import { PrivacyPage } from './pages/PrivacyPage.tsx';
 import { ReviewsPage } from './pages/ReviewsPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
 import { TradeoffsPage } from './pages/TradeoffsPage.tsx';
@@ -32,6 +33,7 @@ export const PAGES = [
   { path: '/webhooks', title: 'Webhooks', Page: WebhooksPage },
   { path: '/lists', title: 'Lists', Page: ListsPage },
   { path: '/network', title: 'Network', Page: NetworkPage },
+  { path: '/privacy', title: 'Privacy', Page: PrivacyPage },
   { path: '/audit', title: 'Audit log', Page: AuditPage },
 ] as const;
 

@@ -1,6 +1,6 @@
 import { notFound } from '../errors.ts';
 import type { ManagementUseCase } from '../http/management-handler.ts';
-import { getPrivacyRequest } from '../store/privacy-requests.ts';
+import { getPrivacyRequest, listPrivacyRequests } from '../store/privacy-requests.ts';
 import { privacyRequestView, requestPrivacy } from '../use-cases/privacy-requests.ts';
 
 /** POST /v1/privacy/requests: accepted at once (202), run by the privacy worker. */
@@ -17,6 +17,14 @@ export const createPrivacyRequest: ManagementUseCase<'privacyRequestCreate'> = a
     body: await privacyRequestView(request, now),
     headers: { Location: `/v1/privacy/requests/${request.requestId}` },
   };
+};
+
+/** GET /v1/privacy/requests: newest first, each as GET on its own answers it (links signed now). */
+export const listPrivacy: ManagementUseCase<'privacyRequestList'> = async ({ caller, query }) => {
+  const page = await listPrivacyRequests(caller.merchantId, query.cursor, query.limit ?? 50);
+  const now = Date.now();
+  const items = await Promise.all(page.items.map((request) => privacyRequestView(request, now)));
+  return { body: { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
 };
 
 /** GET /v1/privacy/requests/{request-id} */

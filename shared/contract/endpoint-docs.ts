@@ -303,6 +303,12 @@ export const ENDPOINT_DOCS: Readonly<Record<ApiEndpointName, EndpointDocs>> = {
     errors: [],
     exampleFile: 'privacy-request.json',
   },
+  privacyRequestList: {
+    summary: 'List privacy requests',
+    description:
+      'The merchant’s erase and export requests, newest first: each one’s status, the kinds and number of identifiers it named (never the values: only their digests are kept), the records it found or removed per kind and, for a finished export, the document’s link until it expires.',
+    errors: [],
+  },
   privacyRequestShow: {
     summary: 'Show a privacy request',
     description:

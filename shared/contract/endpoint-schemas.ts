@@ -131,6 +131,10 @@ export const MANAGEMENT_ENDPOINT_SCHEMAS = {
     request: privacySchemas.privacyRequestSchema,
     response: privacySchemas.privacyRequestStatusSchema,
   }),
+  privacyRequestList: schemas({
+    query: consoleSchemas.auditQuerySchema,
+    response: privacySchemas.privacyRequestPageSchema,
+  }),
   privacyRequestShow: schemas({ response: privacySchemas.privacyRequestStatusSchema }),
 };
 

@@ -146,6 +146,7 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     path: '/v1/privacy/requests',
     successStatus: 202,
   }),
+  privacyRequestList: consoleEndpoint({ method: 'GET', path: '/v1/privacy/requests' }),
   privacyRequestShow: consoleEndpoint({ method: 'GET', path: '/v1/privacy/requests/{request-id}' }),
 };
 

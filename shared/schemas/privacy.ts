@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { page } from './console.ts';
 import { count, emailAddress, idText, isoTime, phoneNumber, serviceId, text } from './fields.ts';
 import { cardValue, identifyingAddress } from './lists.ts';
 
@@ -36,6 +37,21 @@ export const privacyRequestSchema = z.strictObject({
   subject: privacySubjectSchema,
 });
 
+/** The kinds of identifier a subject's lists name, as the request keeps them (`kind#digest`). */
+const SUBJECT_IDENTITY_KINDS = ['customer', 'email', 'phone', 'card', 'device', 'address'] as const;
+type SubjectIdentityKind = (typeof SUBJECT_IDENTITY_KINDS)[number];
+
+const identifierKinds = z
+  .object(
+    Object.fromEntries(SUBJECT_IDENTITY_KINDS.map((kind) => [kind, count().optional()])) as Record<
+      SubjectIdentityKind,
+      z.ZodOptional<ReturnType<typeof count>>
+    >,
+  )
+  .meta({
+    description: 'How many identifiers of each kind the subject named: kinds and counts, never values',
+  });
+
 /** What a request found (export) or removed (erase), per kind of record. */
 const PRIVACY_RECORD_KINDS = [
   'events',
@@ -69,6 +85,7 @@ export const privacyRequestStatusSchema = z
     status: z.enum(['pending', 'done', 'failed']),
     /** How many identifiers the subject named (their digests are kept, never the values). */
     identifiers: count(),
+    identifierKinds,
     createdAt: isoTime(),
     finishedAt: isoTime().optional(),
     counts: counts.optional().meta({ description: 'Records found (export) or removed (erase), per kind' }),
@@ -82,3 +99,6 @@ export const privacyRequestStatusSchema = z
   })
   .meta({ id: 'PrivacyRequest' });
 export type PrivacyRequestStatus = z.infer<typeof privacyRequestStatusSchema>;
+
+/** The merchant's requests, newest first (the console's Privacy page). */
+export const privacyRequestPageSchema = page(privacyRequestStatusSchema, 'PrivacyRequestPage');

@@ -3,7 +3,7 @@ import { retainUntil } from '../retention.ts';
 import type { AuditEntry } from '../schemas/console.ts';
 import { tableName } from './client.ts';
 import { consoleKeys } from './keys.ts';
-import { type Page, queryPage } from './pages.ts';
+import { type Page, queryPage, wholePartition } from './pages.ts';
 import { PARTITION_KEY, TTL_ATTRIBUTE } from './table-definition.ts';
 import type { TransactItem } from './transact.ts';
 
@@ -46,12 +46,7 @@ export function listAudit(
   const partition = consoleKeys.auditEntry(merchantId, '', '')[PARTITION_KEY];
   return queryPage(
     {
-      query: {
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': PARTITION_KEY },
-        ExpressionAttributeValues: { ':pk': partition },
-      },
-      partition: { attribute: PARTITION_KEY, value: partition },
+      ...wholePartition(partition),
       oldestFirst: false,
       cursor,
       limit,

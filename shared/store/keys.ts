@@ -305,6 +305,8 @@ export const networkGsi1 = {
     allShards(NETWORK_LEDGER_SHARDS).map((shard) => networkLedgerPartition(merchantId, shard)),
 };
 
+const privacyListingPartition = (merchantId: string) => `${merchantScope(merchantId)}#PRIVACY#REQUESTS`;
+
 /**
  * Privacy requests (shared/use-cases/privacy-requests.ts): a merchant's erase or export request,
  * digests only, and an erasure's tombstone beside it, which outlives the table's point-in-time
@@ -315,6 +317,14 @@ export const privacyKeys = {
     key(`${merchantScope(merchantId)}#PRIVACY#${requestId}`, 'REQUEST'),
   tombstone: (merchantId: string, requestId: string) =>
     key(`${merchantScope(merchantId)}#PRIVACY#${requestId}`, 'TOMBSTONE'),
+  /**
+   * The merchant's requests in one partition, by time (the console lists them, newest first): the
+   * queue's GSI1 entry leaves a request when it ends, so the listing has items of its own. Written
+   * at the rate of people's requests.
+   */
+  listed: (merchantId: string, createdAt: string, requestId: string) =>
+    key(privacyListingPartition(merchantId), `${createdAt}#${requestId}`),
+  listingPartition: privacyListingPartition,
   /** An offboarded merchant's receipt: outside its scope, so deleting the merchant keeps it. */
   offboarded: (merchantId: string) => key(`OFFBOARDED#${merchantId}`, 'RECEIPT'),
 };

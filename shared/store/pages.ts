@@ -1,6 +1,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ApiError } from '../errors.ts';
 import { documentClient, tableName } from './client.ts';
+import { PARTITION_KEY } from './table-definition.ts';
 
 /**
  * One page of a Query with an opaque cursor: the cursor is DynamoDB's LastEvaluatedKey, base64url
@@ -15,6 +16,16 @@ export interface PageQuery {
   cursor: string | undefined;
   limit: number;
 }
+
+/** A listing that is one whole table partition (the audit log, a merchant's privacy requests). */
+export const wholePartition = (partition: string): Pick<PageQuery, 'query' | 'partition'> => ({
+  query: {
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': PARTITION_KEY },
+    ExpressionAttributeValues: { ':pk': partition },
+  },
+  partition: { attribute: PARTITION_KEY, value: partition },
+});
 
 export interface Page<T> {
   items: T[];

@@ -1,8 +1,10 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { retainUntil } from '../retention.ts';
 import type { PrivacyCounts, PrivacyRequestType } from '../schemas/privacy.ts';
+import { batchGetItems, keyString } from './batch-get.ts';
 import { documentClient, tableName } from './client.ts';
 import { privacyGsi1, privacyKeys } from './keys.ts';
+import { type Page, queryPage, wholePartition } from './pages.ts';
 import { queryAll } from './query-all.ts';
 import { getRecord } from './record-once.ts';
 import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
@@ -10,7 +12,8 @@ import { type TransactItem, transactWrite } from './transact.ts';
 
 /**
  * A privacy request as stored: the subject's identities as digests (`kind#digest`), never the values
- * it was named by, and what the worker did. It waits in GSI1's pending queue until it ends. An
+ * it was named by, and what the worker did. It waits in GSI1's pending queue until it ends, and a
+ * small item lists it in its merchant's partition of requests by time (privacyKeys.listed). An
  * erasure ends with a tombstone beside it (the same digests), listed for the restore runbook.
  */
 export interface PrivacyRequest {
@@ -52,12 +55,47 @@ export async function createPrivacyRequest(request: PrivacyRequest, audit: Trans
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...privacyKeys.listed(request.merchantId, request.createdAt, request.requestId),
+          entity: 'privacyRequestListed',
+          requestId: request.requestId,
+          [TTL_ATTRIBUTE]: retainUntil('privacyRequests', now),
+        },
+      },
+    },
     audit,
   ]);
 }
 
 export const getPrivacyRequest = (merchantId: string, requestId: string) =>
   getRecord<PrivacyRequest>(privacyKeys.request(merchantId, requestId));
+
+/** The merchant's requests, newest first: a page of the listing, then the requests it names. */
+export async function listPrivacyRequests(
+  merchantId: string,
+  cursor: string | undefined,
+  limit: number,
+): Promise<Page<PrivacyRequest>> {
+  const listed = await queryPage(
+    {
+      ...wholePartition(privacyKeys.listingPartition(merchantId)),
+      oldestFirst: false,
+      cursor,
+      limit,
+    },
+    (item) => String(item.requestId),
+  );
+  const requestKeys = listed.items.map((requestId) => privacyKeys.request(merchantId, requestId));
+  const found = await batchGetItems(requestKeys);
+  const items = requestKeys.flatMap((key) => {
+    const item = found.get(keyString(key));
+    return item ? [item as unknown as PrivacyRequest] : [];
+  });
+  return { ...listed, items };
+}
 
 /** Requests waiting for the worker, oldest first. */
 export async function pendingPrivacyRequests(limit: number): Promise<PrivacyRequest[]> {

@@ -195,12 +195,20 @@ export async function privacyRequestView(
     type: request.type,
     status: request.status,
     identifiers: request.identities.length,
+    identifierKinds: identifierKindCounts(request.identities),
     createdAt: request.createdAt,
     ...(request.finishedAt ? { finishedAt: request.finishedAt } : {}),
     ...(request.counts ? { counts: request.counts } : {}),
     ...(link ? { exportUrl: link, exportExpiresAt: request.exportExpiresAt } : {}),
     ...(request.reason ? { reason: request.reason } : {}),
   };
+}
+
+/** `{ email: 1, card: 2 }`: what the request named, by kind, from the digests it keeps. */
+function identifierKindCounts(identities: readonly string[]): PrivacyRequestStatus['identifierKinds'] {
+  const kinds: Record<string, number> = {};
+  for (const { kind } of parseIdentityIds(identities)) kinds[kind] = (kinds[kind] ?? 0) + 1;
+  return kinds;
 }
 
 /**

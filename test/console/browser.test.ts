@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sparticuzChromium from '@sparticuz/chromium';
 import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFormat, type Format, resolveLocale } from '../../dashboard/src/format.ts';
 import { newMerchant, withTestApi } from '../support/api.ts';
 import { countersOf, disputeEntry, emailOf, placeOrder } from '../support/commerce.ts';
@@ -17,11 +17,20 @@ import {
 import { orderBody, uid } from '../support/fixtures.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
+vi.hoisted(() => {
+  process.env.EXPORTS_BUCKET = 'exports-test';
+});
+// Privacy exports go to an S3 stand-in, as under `npm start`.
+const { startS3ObjectServer } = await import('../../local/s3-stand-in.ts');
+const s3 = await startS3ObjectServer();
+process.env.S3_ENDPOINT = s3.endpoint;
+
 const { CSV_COLUMNS } = await import('../../shared/console/dispositions-upload.ts');
 const { getRecord } = await import('../../shared/store/record-once.ts');
 const { keys } = await import('../../shared/store/keys.ts');
 const { runWebhookWorker } = await import('../../shared/use-cases/deliver-webhooks.ts');
 const { drainNetworkQueue } = await import('../../shared/use-cases/network-worker.ts');
+const { runPrivacyWorker } = await import('../../shared/use-cases/privacy-requests.ts');
 const { runUploadWorker } = await import('../../shared/use-cases/record-upload.ts');
 
 /**
@@ -84,6 +93,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  await s3.close();
 });
 
 /** A page in its own browser context, with what it asked the server for and what went wrong on it. */
@@ -584,6 +594,80 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
     await page.reload();
     await hasText(section, 'Contributions withdrawn:');
     expect((await membership()).withdrawal).toMatchObject({ status: 'done' });
+  });
+
+  it('exports and erases one customer: a bad value shown beside its field, an erasure confirmed first, both done with counts and the link', async () => {
+    const exported = await placeOrder(suite.api, merchant.apiKey, {
+      email: `${uid('export')}@example.com`,
+      card: { BIN: '466666', last4: '1234', expiry: '07/31' },
+      timestamp: Date.now(),
+    });
+    const erased = await placeOrder(suite.api, merchant.apiKey, {
+      email: `${uid('erase')}@example.com`,
+      timestamp: Date.now(),
+    });
+    const emailIn = (order: typeof exported) => order.customer.contactInformation[0]!.address as string;
+    await nav('Privacy');
+    const form = page.getByRole('form', { name: 'Erase or export a customer' });
+    const requests = page.getByRole('region', { name: 'Requests' });
+    await visible(requests.getByText('No privacy requests yet'));
+
+    // A malformed e-mail on the second line: refused, shown under the e-mails at its line; nothing filed.
+    const emails = form.getByLabel(/^E-mails/);
+    await emails.fill(`${emailIn(exported)}\nnot-an-email`);
+    await form.getByRole('button', { name: 'Export this customer' }).click();
+    await hasFigures(
+      page.locator('#privacy-emails-error'),
+      /^Line 2: Invalid email address\. \(request id \S+\)$/,
+    );
+    expect(await emails.getAttribute('aria-invalid')).toBe('true');
+    await shoot('privacy-error');
+    expect((await suite.api.request('GET', '/v1/privacy/requests', { apiKey: key })).body.items).toEqual([]);
+
+    await emails.fill(emailIn(exported));
+    const card = form.getByRole('group', { name: /^Card/ }).first();
+    await card.getByLabel('BIN (first 6-8 digits)').fill('466666');
+    await card.getByLabel('Last 4 digits').fill('1234');
+    await card.getByLabel('Expiry (MM/YY, as orders send it)').fill('07/31');
+    await form.getByRole('button', { name: 'Export this customer' }).click();
+    await hasText(form.getByRole('status'), /Export requested \(prv_\w+\)/);
+    expect(await emails.inputValue()).toBe('');
+
+    // An erasure asks first, saying it cannot be undone; Cancel files nothing.
+    await form.getByLabel(/^Erase:/).check();
+    await emails.fill(emailIn(erased));
+    await form.getByRole('button', { name: 'Erase this customer…' }).click();
+    const confirmation = form.getByRole('alertdialog', { name: 'Confirm the erasure' });
+    await hasText(confirmation, 'An erasure cannot be undone.');
+    await shoot('privacy-erase-confirm');
+    await confirmation.getByRole('button', { name: 'Cancel' }).click();
+    await form.getByRole('button', { name: 'Erase this customer…' }).click();
+    await confirmation.getByRole('button', { name: 'Erase for good' }).click();
+    await hasText(form.getByRole('status'), /Erasure requested \(prv_\w+\)/);
+
+    const table = requests.getByRole('table', { name: 'Privacy requests' });
+    const rows = table.locator('tbody tr');
+    await eventually(() => rows.count()).toBe(2);
+    await hasText(rows.nth(0), 'pending');
+    await hasFigures(rows.nth(0), /Erase prv_\w+1 e-mail/);
+    await hasFigures(rows.nth(1), /Export prv_\w+1 e-mail, 1 card/);
+
+    // The worker runs them; the page, reading the list again while any is pending, shows them done.
+    await runPrivacyWorker();
+    await hasFigures(rows.nth(0), /done.*1 event, .*1 identity\b/);
+    await hasFigures(rows.nth(1), /done.*1 event, .*2 identities/);
+    const download = rows.nth(1).getByRole('link', { name: 'Download' });
+    const document = JSON.parse(await (await fetch((await download.getAttribute('href'))!)).text());
+    expect(JSON.stringify(document.records)).toContain(exported.providerOrderId);
+    expect(await rows.nth(0).getByRole('link').count()).toBe(0);
+    // The list names no customer: the values typed are nowhere on the page once filed.
+    const shown = (await requests.textContent()) ?? '';
+    for (const value of [emailIn(exported), emailIn(erased), '466666']) expect(shown).not.toContain(value);
+    await shoot('privacy');
+    const gone = await suite.api.request('GET', `/v1/decisions/order/${erased.providerOrderId}`, {
+      apiKey: key,
+    });
+    expect(gone.status).toBe(404);
   });
 
   it('signs out: the session ends and the API refuses the old cookie', async () => {
