@@ -2037,6 +2037,7 @@ export interface components {
             exportExpiresAt?: string;
             /** @description Why a failed request stopped */
             reason?: string;
+            progress?: components["schemas"]["PrivacyProgress"];
         };
         PrivacyCounts: {
             /** Format: int32 */
@@ -2061,6 +2062,19 @@ export interface components {
             auditEntries: number;
             /** Format: int32 */
             networkContributions: number;
+        };
+        /** @description How far the worker has gone: the merchant’s event listings (event type × shard) searched for the customer’s events, of `listings`, the events found so far, and the time-bounded slices run */
+        PrivacyProgress: {
+            /** Format: int32 */
+            listingsRead: number;
+            /** Format: int32 */
+            listings: number;
+            /** Format: int32 */
+            eventsFound: number;
+            /** Format: int32 */
+            slices: number;
+            /** Format: date-time */
+            updatedAt: string;
         };
     };
     responses: never;

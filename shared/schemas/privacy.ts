@@ -79,6 +79,22 @@ export const privacyRequestStatusSchema = z
       .meta({ description: 'Export only: the document’s download link, until `exportExpiresAt`' }),
     exportExpiresAt: isoTime().optional(),
     reason: text().optional().meta({ description: 'Why a failed request stopped' }),
+    progress: z
+      .object({
+        listingsRead: count(),
+        listings: count(),
+        eventsFound: count(),
+        slices: count(),
+        updatedAt: isoTime(),
+      })
+      .optional()
+      .meta({
+        id: 'PrivacyProgress',
+        description:
+          'How far the worker has gone: the merchant’s event listings (event type × shard) searched for the ' +
+          'customer’s events, of `listings`, the events found so far, and the time-bounded slices run',
+      }),
   })
   .meta({ id: 'PrivacyRequest' });
 export type PrivacyRequestStatus = z.infer<typeof privacyRequestStatusSchema>;
+export type PrivacyProgress = NonNullable<PrivacyRequestStatus['progress']>;

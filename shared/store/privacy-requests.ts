@@ -1,10 +1,11 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { retainUntil } from '../retention.ts';
-import type { PrivacyCounts, PrivacyRequestType } from '../schemas/privacy.ts';
+import type { PrivacyCounts, PrivacyProgress, PrivacyRequestType } from '../schemas/privacy.ts';
 import { documentClient, tableName } from './client.ts';
-import { privacyGsi1, privacyKeys } from './keys.ts';
+import { privacyGsi1, privacyKeys, type TableKey } from './keys.ts';
 import { queryAll } from './query-all.ts';
 import { getRecord } from './record-once.ts';
+import type { EventScanCursor } from './subject-events.ts';
 import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
 import { type TransactItem, transactWrite } from './transact.ts';
 
@@ -28,6 +29,11 @@ export interface PrivacyRequest {
   exportKey?: string;
   exportExpiresAt?: string;
   reason?: string;
+  /** How far the worker's slices have gone (shown on GET while it runs). */
+  progress?: PrivacyProgress;
+  /** Where the next slice resumes the search for the subject's events, and what it found so far. */
+  scan?: EventScanCursor;
+  foundEvents?: TableKey[];
 }
 
 export interface Tombstone {
@@ -74,6 +80,61 @@ export async function pendingPrivacyRequests(limit: number): Promise<PrivacyRequ
   return found;
 }
 
+/**
+ * One slice's progress, on the request as it was read (`progress.slices`): a repeated or stale
+ * slice changes nothing. The write keeps the request pending, so the table's stream wakes the
+ * worker again for the next slice (lib/privacy-stack.ts). Returns whether it was recorded.
+ */
+export async function recordPrivacySlice(
+  request: PrivacyRequest,
+  slice: { cursor: EventScanCursor; found: readonly TableKey[]; listingsRead: number; listings: number },
+  now: number,
+): Promise<PrivacyRequest | undefined> {
+  const progress: PrivacyProgress = {
+    listingsRead: slice.listingsRead,
+    listings: slice.listings,
+    eventsFound: (request.foundEvents?.length ?? 0) + slice.found.length,
+    slices: (request.progress?.slices ?? 0) + 1,
+    updatedAt: new Date(now).toISOString(),
+  };
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: privacyKeys.request(request.merchantId, request.requestId),
+        UpdateExpression:
+          'SET #progress = :progress, #scan = :cursor, #found = list_append(if_not_exists(#found, :none), :found)',
+        ConditionExpression:
+          '#status = :pending AND (attribute_not_exists(#progress) OR #progress.#slices = :read)',
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          '#progress': 'progress',
+          '#slices': 'slices',
+          '#scan': 'scan',
+          '#found': 'foundEvents',
+        },
+        ExpressionAttributeValues: {
+          ':progress': progress,
+          ':cursor': slice.cursor,
+          ':none': [],
+          ':found': slice.found,
+          ':pending': 'pending',
+          ':read': request.progress?.slices ?? 0,
+        },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+  return {
+    ...request,
+    progress,
+    scan: slice.cursor,
+    foundEvents: [...(request.foundEvents ?? []), ...slice.found],
+  };
+}
+
 /** The request's outcome; it leaves the queue. An erasure's tombstone is written with it. */
 export async function finishPrivacyRequest(
   request: PrivacyRequest,
@@ -87,11 +148,14 @@ export async function finishPrivacyRequest(
     Update: {
       TableName: tableName,
       Key: privacyKeys.request(request.merchantId, request.requestId),
-      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')} REMOVE #gpk, #gsk`,
+      // The search's cursor and event keys go: an outcome keeps counts, never which records.
+      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')} REMOVE #gpk, #gsk, #scan, #found`,
       ExpressionAttributeNames: {
         ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
         '#gpk': GSI1.partitionKey,
         '#gsk': GSI1.sortKey,
+        '#scan': 'scan',
+        '#found': 'foundEvents',
       },
       ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
     },

@@ -1,5 +1,5 @@
 import { forEachConcurrently } from '../concurrency.ts';
-import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
+import type { EventType } from '../contract/endpoints.ts';
 import type { IdentityRef } from '../identity/identities.ts';
 import { identityId, parseIdentityId } from '../identity/identity-ids.ts';
 import { isNetworkKind } from '../scoring/network-reputation.ts';
@@ -8,7 +8,6 @@ import { fingerprintOf } from './distinct-windows.ts';
 import { identityKey } from './identity-history.ts';
 import {
   consoleKeys,
-  gsi1,
   keys,
   learningGsi1,
   listGsi1,
@@ -21,14 +20,14 @@ import {
 import { keepsLinks, membersAttribute } from './link-sketch.ts';
 import { queryAll } from './query-all.ts';
 import { reviewIdFor } from './reviews.ts';
+import { chunks, containsAny, FILTER_VALUES } from './subject-events.ts';
 import { GSI1, PARTITION_KEY } from './table-definition.ts';
 
 /**
  * Everything one merchant's table holds about a privacy subject (its identities as digests), read
- * for an export or an erasure (shared/use-cases/privacy-requests.ts). Nothing indexes events by
- * identity, so the subject's events are found through the merchant's event listing (GSI1, every
- * type and shard, read in parallel) filtered on their `identities`; everything else follows from
- * those events or from the identities' own keys. Reads only; the caller erases or exports.
+ * for an export or an erasure (shared/use-cases/privacy-requests.ts). The subject's events are
+ * found first, in slices (subject-events.ts); everything else follows from those events or from the
+ * identities' own keys. Reads only; the caller erases or exports.
  */
 export interface SubjectRecords {
   /** Decided event records: orders, returns, signups, logins, account updates. */
@@ -66,10 +65,8 @@ export interface LinkToRemove {
   fingerprint: number;
 }
 
-/** Queries in flight at once: the listing has 64 shards per event type. */
+/** Queries in flight at once. */
 const QUERY_CONCURRENCY = 16;
-/** Values per filter expression: DynamoDB takes up to 4 KB of expression. */
-const FILTER_VALUES = 40;
 
 /**
  * The network keys of those identities that have one (sighted while the merchant was a member: the
@@ -81,9 +78,11 @@ export async function findSubjectRecords(
   merchantId: string,
   subject: readonly IdentityRef[],
   networkKeysOf: NetworkKeysOf,
+  foundEvents: readonly TableKey[],
 ): Promise<SubjectRecords> {
   const ids = subject.map(identityId);
-  const events = await eventsNaming(merchantId, ids);
+  // As they are now: an event found by an earlier slice may have been erased or changed since.
+  const events = [...(await batchGetItems(foundEvents)).values()];
   const eventKeys = events.map(eventKeyOf);
   const orderIds = eventKeys.filter((e) => e.type === 'order').map((e) => e.id);
   const returnIds = eventKeys.filter((e) => e.type === 'return').map((e) => e.id);
@@ -149,25 +148,6 @@ export async function findSubjectRecords(
   };
 }
 
-/** An `OR` of `contains(path, :v)` over values, with its names and values. */
-function containsAny(path: string, values: readonly string[], prefix: string) {
-  const names: Record<string, string> = {};
-  const parts = path.split('.').map((part, i) => {
-    names[`#${prefix}${i}`] = part;
-    return `#${prefix}${i}`;
-  });
-  const attribute = parts.join('.');
-  const expressionValues: Record<string, string> = {};
-  const clauses = values.map((value, i) => {
-    expressionValues[`:${prefix}${i}`] = value;
-    return `contains(${attribute}, :${prefix}${i})`;
-  });
-  return { expression: clauses.join(' OR '), names, values: expressionValues };
-}
-
-const chunks = <T>(values: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(values.length / size) }, (_, i) => values.slice(i * size, i * size + size));
-
 /** Every item of the queried partitions matching an `OR` of contains() over `values`, chunked. */
 async function queryNaming(
   partitions: readonly string[],
@@ -205,12 +185,6 @@ async function queryNaming(
     );
   });
   return [...found.values()];
-}
-
-/** The merchant's decided events whose `identities` hold one of the subject's. */
-function eventsNaming(merchantId: string, ids: readonly string[]) {
-  const partitions = EVENT_TYPES.flatMap((type) => gsi1.eventPartitions(merchantId, type));
-  return queryNaming(partitions, 'gsi1', ['identities'], ids);
 }
 
 interface EventKey {
