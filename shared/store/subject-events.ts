@@ -45,15 +45,22 @@ function listingsOf(merchantId: string, ids: readonly string[]) {
   return partitions.flatMap((pk) => chunks(ids, FILTER_VALUES).map((chunk) => ({ pk, chunk })));
 }
 
+export interface SliceLimits {
+  /** When the slice stops taking pages (epoch ms). */
+  deadline: number;
+  /** Items a query reads per page (DynamoDB's 1 MB page when unset). */
+  pageItems?: number;
+}
+
 /**
- * One slice: reads from `cursor` until `deadline` has passed, each query lane always finishing the
- * page it started, so every slice makes progress however short it is.
+ * One slice: reads from `cursor` until the deadline has passed, each query lane always finishing
+ * the page it started, so every slice makes progress however short it is.
  */
 export async function scanSubjectEvents(
   merchantId: string,
   ids: readonly string[],
   cursor: EventScanCursor,
-  deadline: number,
+  { deadline, pageItems }: SliceLimits,
 ): Promise<EventScanSlice> {
   const listings = listingsOf(merchantId, ids);
   const resumed = [...cursor.open];
@@ -67,7 +74,7 @@ export async function scanSubjectEvents(
       if (!taken) return;
       let startKey: Record<string, unknown> | undefined = taken.startKey;
       do {
-        const page = await readPage(listings[taken.listing]!, startKey);
+        const page = await readPage(listings[taken.listing]!, startKey, pageItems);
         found.push(...page.found);
         startKey = page.startKey;
         if (startKey && Date.now() >= deadline) {
@@ -92,6 +99,7 @@ export async function scanSubjectEvents(
 async function readPage(
   listing: { pk: string; chunk: readonly string[] },
   startKey: Record<string, unknown> | undefined,
+  pageItems: number | undefined,
 ): Promise<{ found: TableKey[]; startKey?: Record<string, unknown> }> {
   const filter = containsAny('identities', listing.chunk, 'f');
   const page = await documentClient.send(
@@ -105,6 +113,7 @@ async function readPage(
       // Keys only: the slice that finishes reads the events themselves, as they are then.
       ProjectionExpression: 'PK, SK',
       ExclusiveStartKey: startKey,
+      Limit: pageItems,
     }),
   );
   return {

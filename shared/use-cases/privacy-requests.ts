@@ -35,7 +35,7 @@ import {
   recordPrivacySlice,
 } from '../store/privacy-requests.ts';
 import { eraseSubjectRecords } from '../store/subject-erasure.ts';
-import { NEW_EVENT_SCAN, scanSubjectEvents } from '../store/subject-events.ts';
+import { NEW_EVENT_SCAN, type SliceLimits, scanSubjectEvents } from '../store/subject-events.ts';
 import { findSubjectRecords, type SubjectRecords } from '../store/subject-records.ts';
 import { offboardMerchant } from './offboard-merchant.ts';
 
@@ -97,6 +97,8 @@ export interface PrivacyPass {
   limit?: number;
   /** How long each pass's slices may search (tests make it short to see a request in several). */
   sliceMs?: number;
+  /** Events each query reads per page (tests make pages small, so a listing spans slices). */
+  pageItems?: number;
 }
 
 /**
@@ -104,10 +106,13 @@ export interface PrivacyPass {
  * pending request, oldest first. Returns the requests it finished.
  */
 export async function runPrivacyWorker(options: PrivacyPass = {}): Promise<PrivacyRequest[]> {
-  const deadline = Date.now() + (options.sliceMs ?? PRIVACY_SLICE_MS);
+  const limits = {
+    deadline: Date.now() + (options.sliceMs ?? PRIVACY_SLICE_MS),
+    pageItems: options.pageItems,
+  };
   const finished: PrivacyRequest[] = [];
   for (const request of await pendingPrivacyRequests(options.limit ?? 20)) {
-    const outcome = await runPrivacySlice(request, deadline);
+    const outcome = await runPrivacySlice(request, limits);
     if (outcome) finished.push(outcome);
   }
   return finished;
@@ -119,7 +124,7 @@ export async function runUntilFinished(merchantId: string, requestId: string): P
     const request = await getPrivacyRequest(merchantId, requestId);
     if (!request) throw new Error(`no privacy request ${requestId} at ${merchantId}`);
     if (request.status !== 'pending') return request;
-    await runPrivacySlice(request, Date.now() + PRIVACY_SLICE_MS);
+    await runPrivacySlice(request, { deadline: Date.now() + PRIVACY_SLICE_MS });
   }
 }
 
@@ -134,25 +139,26 @@ export async function handlePrivacyStream(records: readonly DynamoDBRecord[]): P
     if (!image) continue;
     const { merchantId, requestId } = unmarshall(image as Record<string, AttributeValue>, UNMARSHALL_OPTIONS);
     const request = await getPrivacyRequest(String(merchantId), String(requestId));
-    if (request?.status === 'pending') await runPrivacySlice(request, Date.now() + PRIVACY_SLICE_MS);
+    if (request?.status === 'pending')
+      await runPrivacySlice(request, { deadline: Date.now() + PRIVACY_SLICE_MS });
   }
 }
 
 /**
  * One slice: the search for the subject's events goes on from where the last slice stopped, until
- * `deadline`; its progress is recorded (which wakes the next slice in AWS). The slice that completes
+ * the deadline; its progress is recorded (which wakes the next slice in AWS). The slice that completes
  * the search erases or exports. A failure counts an attempt; after MAX_ATTEMPTS the request fails.
  */
 async function runPrivacySlice(
   request: PrivacyRequest,
-  deadline: number,
+  limits: SliceLimits,
 ): Promise<PrivacyRequest | undefined> {
   try {
     const slice = await scanSubjectEvents(
       request.merchantId,
       request.identities,
       request.scan ?? NEW_EVENT_SCAN,
-      deadline,
+      limits,
     );
     const recorded = await recordPrivacySlice(request, slice, Date.now());
     // Not recorded: another run advanced the request meanwhile, and goes on from there.
@@ -296,7 +302,9 @@ export async function replayTombstones(by: AuditActor, now: number, fromTable?: 
   for (const tombstone of await listTombstones(fromTable)) {
     // The whole search at once: a restore replays few tombstones, out of any request's path.
     const { merchantId, identities } = tombstone;
-    const search = await scanSubjectEvents(merchantId, identities, NEW_EVENT_SCAN, Number.POSITIVE_INFINITY);
+    const search = await scanSubjectEvents(merchantId, identities, NEW_EVENT_SCAN, {
+      deadline: Number.POSITIVE_INFINITY,
+    });
     const records = await subjectRecords(merchantId, identities, search.found);
     await eraseSubject(tombstone.merchantId, records, now);
     const found = Object.values(countsOf(records)).reduce((a, b) => a + b, 0);
