@@ -13,7 +13,7 @@ vi.hoisted(() => {
 
 const { marshall } = await import('@aws-sdk/util-dynamodb');
 const { getPrivacyRequest, recordPrivacySlice } = await import('../shared/store/privacy-requests.ts');
-const { NEW_EVENT_SCAN } = await import('../shared/store/subject-events.ts');
+const { NEW_SUBJECT_SEARCH } = await import('../shared/store/subject-records.ts');
 const { handlePrivacyStream, runPrivacyWorker } = await import('../shared/use-cases/privacy-requests.ts');
 const { withOwnTableApi } = await import('./support/api.ts');
 const { placeOrder } = await import('./support/commerce.ts');
@@ -65,7 +65,7 @@ describe('privacy requests in slices', () => {
     await runPrivacyWorker(pass);
     const first = await show();
     expect(first.status).toBe('pending');
-    expect(first.progress).toMatchObject({ slices: 1, updatedAt: expect.any(String) });
+    expect(first.progress).toMatchObject({ step: 1, slices: 1, updatedAt: expect.any(String) });
     expect(first.progress.listingsRead).toBeGreaterThan(0);
     expect(first.progress.listingsRead).toBeLessThan(first.progress.listings);
 
@@ -74,11 +74,15 @@ describe('privacy requests in slices', () => {
     let resumedMidListing = false;
     while (shown.status === 'pending') {
       const cursor = (await getPrivacyRequest(m.merchantId, requestId))?.scan;
-      resumedMidListing ||= (cursor?.open.length ?? 0) > 0;
+      resumedMidListing ||= (cursor?.cursor.open.length ?? 0) > 0;
       await runPrivacyWorker(pass);
       shown = await show();
       expect(shown.progress.slices).toBe(last.slices + 1);
-      expect(shown.progress.listingsRead).toBeGreaterThanOrEqual(last.listingsRead);
+      // Steps in order; within a step, listings read never go back.
+      expect(shown.progress.step).toBeGreaterThanOrEqual(last.step);
+      if (shown.progress.step === last.step) {
+        expect(shown.progress.listingsRead).toBeGreaterThanOrEqual(last.listingsRead);
+      }
       expect(shown.progress.eventsFound).toBeGreaterThanOrEqual(last.eventsFound);
       last = shown.progress;
     }
@@ -87,7 +91,7 @@ describe('privacy requests in slices', () => {
     expect(shown).toMatchObject({
       status: 'done',
       counts: { events: SUBJECT_ORDERS },
-      progress: { listingsRead: last.listings, eventsFound: SUBJECT_ORDERS },
+      progress: { step: 3, listingsRead: last.listings, eventsFound: SUBJECT_ORDERS },
     });
     expect(await ordersOf(m.merchantId)).toBe(OTHER_ORDERS);
   });
@@ -104,7 +108,7 @@ describe('privacy requests in slices', () => {
     const stale = await stored();
     await handlePrivacyStream([streamRecord(stale)]);
     expect((await show()).progress.slices).toBe(1);
-    const slice = { cursor: NEW_EVENT_SCAN, found: [], listingsRead: 0, listings: 1 };
+    const slice = { search: NEW_SUBJECT_SEARCH, found: {}, listingsRead: 0, listings: 1 };
     expect(await recordPrivacySlice(stale, slice, Date.now())).toBeUndefined();
     expect((await stored()).progress?.slices).toBe(1);
 

@@ -2063,8 +2063,9 @@ export interface components {
             /** Format: int32 */
             networkContributions: number;
         };
-        /** @description How far the worker has gone: the merchant’s event listings (event type × shard) searched for the customer’s events, of `listings`, the events found so far, and the time-bounded slices run */
+        /** @description How far the worker has gone: the step of the search for the customer’s records (1: events, disputes and list entries naming its identifiers; 2: disputes on its orders; 3: list entries, webhook deliveries and audit entries naming its records), that step’s listings searched of `listings`, the events found so far, and the time-bounded slices run */
         PrivacyProgress: {
+            step: number;
             /** Format: int32 */
             listingsRead: number;
             /** Format: int32 */

@@ -81,6 +81,7 @@ export const privacyRequestStatusSchema = z
     reason: text().optional().meta({ description: 'Why a failed request stopped' }),
     progress: z
       .object({
+        step: z.int().min(1).max(3),
         listingsRead: count(),
         listings: count(),
         eventsFound: count(),
@@ -91,8 +92,10 @@ export const privacyRequestStatusSchema = z
       .meta({
         id: 'PrivacyProgress',
         description:
-          'How far the worker has gone: the merchant’s event listings (event type × shard) searched for the ' +
-          'customer’s events, of `listings`, the events found so far, and the time-bounded slices run',
+          'How far the worker has gone: the step of the search for the customer’s records (1: events, disputes ' +
+          'and list entries naming its identifiers; 2: disputes on its orders; 3: list entries, webhook deliveries ' +
+          'and audit entries naming its records), that step’s listings searched of `listings`, the events found ' +
+          'so far, and the time-bounded slices run',
       }),
   })
   .meta({ id: 'PrivacyRequest' });

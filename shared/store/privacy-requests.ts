@@ -5,7 +5,7 @@ import { documentClient, tableName } from './client.ts';
 import { privacyGsi1, privacyKeys, type TableKey } from './keys.ts';
 import { queryAll } from './query-all.ts';
 import { getRecord } from './record-once.ts';
-import type { EventScanCursor } from './subject-events.ts';
+import type { FoundKeys, SubjectSearch } from './subject-records.ts';
 import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
 import { type TransactItem, transactWrite } from './transact.ts';
 
@@ -31,9 +31,9 @@ export interface PrivacyRequest {
   reason?: string;
   /** How far the worker's slices have gone (shown on GET while it runs). */
   progress?: PrivacyProgress;
-  /** Where the next slice resumes the search for the subject's events, and what it found so far. */
-  scan?: EventScanCursor;
-  foundEvents?: TableKey[];
+  /** Where the next slice resumes the search for the subject's records, and what it found so far. */
+  scan?: SubjectSearch;
+  found?: FoundKeys;
 }
 
 export interface Tombstone {
@@ -87,13 +87,18 @@ export async function pendingPrivacyRequests(limit: number): Promise<PrivacyRequ
  */
 export async function recordPrivacySlice(
   request: PrivacyRequest,
-  slice: { cursor: EventScanCursor; found: readonly TableKey[]; listingsRead: number; listings: number },
+  slice: { search: SubjectSearch; found: FoundKeys; listingsRead: number; listings: number },
   now: number,
 ): Promise<PrivacyRequest | undefined> {
+  const found: FoundKeys = { ...request.found };
+  for (const [kind, list] of Object.entries(slice.found) as [keyof FoundKeys, TableKey[]][]) {
+    found[kind] = [...(found[kind] ?? []), ...list];
+  }
   const progress: PrivacyProgress = {
+    step: slice.search.step,
     listingsRead: slice.listingsRead,
     listings: slice.listings,
-    eventsFound: (request.foundEvents?.length ?? 0) + slice.found.length,
+    eventsFound: found.events?.length ?? 0,
     slices: (request.progress?.slices ?? 0) + 1,
     updatedAt: new Date(now).toISOString(),
   };
@@ -102,8 +107,8 @@ export async function recordPrivacySlice(
       new UpdateCommand({
         TableName: tableName,
         Key: privacyKeys.request(request.merchantId, request.requestId),
-        UpdateExpression:
-          'SET #progress = :progress, #scan = :cursor, #found = list_append(if_not_exists(#found, :none), :found)',
+        UpdateExpression: 'SET #progress = :progress, #scan = :search, #found = :found',
+        // The slice count it read: a repeated or stale slice writes nothing.
         ConditionExpression:
           '#status = :pending AND (attribute_not_exists(#progress) OR #progress.#slices = :read)',
         ExpressionAttributeNames: {
@@ -111,13 +116,12 @@ export async function recordPrivacySlice(
           '#progress': 'progress',
           '#slices': 'slices',
           '#scan': 'scan',
-          '#found': 'foundEvents',
+          '#found': 'found',
         },
         ExpressionAttributeValues: {
           ':progress': progress,
-          ':cursor': slice.cursor,
-          ':none': [],
-          ':found': slice.found,
+          ':search': slice.search,
+          ':found': found,
           ':pending': 'pending',
           ':read': request.progress?.slices ?? 0,
         },
@@ -127,12 +131,7 @@ export async function recordPrivacySlice(
     if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
     throw error;
   }
-  return {
-    ...request,
-    progress,
-    scan: slice.cursor,
-    foundEvents: [...(request.foundEvents ?? []), ...slice.found],
-  };
+  return { ...request, progress, scan: slice.search, found };
 }
 
 /** The request's outcome; it leaves the queue. An erasure's tombstone is written with it. */
@@ -155,7 +154,7 @@ export async function finishPrivacyRequest(
         '#gpk': GSI1.partitionKey,
         '#gsk': GSI1.sortKey,
         '#scan': 'scan',
-        '#found': 'foundEvents',
+        '#found': 'found',
       },
       ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
     },

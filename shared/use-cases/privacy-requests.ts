@@ -20,7 +20,6 @@ import type {
 } from '../schemas/privacy.ts';
 import { type AuditActor, auditPut } from '../store/audit.ts';
 import { UNMARSHALL_OPTIONS } from '../store/client.ts';
-import type { TableKey } from '../store/keys.ts';
 import { applyContribution } from '../store/network-contributions.ts';
 import { storedNetworkKeys } from '../store/network-items.ts';
 import {
@@ -34,9 +33,15 @@ import {
   pendingPrivacyRequests,
   recordPrivacySlice,
 } from '../store/privacy-requests.ts';
+import type { SliceLimits } from '../store/sliced-search.ts';
 import { eraseSubjectRecords } from '../store/subject-erasure.ts';
-import { NEW_EVENT_SCAN, type SliceLimits, scanSubjectEvents } from '../store/subject-events.ts';
-import { findSubjectRecords, type SubjectRecords } from '../store/subject-records.ts';
+import {
+  type FoundKeys,
+  findSubjectRecords,
+  NEW_SUBJECT_SEARCH,
+  type SubjectRecords,
+  searchSubjectSlice,
+} from '../store/subject-records.ts';
 import { offboardMerchant } from './offboard-merchant.ts';
 
 /**
@@ -154,10 +159,11 @@ async function runPrivacySlice(
   limits: SliceLimits,
 ): Promise<PrivacyRequest | undefined> {
   try {
-    const slice = await scanSubjectEvents(
+    const slice = await searchSubjectSlice(
       request.merchantId,
-      request.identities,
-      request.scan ?? NEW_EVENT_SCAN,
+      parseIdentityIds(request.identities),
+      request.scan ?? NEW_SUBJECT_SEARCH,
+      request.found ?? {},
       limits,
     );
     const recorded = await recordPrivacySlice(request, slice, Date.now());
@@ -181,7 +187,7 @@ async function runPrivacySlice(
 
 /** The subject's events are all found: what follows from them, erased or exported. */
 async function finishRequest(request: PrivacyRequest, now: number): Promise<PrivacyRequest> {
-  const records = await subjectRecords(request.merchantId, request.identities, request.foundEvents ?? []);
+  const records = await subjectRecords(request.merchantId, request.identities, request.found ?? {});
   const counts = countsOf(records);
   if (request.type === 'erase') {
     await eraseSubject(request.merchantId, records, now);
@@ -207,12 +213,12 @@ async function finishRequest(request: PrivacyRequest, now: number): Promise<Priv
   return { ...request, ...outcome };
 }
 
-const subjectRecords = (merchantId: string, identities: readonly string[], events: readonly TableKey[]) =>
+const subjectRecords = (merchantId: string, identities: readonly string[], found: FoundKeys) =>
   findSubjectRecords(
     merchantId,
     parseIdentityIds(identities),
     (list) => storedNetworkKeys(merchantId, list),
-    events,
+    found,
   );
 
 /**
@@ -302,9 +308,15 @@ export async function replayTombstones(by: AuditActor, now: number, fromTable?: 
   for (const tombstone of await listTombstones(fromTable)) {
     // The whole search at once: a restore replays few tombstones, out of any request's path.
     const { merchantId, identities } = tombstone;
-    const search = await scanSubjectEvents(merchantId, identities, NEW_EVENT_SCAN, {
-      deadline: Number.POSITIVE_INFINITY,
-    });
+    const search = await searchSubjectSlice(
+      merchantId,
+      parseIdentityIds(identities),
+      NEW_SUBJECT_SEARCH,
+      {},
+      {
+        deadline: Number.POSITIVE_INFINITY,
+      },
+    );
     const records = await subjectRecords(merchantId, identities, search.found);
     await eraseSubject(tombstone.merchantId, records, now);
     const found = Object.values(countsOf(records)).reduce((a, b) => a + b, 0);
