@@ -136,7 +136,10 @@ export async function searchSubjectSlice(
     if (!slice.done) return { search: current, ...progress, done: false };
     if (current.step === 3) return { search: current, ...progress, done: true };
     current = await nextStep(merchantId, current.step, all);
-    if (Date.now() >= limits.deadline) return { search: current, ...progress, done: false };
+    if (Date.now() >= limits.deadline) {
+      const listingsNext = stepListings(merchantId, subject, current, all).length;
+      return { search: current, found: added, listingsRead: 0, listings: listingsNext, done: false };
+    }
   }
 }
 

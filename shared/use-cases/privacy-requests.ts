@@ -92,7 +92,7 @@ export async function requestPrivacy(
 const MAX_ATTEMPTS = 3;
 
 /**
- * How long one slice may search a merchant's event listing: a third of the worker's 15-minute
+ * How long one slice may search the merchant's listings: a third of the worker's 15-minute
  * timeout (lib/privacy-stack.ts), leaving the rest for the slice that finishes, whose work grows
  * with the subject's records, not with the merchant's.
  */
@@ -150,7 +150,7 @@ export async function handlePrivacyStream(records: readonly DynamoDBRecord[]): P
 }
 
 /**
- * One slice: the search for the subject's events goes on from where the last slice stopped, until
+ * One slice: the search for the subject's records goes on from where the last slice stopped, until
  * the deadline; its progress is recorded (which wakes the next slice in AWS). The slice that completes
  * the search erases or exports. A failure counts an attempt; after MAX_ATTEMPTS the request fails.
  */
@@ -185,7 +185,7 @@ async function runPrivacySlice(
   }
 }
 
-/** The subject's events are all found: what follows from them, erased or exported. */
+/** The subject's records are all found: what follows from them, erased or exported. */
 async function finishRequest(request: PrivacyRequest, now: number): Promise<PrivacyRequest> {
   const records = await subjectRecords(request.merchantId, request.identities, request.found ?? {});
   const counts = countsOf(records);
