@@ -4,6 +4,7 @@
  * slice too short to search the merchant's event listing at once, GET shows the request pending
  * with its progress growing slice by slice, then done, having erased the subject's events only. The
  * AWS worker's stream handler does the same from the stream records the request's own writes make.
+ * A run that keeps failing is tried 3 times, then the request ends failed with its reason.
  */
 import { describe, expect, it, vi } from 'vitest';
 
@@ -124,5 +125,25 @@ describe('privacy requests in slices', () => {
     await handlePrivacyStream([streamRecord(stale)]);
     expect(await show()).toEqual(done);
     expect(await ordersOf(m.merchantId)).toBe(OTHER_ORDERS);
+  });
+
+  it('retries a failing run, then ends it failed with its reason', async () => {
+    // No exports bucket is configured in this file: an export's last step fails every time.
+    const m = await networkMember(suite.api);
+    const accepted = await suite.api.request('POST', '/v1/privacy/requests', {
+      apiKey: m.console,
+      rawBody: JSON.stringify({ type: 'export', subject: { emails: [`${uid('jane')}@example.com`] } }),
+    });
+    expect(accepted.status, accepted.text).toBe(202);
+    const show = async () =>
+      (await suite.api.request('GET', accepted.headers.get('location')!, { apiKey: m.console })).body;
+    for (let attempt = 1; attempt < 3; attempt++) {
+      await runPrivacyWorker();
+      expect((await show()).status).toBe('pending');
+    }
+    await runPrivacyWorker();
+    const failed = await show();
+    expect(failed.status).toBe('failed');
+    expect(failed.reason).toMatch(/^gave up after 3 attempts: EXPORTS_BUCKET is not set/);
   });
 });
