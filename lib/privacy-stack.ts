@@ -68,7 +68,6 @@ export interface PrivacyStackProps extends StackProps {
 export class PrivacyStack extends Stack {
   readonly worker: ApiFunction;
   readonly deadLetterQueue: Queue;
-  readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: PrivacyStackProps) {
     super(scope, id, props);
@@ -127,18 +126,15 @@ export class PrivacyStack extends Stack {
       reason: 'This queue is itself the dead-letter queue of the stream source; nothing redrives from it.',
     });
 
-    const alarm = (name: string, metric: IMetric, description: string) => {
-      const created = new Alarm(this, name, {
+    const alarm = (name: string, metric: IMetric, description: string) =>
+      new Alarm(this, name, {
         metric,
         threshold: 1,
         evaluationPeriods: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
         alarmDescription: description,
-      });
-      created.addAlarmAction(new SnsAction(props.alarmTopic));
-      this.alarms.push(created);
-    };
+      }).addAlarmAction(new SnsAction(props.alarmTopic));
     const period = Duration.minutes(5);
     alarm(
       'WorkerErrorsAlarm',
