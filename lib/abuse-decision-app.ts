@@ -6,6 +6,7 @@ import { STAGES, type StageConfig, type StageName, stackEnvironment, stackName }
 import { DataStack } from './data-stack.ts';
 import { ImportStack } from './import-job.ts';
 import { LakeStack } from './lake-stack.ts';
+import { PrivacyStack } from './privacy-stack.ts';
 import { UploadWorkerStack } from './upload-worker.ts';
 import { WebhookStack } from './webhook-worker.ts';
 
@@ -19,6 +20,7 @@ export interface EnvironmentStacks {
   uploads: UploadWorkerStack;
   imports: ImportStack;
   lake: LakeStack;
+  privacy: PrivacyStack;
 }
 
 export interface AbuseDecisionAppOptions {
@@ -28,8 +30,8 @@ export interface AbuseDecisionAppOptions {
 }
 
 /**
- * One stateful stack (the table) and six more (API, webhook delivery, upload recording, history
- * import, the lake and its learning job) per environment, checked by cdk-nag (AwsSolutions) at synthesis: an
+ * One stateful stack (the table) and seven more (API, webhook delivery, upload recording, history
+ * import, the lake and its learning job, privacy requests) per environment, checked by cdk-nag (AwsSolutions) at synthesis: an
  * unacknowledged finding fails `cdk synth`.
  */
 export function buildAbuseDecisionApp(
@@ -90,7 +92,15 @@ export function buildAbuseDecisionApp(
       table: data.table,
       alarmTopic: api.monitoring.topic,
     });
-    built[config.stage] = { data, api, webhooks, uploads, imports, lake };
+    const privacy = new PrivacyStack(app, stackName(config.stage, 'Privacy'), {
+      ...common,
+      description: `Abuse-decision API, ${config.stage}: the privacy worker (erase, export) on the table's stream`,
+      config,
+      table: data.table,
+      exportsBucket: api.exportsForWorker,
+      alarmTopic: api.monitoring.topic,
+    });
+    built[config.stage] = { data, api, webhooks, uploads, imports, lake, privacy };
   }
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return built;

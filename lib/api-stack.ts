@@ -29,6 +29,7 @@ import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.
 import { ConsoleHosting } from './console-hosting.ts';
 import { addGatewayErrors } from './gateway-responses.ts';
 import { type MonitoredFunction, Monitoring } from './monitoring.ts';
+import type { ExportsBucketRef } from './privacy-stack.ts';
 import { privateBucket } from './private-bucket.ts';
 import { TABLE_ACCESS } from './table-access.ts';
 
@@ -57,6 +58,8 @@ export class ApiStack extends Stack {
   readonly url: string;
   /** Privacy exports: written by the privacy worker, read through the links the management API signs. */
   readonly exportsBucket: Bucket;
+  /** The same bucket for the privacy worker's stack (lib/privacy-stack.ts), which writes the exports. */
+  readonly exportsForWorker: ExportsBucketRef;
   readonly console: ConsoleHosting;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
@@ -76,6 +79,12 @@ export class ApiStack extends Stack {
         'The privacy worker writes exports and merchants read them through presigned links, IAM-signed calls ' +
         'CloudTrail records; objects expire after 8 days, so server access logs would add nothing.',
     });
+    const arnExportName = `${this.stackName}:ExportsBucketArn`;
+    this.exportsForWorker = {
+      bucketName: this.exportsBucket.bucketName,
+      bucketArn: this.exportValue(this.exportsBucket.bucketArn, { name: arnExportName }),
+      arnExportName,
+    };
     const environment: Record<string, string> = {
       ...commonEnvironment(config),
       DEFAULT_RATE_LIMIT_PER_SECOND: String(config.defaultRateLimit.perSecond),

@@ -124,7 +124,7 @@ export const STAGES: Readonly<Record<StageName, StageConfig>> = {
 /** `AbuseDecision-<stage>-<part>`: stack names say the environment, so both fit in one account. */
 export function stackName(
   stage: StageName,
-  part: 'Data' | 'Api' | 'Learning' | 'Webhooks' | 'Uploads' | 'Import' | 'Lake',
+  part: 'Data' | 'Api' | 'Learning' | 'Webhooks' | 'Uploads' | 'Import' | 'Lake' | 'Privacy',
 ): string {
   return `AbuseDecision-${stage}-${part}`;
 }

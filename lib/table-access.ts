@@ -129,6 +129,26 @@ export const WEBHOOK_WORKER_ACCESS: TableAccess = {
 };
 
 /**
+ * The privacy worker (functions/privacy-worker.ts, lib/privacy-stack.ts): reads its request
+ * (GetItem), searches the merchant's event listing, disputes and list entries on GSI1 and the audit
+ * and webhook partitions on the table (Query), reads the records it erases or exports (BatchGetItem),
+ * records each slice and counts attempts (UpdateItem), deletes records, redacts audit and list text
+ * and withdraws network contributions (DeleteItem, PutItem, UpdateItem), and ends the request with
+ * its audit entry and tombstone in one transaction (UpdateItem, PutItem).
+ */
+export const PRIVACY_WORKER_ACCESS: TableAccess = {
+  ...access([
+    'dynamodb:BatchGetItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:GetItem',
+    'dynamodb:PutItem',
+    'dynamodb:Query',
+    'dynamodb:UpdateItem',
+  ]),
+  queriedIndexes: [GSI1.name],
+};
+
+/**
  * The dispositions upload worker (functions/dispositions-upload-worker.ts): reads the upload item
  * (GetItem) and its chunks (Query on the table, not an index), counts its runs and each recorded
  * chunk (UpdateItem), and records each return through the disposition use case (RECORD_EVENT).

@@ -3,7 +3,8 @@ import { pollEvery } from './poll.ts';
 
 /**
  * Local mode's privacy worker: the same code as the AWS worker Lambda, fed by polling the pending
- * requests (DynamoDB Local has no stream to a Lambda). One pass at a time.
+ * requests (DynamoDB Local has no stream to a Lambda). One pass at a time, each a slice of every
+ * pending request.
  */
 export function startPrivacyPoller(options: { intervalMs?: number; log?: (line: string) => void } = {}) {
   const log = options.log ?? console.log;

@@ -20,8 +20,10 @@ import { IMPORT_HANDLER_FILE } from '../lib/import-job.ts';
 import { QUERY_RESULT_EXPIRY_DAYS } from '../lib/lake-stack.ts';
 import { CEL_CHUNK_FILE, REPO_ROOT } from '../lib/lambda-bundle.ts';
 import { LEARNING_HANDLER_FILES } from '../lib/learning-stack.ts';
+import { PRIVACY_STREAM_RETRIES, PRIVACY_WORKER_HANDLER_FILE } from '../lib/privacy-stack.ts';
 import {
   IMPORT_JOB_ACCESS,
+  PRIVACY_WORKER_ACCESS,
   TABLE_ACCESS,
   type TableAction,
   UPLOAD_WORKER_ACCESS,
@@ -36,6 +38,7 @@ import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/rou
 import { FAILED_AUTHENTICATION_LIMIT } from '../shared/http/web-acl-rules.ts';
 import { LAKE_TABLE_NAMES, LAKE_TABLES } from '../shared/lake/lake-tables.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
+import { PRIVACY_SLICE_MS } from '../shared/use-cases/privacy-requests.ts';
 
 /** One function per event route, the management API's one, the 404/405 fallback, the OpenAPI document's. */
 const FUNCTION_COUNT = new Set(ROUTES.map((r) => r.functionName)).size + 1 + PUBLIC_ROUTES.length;
@@ -589,8 +592,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
       'AWS::CloudWatch::Dashboard': 'DashboardName',
       'AWS::CloudWatch::Alarm': 'AlarmName',
     };
-    const { data, api, webhooks, uploads, imports } = environment(stage);
-    for (const stack of [data, api, webhooks, uploads, imports]) {
+    const { data, api, webhooks, uploads, imports, privacy } = environment(stage);
+    for (const stack of [data, api, webhooks, uploads, imports, privacy]) {
       for (const [id, resource] of resources(templateOf(stack))) {
         const key = physicalNames[resource.Type];
         if (key) expect(resource.Properties[key], `${id}.${key}`).toBeUndefined();
@@ -687,8 +690,8 @@ describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
   });
 
   it('passes cdk-nag AwsSolutions: no unacknowledged finding, every acknowledgement with a reason', () => {
-    const { data, api, webhooks, uploads, imports } = environment(stage);
-    for (const stack of [data, api, webhooks, uploads, imports]) {
+    const { data, api, webhooks, uploads, imports, privacy } = environment(stage);
+    for (const stack of [data, api, webhooks, uploads, imports, privacy]) {
       const report = new AwsSolutionsChecks().validateScope(stack);
       expect(
         report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath)}`),
@@ -1080,6 +1083,99 @@ describe.each(['sandbox', 'production'] as const)('%s privacy exports', (stage) 
   });
 });
 
+describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privacy-stack.ts)', (stage) => {
+  const template = () => templateOf(environment(stage).privacy);
+
+  it('is a stack of its own, woken by the stream only for pending privacy requests, retried, dead-lettered', () => {
+    const { privacy, api, data } = environment(stage);
+    expect(privacy.stackName).toBe(`AbuseDecision-${stage}-Privacy`);
+    expect(privacy.dependencies).toEqual(expect.arrayContaining([data, api]));
+    expect(resources(templateOf(api), 'AWS::Lambda::EventSourceMapping')).toEqual([]);
+    const [mapping, ...others] = resources(template(), 'AWS::Lambda::EventSourceMapping');
+    expect(others).toEqual([]);
+    expect(JSON.stringify(mapping?.[1].Properties.EventSourceArn)).toContain('StreamArn');
+    expect(mapping?.[1].Properties).toMatchObject({
+      FunctionName: { Ref: logicalId(privacy.worker.handler) },
+      StartingPosition: 'LATEST',
+      BatchSize: 1,
+      MaximumRetryAttempts: PRIVACY_STREAM_RETRIES,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [logicalId(privacy.deadLetterQueue), 'Arn'] } },
+      },
+    });
+    const criteria = mapping?.[1].Properties.FilterCriteria as { Filters: { Pattern: string }[] } | undefined;
+    const filters = criteria?.Filters ?? [];
+    // Every write to a pending request (new, a slice's progress, a failed attempt) wakes it; an ended one does not.
+    expect(filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([
+      { dynamodb: { NewImage: { entity: { S: ['privacyRequest'] }, status: { S: ['pending'] } } } },
+    ]);
+    const fn = only(template(), 'AWS::Lambda::Function');
+    expect(fn.Properties).toMatchObject({ Timeout: 900, Runtime: 'nodejs24.x' });
+    // Three slices fit in one run: the one that finishes has the rest of the timeout for its records.
+    expect(PRIVACY_SLICE_MS * 3).toBeLessThanOrEqual(Number(fn.Properties.Timeout) * 1000);
+    const variables = (fn.Properties.Environment as { Variables: Json }).Variables;
+    expect(variables).toMatchObject({ ENVIRONMENT: stage });
+    expect(JSON.stringify(variables.EXPORTS_BUCKET)).toContain(logicalId(api.exportsBucket));
+    expect(variables.DIGEST_KEY_SECRET_PREFIX).toBeUndefined();
+    expect(variables.NETWORK_SECRET_ARN).toBeUndefined();
+  });
+
+  it('alarms to the API stack’s topic on crashes, dead letters and failed requests', () => {
+    const alarms = resources(template(), 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
+    expect(alarms.map((alarm) => alarm.MetricName).sort()).toEqual([
+      'ApproximateNumberOfMessagesVisible',
+      'Errors',
+      'PrivacyRequestsFailed',
+    ]);
+    const topic = logicalId(environment(stage).api.monitoring.topic);
+    for (const alarm of alarms) {
+      expect(alarm).toMatchObject({ Threshold: 1, TreatMissingData: 'notBreaching' });
+      expect(JSON.stringify(alarm.AlarmActions)).toContain(topic);
+    }
+    const failed = alarms.find((alarm) => alarm.MetricName === 'PrivacyRequestsFailed');
+    expect(failed).toMatchObject({
+      Namespace: 'AbuseDecision',
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+    });
+  });
+
+  it('grants the worker the table actions its bundle sends, writes under <merchant>/privacy/ only, no secret', async () => {
+    const { privacy, api } = environment(stage);
+    const statements = statementsOf(template(), policyStatements(template()), privacy.worker.role).map(
+      ({ statement }) => statement,
+    );
+    const tableStatement = statements.find((statement) =>
+      asList(statement.Action).includes('dynamodb:BatchGetItem'),
+    );
+    expect(asList(tableStatement?.Action).sort()).toEqual([...PRIVACY_WORKER_ACCESS.actions].sort());
+    expect(JSON.stringify(statements)).toContain(`/index/${GSI1.name}`);
+    const s3 = statements.filter((statement) =>
+      asList(statement.Action).some((a) => String(a).startsWith('s3:')),
+    );
+    expect(s3).toEqual([
+      expect.objectContaining({
+        Action: 's3:PutObject',
+        Resource: {
+          'Fn::Join': ['', [{ 'Fn::ImportValue': api.exportsForWorker.arnExportName }, '/*/privacy/*']],
+        },
+      }),
+    ]);
+    const actions = statements.flatMap((statement) => asList(statement.Action).map(String));
+    expect(actions.filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+    // KMS on the table's own key only, where the table has one (production); nothing else is opened.
+    const kms = statements.filter((statement) =>
+      asList(statement.Action).some((a) => String(a).startsWith('kms:')),
+    );
+    expect(kms.length).toBe(STAGES[stage].tableEncryption === 'customer-managed' ? 1 : 0);
+    for (const statement of kms) expect(JSON.stringify(statement.Resource)).toContain('DecisionTableKey');
+
+    const sent = await actionsSentBy(PRIVACY_WORKER_HANDLER_FILE);
+    expect(sent.actions).toEqual([...PRIVACY_WORKER_ACCESS.actions, 's3:PutObject'].sort());
+    expect(sent.keyActions).toEqual([]);
+    expect(sent.queriesIndex).toBe(true);
+  });
+});
+
 describe('table access (lib/table-access.ts)', () => {
   it('grants each function exactly the DynamoDB actions its bundled code sends', async () => {
     const handlers: [keyof typeof TABLE_ACCESS, string][] = [
@@ -1127,7 +1223,7 @@ describe.each(['sandbox', 'production'] as const)('webhook signing secrets key (
     expect(onSecretsKey(built.webhooks)).toEqual([
       { owner: 'WorkerFunctionRoleDefaultPolicy', actions: 'kms:Decrypt' },
     ]);
-    for (const stack of [built.data, built.lake, built.uploads, built.imports]) {
+    for (const stack of [built.data, built.lake, built.uploads, built.imports, built.privacy]) {
       expect(onSecretsKey(stack), stack.stackName).toEqual([]);
     }
     // The functions that hold a grant are told the key; nothing else is.

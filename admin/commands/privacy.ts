@@ -9,13 +9,14 @@ import {
   replayTombstones,
   requestPrivacy,
   runPrivacyWorker,
+  runUntilFinished,
 } from '../../shared/use-cases/privacy-requests.ts';
 import { type AdminCommand, CommandError, checked, requireFlag, UsageError } from '../command.ts';
 import { ADMIN_CLI, adminOperator, requireMerchant } from '../targets.ts';
 
 /**
  * Privacy requests (docs/privacy.md): erase or export one customer, as POST /v1/privacy/requests
- * does, then run the worker at once; show one; replay the tombstones after a restore.
+ * does, then run its slices at once until it ends; show one; replay the tombstones after a restore.
  */
 const requestCommand = (type: PrivacyRequestType): AdminCommand => ({
   words: ['privacy', type],
@@ -25,9 +26,7 @@ const requestCommand = (type: PrivacyRequestType): AdminCommand => ({
     const merchantId = await requireMerchant(flags);
     const subject = checked(privacySubjectSchema, parseSubject(requireFlag(flags, 'subject')));
     const request = await requestPrivacy(merchantId, ADMIN_CLI, type, subject, Date.now());
-    await runPrivacyWorker();
-    const done = await getPrivacyRequest(merchantId, request.requestId);
-    return privacyRequestView(done ?? request, Date.now());
+    return privacyRequestView(await runUntilFinished(merchantId, request.requestId), Date.now());
   },
 });
 
@@ -47,7 +46,8 @@ export const privacyCommands: AdminCommand[] = [
   },
   {
     words: ['privacy', 'run'],
-    usage: 'privacy run   (the privacy worker: every pending request, as the local poller runs them)',
+    usage:
+      'privacy run   (one pass of the privacy worker: a slice of every pending request, as the local poller runs)',
     options: {},
     run: async () => ({
       finished: (await runPrivacyWorker()).map(({ merchantId, requestId, type, status }) => ({

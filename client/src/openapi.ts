@@ -2056,6 +2056,7 @@ export interface components {
             exportExpiresAt?: string;
             /** @description Why a failed request stopped */
             reason?: string;
+            progress?: components["schemas"]["PrivacyProgress"];
         };
         PrivacyCounts: {
             /** Format: int32 */
@@ -2080,6 +2081,20 @@ export interface components {
             auditEntries: number;
             /** Format: int32 */
             networkContributions: number;
+        };
+        /** @description How far the worker has gone: the step of the search for the customer’s records (1: events, disputes and list entries naming its identifiers; 2: disputes on its orders; 3: list entries, webhook deliveries and audit entries naming its records), that step’s listings searched of `listings`, the events found so far, and the time-bounded slices run */
+        PrivacyProgress: {
+            step: number;
+            /** Format: int32 */
+            listingsRead: number;
+            /** Format: int32 */
+            listings: number;
+            /** Format: int32 */
+            eventsFound: number;
+            /** Format: int32 */
+            slices: number;
+            /** Format: date-time */
+            updatedAt: string;
         };
         PrivacyRequestPage: {
             items: components["schemas"]["PrivacyRequest"][];

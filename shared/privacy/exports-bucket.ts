@@ -24,6 +24,9 @@ const s3 = () => {
 export const exportObjectKey = (merchantId: string, requestId: string) =>
   `${merchantId}/privacy/${requestId}.json`;
 
+/** Every key exportObjectKey makes, as an IAM resource pattern (the worker may write these only). */
+export const EXPORTS_PREFIX_PATTERN = '*/privacy/*';
+
 export async function writeExport(key: string, document: string): Promise<void> {
   await s3().send(
     new PutObjectCommand({ Bucket: bucket(), Key: key, Body: document, ContentType: 'application/json' }),

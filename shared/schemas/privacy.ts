@@ -96,9 +96,28 @@ export const privacyRequestStatusSchema = z
       .meta({ description: 'Export only: the document’s download link, until `exportExpiresAt`' }),
     exportExpiresAt: isoTime().optional(),
     reason: text().optional().meta({ description: 'Why a failed request stopped' }),
+    progress: z
+      .object({
+        step: z.int().min(1).max(3),
+        listingsRead: count(),
+        listings: count(),
+        eventsFound: count(),
+        slices: count(),
+        updatedAt: isoTime(),
+      })
+      .optional()
+      .meta({
+        id: 'PrivacyProgress',
+        description:
+          'How far the worker has gone: the step of the search for the customer’s records (1: events, disputes ' +
+          'and list entries naming its identifiers; 2: disputes on its orders; 3: list entries, webhook deliveries ' +
+          'and audit entries naming its records), that step’s listings searched of `listings`, the events found ' +
+          'so far, and the time-bounded slices run',
+      }),
   })
   .meta({ id: 'PrivacyRequest' });
 export type PrivacyRequestStatus = z.infer<typeof privacyRequestStatusSchema>;
+export type PrivacyProgress = NonNullable<PrivacyRequestStatus['progress']>;
 
 /** The merchant's requests, newest first (the console's Privacy page). */
 export const privacyRequestPageSchema = page(privacyRequestStatusSchema, 'PrivacyRequestPage');

@@ -1,12 +1,13 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { retainUntil } from '../retention.ts';
-import type { PrivacyCounts, PrivacyRequestType } from '../schemas/privacy.ts';
+import type { PrivacyCounts, PrivacyProgress, PrivacyRequestType } from '../schemas/privacy.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { documentClient, tableName } from './client.ts';
-import { privacyGsi1, privacyKeys } from './keys.ts';
+import { privacyGsi1, privacyKeys, type TableKey } from './keys.ts';
 import { type Page, queryPage, wholePartition } from './pages.ts';
 import { queryAll } from './query-all.ts';
 import { getRecord } from './record-once.ts';
+import type { FoundKeys, SubjectSearch } from './subject-records.ts';
 import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
 import { type TransactItem, transactWrite } from './transact.ts';
 
@@ -31,6 +32,11 @@ export interface PrivacyRequest {
   exportKey?: string;
   exportExpiresAt?: string;
   reason?: string;
+  /** How far the worker's slices have gone (shown on GET while it runs). */
+  progress?: PrivacyProgress;
+  /** Where the next slice resumes the search for the subject's records, and what it found so far. */
+  scan?: SubjectSearch;
+  found?: FoundKeys;
 }
 
 export interface Tombstone {
@@ -112,6 +118,60 @@ export async function pendingPrivacyRequests(limit: number): Promise<PrivacyRequ
   return found;
 }
 
+/**
+ * One slice's progress, on the request as it was read (`progress.slices`): a repeated or stale
+ * slice changes nothing. The write keeps the request pending, so the table's stream wakes the
+ * worker again for the next slice (lib/privacy-stack.ts). Returns whether it was recorded.
+ */
+export async function recordPrivacySlice(
+  request: PrivacyRequest,
+  slice: { search: SubjectSearch; found: FoundKeys; listingsRead: number; listings: number },
+  now: number,
+): Promise<PrivacyRequest | undefined> {
+  const found: FoundKeys = { ...request.found };
+  for (const [kind, list] of Object.entries(slice.found) as [keyof FoundKeys, TableKey[]][]) {
+    found[kind] = [...(found[kind] ?? []), ...list];
+  }
+  const progress: PrivacyProgress = {
+    step: slice.search.step,
+    listingsRead: slice.listingsRead,
+    listings: slice.listings,
+    eventsFound: found.events?.length ?? 0,
+    slices: (request.progress?.slices ?? 0) + 1,
+    updatedAt: new Date(now).toISOString(),
+  };
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: privacyKeys.request(request.merchantId, request.requestId),
+        UpdateExpression: 'SET #progress = :progress, #scan = :search, #found = :found',
+        // The slice count it read: a repeated or stale slice writes nothing.
+        ConditionExpression:
+          '#status = :pending AND (attribute_not_exists(#progress) OR #progress.#slices = :read)',
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          '#progress': 'progress',
+          '#slices': 'slices',
+          '#scan': 'scan',
+          '#found': 'found',
+        },
+        ExpressionAttributeValues: {
+          ':progress': progress,
+          ':search': slice.search,
+          ':found': found,
+          ':pending': 'pending',
+          ':read': request.progress?.slices ?? 0,
+        },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+  return { ...request, progress, scan: slice.search, found };
+}
+
 /** The request's outcome; it leaves the queue. An erasure's tombstone is written with it. */
 export async function finishPrivacyRequest(
   request: PrivacyRequest,
@@ -125,11 +185,14 @@ export async function finishPrivacyRequest(
     Update: {
       TableName: tableName,
       Key: privacyKeys.request(request.merchantId, request.requestId),
-      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')} REMOVE #gpk, #gsk`,
+      // The search's cursor and event keys go: an outcome keeps counts, never which records.
+      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')} REMOVE #gpk, #gsk, #scan, #found`,
       ExpressionAttributeNames: {
         ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
         '#gpk': GSI1.partitionKey,
         '#gsk': GSI1.sortKey,
+        '#scan': 'scan',
+        '#found': 'found',
       },
       ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
     },

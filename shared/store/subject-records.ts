@@ -1,4 +1,3 @@
-import { forEachConcurrently } from '../concurrency.ts';
 import { EVENT_TYPES, type EventType } from '../contract/endpoints.ts';
 import type { IdentityRef } from '../identity/identities.ts';
 import { identityId, parseIdentityId } from '../identity/identity-ids.ts';
@@ -21,14 +20,22 @@ import {
 import { keepsLinks, membersAttribute } from './link-sketch.ts';
 import { queryAll } from './query-all.ts';
 import { reviewIdFor } from './reviews.ts';
+import {
+  type Listing,
+  type ListingCursor,
+  listingsOf,
+  NEW_LISTING_CURSOR,
+  type SliceLimits,
+  searchListings,
+} from './sliced-search.ts';
 import { GSI1, PARTITION_KEY } from './table-definition.ts';
 
 /**
  * Everything one merchant's table holds about a privacy subject (its identities as digests), read
- * for an export or an erasure (shared/use-cases/privacy-requests.ts). Nothing indexes events by
- * identity, so the subject's events are found through the merchant's event listing (GSI1, every
- * type and shard, read in parallel) filtered on their `identities`; everything else follows from
- * those events or from the identities' own keys. Reads only; the caller erases or exports.
+ * for an export or an erasure (shared/use-cases/privacy-requests.ts). Nothing indexes records by
+ * identity, so the subject's events, disputes, list entries, webhook deliveries and audit entries
+ * are searched for, in time-bounded slices (searchSubjectSlice); everything else follows from those
+ * records or from the identities' own keys. Reads only; the caller erases or exports.
  */
 export interface SubjectRecords {
   /** Decided event records: orders, returns, signups, logins, account updates. */
@@ -66,28 +73,151 @@ export interface LinkToRemove {
   fingerprint: number;
 }
 
-/** Queries in flight at once: the listing has 64 shards per event type. */
-const QUERY_CONCURRENCY = 16;
-/** Values per filter expression: DynamoDB takes up to 4 KB of expression. */
-const FILTER_VALUES = 40;
-
 /**
  * The network keys of those identities that have one (sighted while the merchant was a member: the
  * key is computed at event time and kept on its identity item, shared/store/network-items.ts).
  */
 export type NetworkKeysOf = (refs: readonly IdentityRef[]) => Promise<string[]>;
 
+/**
+ * The search for the subject's records (sliced-search.ts), in three steps, each needing what the one
+ * before found: (1) the merchant's decided events (each type x 64 shards), disputes and list entries
+ * naming the subject's identities; (2) the disputes on its orders; (3) list entries, webhook
+ * deliveries and audit entries naming any of its records (`named`, and the endpoints to read, worked
+ * out once as the step starts).
+ */
+export interface SubjectSearch {
+  step: 1 | 2 | 3;
+  cursor: ListingCursor;
+  named?: string[];
+  endpoints?: string[];
+}
+
+export const NEW_SUBJECT_SEARCH: SubjectSearch = { step: 1, cursor: NEW_LISTING_CURSOR };
+
+type FoundKind = 'events' | 'disputes' | 'listEntries' | 'listEntryMentions' | 'deliveries' | 'auditEntries';
+/** The keys a search found, by kind. */
+export type FoundKeys = Partial<Record<FoundKind, TableKey[]>>;
+
+export interface SubjectSearchSlice {
+  search: SubjectSearch;
+  /** What this slice found. */
+  found: FoundKeys;
+  /** Listings of the step read to the end, of `listings`. */
+  listingsRead: number;
+  listings: number;
+  done: boolean;
+}
+
+/**
+ * One slice of the search, from `search` until the deadline; `found` is what earlier slices found
+ * (the next step's listings follow from it).
+ */
+export async function searchSubjectSlice(
+  merchantId: string,
+  subject: readonly IdentityRef[],
+  search: SubjectSearch,
+  found: FoundKeys,
+  limits: SliceLimits,
+): Promise<SubjectSearchSlice> {
+  let current = search;
+  const all: FoundKeys = { ...found };
+  const added: FoundKeys = {};
+  for (;;) {
+    const listings = stepListings(merchantId, subject, current, all);
+    const slice = await searchListings(listings, current.cursor, limits);
+    for (const { kind, key } of slice.found) {
+      const foundKind = kind as FoundKind;
+      added[foundKind] = [...(added[foundKind] ?? []), key];
+      all[foundKind] = [...(all[foundKind] ?? []), key];
+    }
+    current = { ...current, cursor: slice.cursor };
+    const progress = { found: added, listingsRead: slice.listingsRead, listings: listings.length };
+    if (!slice.done) return { search: current, ...progress, done: false };
+    if (current.step === 3) return { search: current, ...progress, done: true };
+    current = await nextStep(merchantId, current.step, all);
+    if (Date.now() >= limits.deadline) {
+      const listingsNext = stepListings(merchantId, subject, current, all).length;
+      return { search: current, found: added, listingsRead: 0, listings: listingsNext, done: false };
+    }
+  }
+}
+
+function stepListings(
+  merchantId: string,
+  subject: readonly IdentityRef[],
+  search: SubjectSearch,
+  found: FoundKeys,
+): Listing[] {
+  const ids = subject.map(identityId);
+  const disputes = String(learningGsi1.disputesByMerchant(merchantId, '', '')[GSI1.partitionKey]);
+  const lists = listGsi1.entriesPartition(merchantId);
+  if (search.step === 1) {
+    const events = EVENT_TYPES.flatMap((type) => gsi1.eventPartitions(merchantId, type));
+    const digests = subject.map((ref) => ref.digest);
+    return [
+      ...listingsOf(events, { kind: 'events', index: 'gsi1', paths: ['identities'] }, ids),
+      ...listingsOf([disputes], { kind: 'disputes', index: 'gsi1', paths: ['applied.identities'] }, ids),
+      ...listingsOf([lists], { kind: 'listEntries', index: 'gsi1', paths: ['digest'] }, digests),
+    ];
+  }
+  if (search.step === 2) {
+    const orderPartition = keys.order(merchantId, '')[PARTITION_KEY];
+    const orderIds = (found.events ?? [])
+      .filter((key) => key[PARTITION_KEY].startsWith(orderPartition))
+      .map(recordIdOf);
+    return listingsOf([disputes], { kind: 'disputes', index: 'gsi1', paths: ['providerOrderId'] }, orderIds);
+  }
+  const named = search.named ?? [];
+  const audit = consoleKeys.auditEntry(merchantId, '', '')[PARTITION_KEY];
+  return [
+    ...listingsOf([lists], { kind: 'listEntryMentions', index: 'gsi1', paths: ['cause', 'concerns'] }, named),
+    // The payload is JSON: a quoted id matches that id only, never a longer one containing it.
+    ...listingsOf(
+      search.endpoints ?? [],
+      { kind: 'deliveries', index: 'table', paths: ['body'], sortKeyPrefix: webhookKeys.deliveryPrefix },
+      named.map((id) => JSON.stringify(id)),
+    ),
+    ...listingsOf([audit], { kind: 'auditEntries', index: 'table', paths: ['subject', 'detail'] }, named),
+  ];
+}
+
+/** The step after `step`; the third's ids and endpoints are worked out here, once. */
+async function nextStep(merchantId: string, step: 1 | 2 | 3, found: FoundKeys): Promise<SubjectSearch> {
+  if (step === 1) return { step: 2, cursor: NEW_LISTING_CURSOR };
+  const events = (await storedItems(found.events)).map(eventKeyOf);
+  const reviews = await storedItems(events.map((e) => keys.review(merchantId, reviewIdFor(e.type, e.key))));
+  const named = [
+    ...events.flatMap((e) => [e.id, ...serviceIdsOf(e.item)]),
+    ...reviews.map((r) => String(r.reviewId)),
+    ...(await storedItems(found.disputes)).map((d) => String(d.disputeId)),
+    ...(await storedItems(found.listEntries)).map((e) => String(e.entryId)),
+  ];
+  return {
+    step: 3,
+    cursor: NEW_LISTING_CURSOR,
+    named: [...new Set(named)],
+    endpoints: await endpointsOf(merchantId),
+  };
+}
+
+/** The items of those keys that still exist, as they are now. */
+const storedItems = async (list: readonly TableKey[] | undefined) => [
+  ...(await batchGetItems(list ?? [])).values(),
+];
+
 export async function findSubjectRecords(
   merchantId: string,
   subject: readonly IdentityRef[],
   networkKeysOf: NetworkKeysOf,
+  found: FoundKeys,
 ): Promise<SubjectRecords> {
-  const ids = subject.map(identityId);
-  const events = await eventsNaming(merchantId, ids);
+  // As they are now: a record found by an earlier slice may have been erased or changed since.
+  const events = await storedItems(found.events);
   const eventKeys = events.map(eventKeyOf);
   const orderIds = eventKeys.filter((e) => e.type === 'order').map((e) => e.id);
   const returnIds = eventKeys.filter((e) => e.type === 'return').map((e) => e.id);
-  const disputes = await disputesNaming(merchantId, ids, orderIds);
+  const disputes = await storedItems(found.disputes);
   const reviewKeys = eventKeys.map((e) => keys.review(merchantId, reviewIdFor(e.type, e.key)));
   const causes = [
     ...returnIds.map((id) => `return:${id}`),
@@ -113,9 +243,6 @@ export async function findSubjectRecords(
       const item = byKey.get(keyString(key));
       return item ? [item] : [];
     });
-  const reviews = stored(reviewKeys);
-  const links = await linksToRemove(merchantId, subject, events);
-  const listEntries = await listEntriesNaming(merchantId, subject);
   const causeSet = new Set(causes);
   const networkCauses = stored(otherNetworkKeys.map((nk) => networkKeys.ledger(nk, merchantId))).flatMap(
     (ledger) => {
@@ -123,12 +250,13 @@ export async function findSubjectRecords(
       return held.length > 0 ? [{ ledger, causes: held }] : [];
     },
   );
-  const named = [
-    ...eventKeys.flatMap((e) => [e.id, ...serviceIdsOf(e.item)]),
-    ...reviews.map((r) => String(r.reviewId)),
-    ...disputes.map((d) => String(d.disputeId)),
-    ...listEntries.map((e) => String(e.entryId)),
-  ];
+  const deliveries = await storedItems(found.deliveries);
+  const outbox = await storedItems(
+    [...new Set(deliveries.map((d) => String(d.eventId)))].map((id) => webhookKeys.outbox(merchantId, id)),
+  );
+  // An entry on the subject's own identity goes whole; entries elsewhere only lose their mention.
+  const ownEntries = new Set((found.listEntries ?? []).map(keyString));
+  const mentions = (found.listEntryMentions ?? []).filter((key) => !ownEntries.has(keyString(key)));
   return {
     events,
     sideItems: stored([
@@ -137,80 +265,16 @@ export async function findSubjectRecords(
     ]),
     disputes,
     dispositions: stored(returnIds.map((id) => keys.returnDispositions(merchantId, id))),
-    reviews,
+    reviews: stored(reviewKeys),
     identities: stored(subject.map((ref) => identityKey(merchantId, ref))),
-    links,
-    listEntries,
-    listEntryMentions: await listEntriesMentioning(merchantId, named, listEntries),
-    webhookItems: await webhookItemsNaming(merchantId, named),
-    auditEntries: await auditEntriesNaming(merchantId, named),
+    links: await linksToRemove(merchantId, subject, events),
+    listEntries: await storedItems(found.listEntries),
+    listEntryMentions: await storedItems(mentions),
+    webhookItems: [...deliveries, ...outbox],
+    auditEntries: await storedItems(found.auditEntries),
     networkLedgers: stored(subjectNetworkKeys.map((nk) => networkKeys.ledger(nk, merchantId))),
     networkCauses,
   };
-}
-
-/** An `OR` of `contains(path, :v)` over values, with its names and values. */
-function containsAny(path: string, values: readonly string[], prefix: string) {
-  const names: Record<string, string> = {};
-  const parts = path.split('.').map((part, i) => {
-    names[`#${prefix}${i}`] = part;
-    return `#${prefix}${i}`;
-  });
-  const attribute = parts.join('.');
-  const expressionValues: Record<string, string> = {};
-  const clauses = values.map((value, i) => {
-    expressionValues[`:${prefix}${i}`] = value;
-    return `contains(${attribute}, :${prefix}${i})`;
-  });
-  return { expression: clauses.join(' OR '), names, values: expressionValues };
-}
-
-const chunks = <T>(values: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(values.length / size) }, (_, i) => values.slice(i * size, i * size + size));
-
-/** Every item of the queried partitions matching an `OR` of contains() over `values`, chunked. */
-async function queryNaming(
-  partitions: readonly string[],
-  index: 'table' | 'gsi1',
-  paths: readonly string[],
-  values: readonly string[],
-  extra: { condition?: string; names?: Record<string, string>; values?: Record<string, unknown> } = {},
-): Promise<Record<string, unknown>[]> {
-  if (values.length === 0) return [];
-  const found = new Map<string, Record<string, unknown>>();
-  const work = partitions.flatMap((pk) => chunks(values, FILTER_VALUES).map((chunk) => ({ pk, chunk })));
-  await forEachConcurrently(work, QUERY_CONCURRENCY, async ({ pk, chunk }) => {
-    const filters = paths.map((path, i) => containsAny(path, chunk, `f${i}_`));
-    const pkName = index === 'gsi1' ? GSI1.partitionKey : PARTITION_KEY;
-    await queryAll(
-      {
-        ...(index === 'gsi1' ? { IndexName: GSI1.name } : {}),
-        KeyConditionExpression: `#pk = :pk${extra.condition ? ` AND ${extra.condition}` : ''}`,
-        FilterExpression: filters.map((f) => `(${f.expression})`).join(' OR '),
-        ExpressionAttributeNames: Object.assign(
-          { '#pk': pkName },
-          extra.names,
-          ...filters.map((f) => f.names),
-        ),
-        ExpressionAttributeValues: Object.assign(
-          { ':pk': pk },
-          extra.values,
-          ...filters.map((f) => f.values),
-        ),
-      },
-      (item) => {
-        found.set(keyString(item as unknown as TableKey), item);
-        return true;
-      },
-    );
-  });
-  return [...found.values()];
-}
-
-/** The merchant's decided events whose `identities` hold one of the subject's. */
-function eventsNaming(merchantId: string, ids: readonly string[]) {
-  const partitions = EVENT_TYPES.flatMap((type) => gsi1.eventPartitions(merchantId, type));
-  return queryNaming(partitions, 'gsi1', ['identities'], ids);
 }
 
 interface EventKey {
@@ -231,17 +295,6 @@ const serviceIdsOf = (item: Record<string, unknown>): string[] =>
   Object.entries(item)
     .filter(([name, value]) => /^service[A-Z]\w*Id$/.test(name) && typeof value === 'string')
     .map(([, value]) => String(value));
-
-/** Disputes on the subject's identities (their effects name them) or on one of its orders. */
-function disputesNaming(merchantId: string, ids: readonly string[], orderIds: readonly string[]) {
-  const partition = String(learningGsi1.disputesByMerchant(merchantId, '', '')[GSI1.partitionKey]);
-  return Promise.all([
-    queryNaming([partition], 'gsi1', ['applied.identities'], ids),
-    queryNaming([partition], 'gsi1', ['providerOrderId'], orderIds),
-  ]).then(([a, b]) => [
-    ...new Map([...a, ...b].map((d) => [keyString(d as unknown as TableKey), d])).values(),
-  ]);
-}
 
 /** The identities the subject's events name beside the subject's own. */
 function otherIdentitiesOf(subject: readonly IdentityRef[], events: readonly Record<string, unknown>[]) {
@@ -276,55 +329,19 @@ async function linksToRemove(
   });
 }
 
-function listEntriesNaming(merchantId: string, subject: readonly IdentityRef[]) {
-  const digests = subject.map((ref) => ref.digest);
-  return queryNaming([listGsi1.entriesPartition(merchantId)], 'gsi1', ['digest'], digests);
-}
-
-/** Entries on other identities whose cause or event is one of the named records. */
-async function listEntriesMentioning(
-  merchantId: string,
-  named: readonly string[],
-  deleted: readonly Record<string, unknown>[],
-) {
-  const gone = new Set(deleted.map((entry) => keyString(entry as unknown as TableKey)));
-  const found = await queryNaming(
-    [listGsi1.entriesPartition(merchantId)],
-    'gsi1',
-    ['cause', 'concerns'],
-    named,
-  );
-  return found.filter((entry) => !gone.has(keyString(entry as unknown as TableKey)));
-}
-
-/** Deliveries of every endpoint, and their outbox items, whose payload names one of the ids. */
-async function webhookItemsNaming(merchantId: string, named: readonly string[]) {
-  const endpointsPartition = String(webhookGsi1.endpointsByMerchant(merchantId, '', '')[GSI1.partitionKey]);
+/** The partitions of the merchant's webhook endpoints, whose deliveries name what they sent. */
+async function endpointsOf(merchantId: string): Promise<string[]> {
   const endpoints: string[] = [];
   await queryAll(
     {
       IndexName: GSI1.name,
       KeyConditionExpression: '#pk = :pk',
       ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-      ExpressionAttributeValues: { ':pk': endpointsPartition },
+      ExpressionAttributeValues: {
+        ':pk': String(webhookGsi1.endpointsByMerchant(merchantId, '', '')[GSI1.partitionKey]),
+      },
     },
     (item) => endpoints.push(String(item.PK)) > 0,
   );
-  // The payload is JSON: a quoted id matches that id only, never a longer one containing it.
-  const quoted = named.map((id) => JSON.stringify(id));
-  const deliveries = await queryNaming(endpoints, 'table', ['body'], quoted, {
-    condition: 'begins_with(#sk, :delivery)',
-    names: { '#sk': 'SK' },
-    values: { ':delivery': webhookKeys.deliveryPrefix },
-  });
-  const outboxKeys = [...new Set(deliveries.map((d) => String(d.eventId)))].map((eventId) =>
-    webhookKeys.outbox(merchantId, eventId),
-  );
-  const outbox = await batchGetItems(outboxKeys);
-  return [...deliveries, ...outbox.values()];
-}
-
-function auditEntriesNaming(merchantId: string, named: readonly string[]) {
-  const partition = consoleKeys.auditEntry(merchantId, '', '')[PARTITION_KEY];
-  return queryNaming([partition], 'table', ['subject', 'detail'], named);
+  return endpoints;
 }

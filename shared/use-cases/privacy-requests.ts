@@ -1,8 +1,12 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { identityDigests } from '../digests/identity-digests.ts';
-import type { IdentityRef } from '../identity/identities.ts';
 import { identityId, parseIdentityId, parseIdentityIds } from '../identity/identity-ids.ts';
 import { newPrivacyRequestId } from '../ids.ts';
 import { type NetworkLedger, withCause } from '../network/reputation.ts';
+import { logger, metrics } from '../observability.ts';
 import { plural } from '../plural.ts';
 import { exportDocument } from '../privacy/export-document.ts';
 import { EXPORT_LINK_SECONDS, exportLink, exportObjectKey, writeExport } from '../privacy/exports-bucket.ts';
@@ -15,26 +19,37 @@ import type {
   PrivacySubject,
 } from '../schemas/privacy.ts';
 import { type AuditActor, auditPut } from '../store/audit.ts';
+import { UNMARSHALL_OPTIONS } from '../store/client.ts';
 import { applyContribution } from '../store/network-contributions.ts';
 import { storedNetworkKeys } from '../store/network-items.ts';
 import {
   countPrivacyAttempt,
   createPrivacyRequest,
   finishPrivacyRequest,
+  getPrivacyRequest,
   listOffboarded,
   listTombstones,
   type PrivacyRequest,
   pendingPrivacyRequests,
+  recordPrivacySlice,
 } from '../store/privacy-requests.ts';
+import type { SliceLimits } from '../store/sliced-search.ts';
 import { eraseSubjectRecords } from '../store/subject-erasure.ts';
-import { findSubjectRecords, type SubjectRecords } from '../store/subject-records.ts';
+import {
+  type FoundKeys,
+  findSubjectRecords,
+  NEW_SUBJECT_SEARCH,
+  type SubjectRecords,
+  searchSubjectSlice,
+} from '../store/subject-records.ts';
 import { offboardMerchant } from './offboard-merchant.ts';
 
 /**
  * Erase or export one customer's data at one merchant (docs/privacy.md). A request is accepted at
- * once, keeping only the digests of the identifiers it names, and run by the privacy worker: the
- * local poller, or in AWS the worker function on the table's stream. An erasure ends with a
- * tombstone that the restore runbook replays (replayTombstones).
+ * once, keeping only the digests of the identifiers it names, and run by the privacy worker in
+ * time-bounded slices that resume where the last stopped: the local poller, or in AWS the worker
+ * function on the table's stream (lib/privacy-stack.ts). An erasure ends with a tombstone that the
+ * restore runbook replays (replayTombstones).
  */
 export interface PrivacyActor {
   keyId: string;
@@ -73,33 +88,106 @@ export async function requestPrivacy(
   return request;
 }
 
-/** A run that fails is tried again on the worker's next pass, this many times in all. */
+/** A slice that fails is tried again (the attempt's write wakes the worker), this many times in all. */
 const MAX_ATTEMPTS = 3;
 
-/** One pass of the worker: every pending request, oldest first. Returns those it finished. */
-export async function runPrivacyWorker(limit = 20): Promise<PrivacyRequest[]> {
+/**
+ * How long one slice may search the merchant's listings: a third of the worker's 15-minute
+ * timeout (lib/privacy-stack.ts), leaving the rest for the slice that finishes, whose work grows
+ * with the subject's records, not with the merchant's.
+ */
+export const PRIVACY_SLICE_MS = 5 * 60_000;
+
+export interface PrivacyPass {
+  limit?: number;
+  /** How long each pass's slices may search (tests make it short to see a request in several). */
+  sliceMs?: number;
+  /** Events each query reads per page (tests make pages small, so a listing spans slices). */
+  pageItems?: number;
+}
+
+/**
+ * One pass of the worker (the local poller, `npm run admin -- privacy run`): one slice of every
+ * pending request, oldest first. Returns the requests it finished.
+ */
+export async function runPrivacyWorker(options: PrivacyPass = {}): Promise<PrivacyRequest[]> {
+  const limits = {
+    deadline: Date.now() + (options.sliceMs ?? PRIVACY_SLICE_MS),
+    pageItems: options.pageItems,
+  };
   const finished: PrivacyRequest[] = [];
-  for (const request of await pendingPrivacyRequests(limit)) {
-    try {
-      finished.push(await runPrivacyRequest(request, Date.now()));
-    } catch (error) {
-      if ((await countPrivacyAttempt(request)) < MAX_ATTEMPTS) continue;
-      const reason = `gave up after ${MAX_ATTEMPTS} attempts: ${(error as Error).message}`.slice(0, 500);
-      await finishPrivacyRequest(
-        request,
-        { status: 'failed', reason },
-        outcomeAudit(request, 'failed', Date.now()),
-        Date.now(),
-      );
-      finished.push({ ...request, status: 'failed', reason });
-    }
+  for (const request of await pendingPrivacyRequests(options.limit ?? 20)) {
+    const outcome = await runPrivacySlice(request, limits);
+    if (outcome) finished.push(outcome);
   }
   return finished;
 }
 
-async function runPrivacyRequest(request: PrivacyRequest, now: number): Promise<PrivacyRequest> {
-  const refs = parseIdentityIds(request.identities);
-  const records = await subjectRecords(request.merchantId, refs);
+/** Passes until the request has ended (the admin CLI's erase and export wait for theirs). */
+export async function runUntilFinished(merchantId: string, requestId: string): Promise<PrivacyRequest> {
+  for (;;) {
+    const request = await getPrivacyRequest(merchantId, requestId);
+    if (!request) throw new Error(`no privacy request ${requestId} at ${merchantId}`);
+    if (request.status !== 'pending') return request;
+    await runPrivacySlice(request, { deadline: Date.now() + PRIVACY_SLICE_MS });
+  }
+}
+
+/**
+ * The AWS worker (functions/privacy-worker.ts): each stream record names a request that was just
+ * recorded, advanced by a slice or counted a failed attempt. The request is read again by key, so a
+ * stale or repeated record runs what the request needs now, or nothing once it has ended.
+ */
+export async function handlePrivacyStream(records: readonly DynamoDBRecord[]): Promise<void> {
+  for (const record of records) {
+    const image = record.dynamodb?.NewImage;
+    if (!image) continue;
+    const { merchantId, requestId } = unmarshall(image as Record<string, AttributeValue>, UNMARSHALL_OPTIONS);
+    const request = await getPrivacyRequest(String(merchantId), String(requestId));
+    if (request?.status === 'pending')
+      await runPrivacySlice(request, { deadline: Date.now() + PRIVACY_SLICE_MS });
+  }
+}
+
+/**
+ * One slice: the search for the subject's records goes on from where the last slice stopped, until
+ * the deadline; its progress is recorded (which wakes the next slice in AWS). The slice that completes
+ * the search erases or exports. A failure counts an attempt; after MAX_ATTEMPTS the request fails.
+ */
+async function runPrivacySlice(
+  request: PrivacyRequest,
+  limits: SliceLimits,
+): Promise<PrivacyRequest | undefined> {
+  try {
+    const slice = await searchSubjectSlice(
+      request.merchantId,
+      parseIdentityIds(request.identities),
+      request.scan ?? NEW_SUBJECT_SEARCH,
+      request.found ?? {},
+      limits,
+    );
+    const recorded = await recordPrivacySlice(request, slice, Date.now());
+    // Not recorded: another run advanced the request meanwhile, and goes on from there.
+    if (!recorded || !slice.done) return undefined;
+    return await finishRequest(recorded, Date.now());
+  } catch (error) {
+    logger.warn('privacy slice failed', { requestId: request.requestId, error });
+    if ((await countPrivacyAttempt(request)) < MAX_ATTEMPTS) return undefined;
+    metrics.addMetric('PrivacyRequestsFailed', MetricUnit.Count, 1);
+    const reason = `gave up after ${MAX_ATTEMPTS} attempts: ${(error as Error).message}`.slice(0, 500);
+    await finishPrivacyRequest(
+      request,
+      { status: 'failed', reason },
+      outcomeAudit(request, 'failed', Date.now()),
+      Date.now(),
+    );
+    return { ...request, status: 'failed', reason };
+  }
+}
+
+/** The subject's records are all found: what follows from them, erased or exported. */
+async function finishRequest(request: PrivacyRequest, now: number): Promise<PrivacyRequest> {
+  const records = await subjectRecords(request.merchantId, request.identities, request.found ?? {});
   const counts = countsOf(records);
   if (request.type === 'erase') {
     await eraseSubject(request.merchantId, records, now);
@@ -125,8 +213,13 @@ async function runPrivacyRequest(request: PrivacyRequest, now: number): Promise<
   return { ...request, ...outcome };
 }
 
-const subjectRecords = (merchantId: string, refs: readonly IdentityRef[]) =>
-  findSubjectRecords(merchantId, refs, (list) => storedNetworkKeys(merchantId, list));
+const subjectRecords = (merchantId: string, identities: readonly string[], found: FoundKeys) =>
+  findSubjectRecords(
+    merchantId,
+    parseIdentityIds(identities),
+    (list) => storedNetworkKeys(merchantId, list),
+    found,
+  );
 
 /**
  * The merchant's network contributions first (each withdrawal rebuilds the identity's reputation from
@@ -201,6 +294,7 @@ export async function privacyRequestView(
     ...(request.counts ? { counts: request.counts } : {}),
     ...(link ? { exportUrl: link, exportExpiresAt: request.exportExpiresAt } : {}),
     ...(request.reason ? { reason: request.reason } : {}),
+    ...(request.progress ? { progress: request.progress } : {}),
   };
 }
 
@@ -220,8 +314,18 @@ function identifierKindCounts(identities: readonly string[]): PrivacyRequestStat
 export async function replayTombstones(by: AuditActor, now: number, fromTable?: string) {
   const erased: { requestId: string; found: number }[] = [];
   for (const tombstone of await listTombstones(fromTable)) {
-    const refs = parseIdentityIds(tombstone.identities);
-    const records = await subjectRecords(tombstone.merchantId, refs);
+    // The whole search at once: a restore replays few tombstones, out of any request's path.
+    const { merchantId, identities } = tombstone;
+    const search = await searchSubjectSlice(
+      merchantId,
+      parseIdentityIds(identities),
+      NEW_SUBJECT_SEARCH,
+      {},
+      {
+        deadline: Number.POSITIVE_INFINITY,
+      },
+    );
+    const records = await subjectRecords(merchantId, identities, search.found);
     await eraseSubject(tombstone.merchantId, records, now);
     const found = Object.values(countsOf(records)).reduce((a, b) => a + b, 0);
     erased.push({ requestId: tombstone.requestId, found });
