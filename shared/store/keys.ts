@@ -319,6 +319,25 @@ export const privacyKeys = {
   offboarded: (merchantId: string) => key(`OFFBOARDED#${merchantId}`, 'RECEIPT'),
 };
 
+/** A merchant's bulk export from the lake (shared/use-cases/lake-exports.ts). */
+export const lakeExportKeys = {
+  export: (merchantId: string, exportId: string) =>
+    key(`${merchantScope(merchantId)}#EXPORT#${exportId}`, 'EXPORT'),
+};
+
+/**
+ * GSI1 for exports waiting for the local runner (sparse, as privacy requests'): in AWS the state
+ * machine is started from the table's changes and the entry only leaves with the outcome.
+ */
+const LAKE_EXPORTS_PENDING = 'EXPORT#PENDING';
+export const lakeExportGsi1 = {
+  pendingPartition: LAKE_EXPORTS_PENDING,
+  pending: (createdAt: string, merchantId: string, exportId: string) => ({
+    [GSI1.partitionKey]: LAKE_EXPORTS_PENDING,
+    [GSI1.sortKey]: `${createdAt}#${merchantId}#${exportId}`,
+  }),
+};
+
 /**
  * GSI1 for privacy: requests waiting for the worker (sparse: a request leaves the queue when it
  * ends) and every tombstone, which the restore runbook replays. Both are written at the rate of
