@@ -97,13 +97,15 @@ export const webhookGsi1 = {
  * The merchant console: saved workflow versions beside the live workflow (one Query lists them),
  * console sessions by token hash, and the audit log in one partition per merchant, by time.
  */
+const auditPartition = (merchantId: string) => `${merchantScope(merchantId)}#AUDIT`;
+
 export const consoleKeys = {
   workflowVersion: (merchantId: string, eventType: string, savedAt: string, version: string) =>
     key(keys.workflow(merchantId, eventType)[PARTITION_KEY], `VERSION#${savedAt}#${version}`),
   workflowVersionPrefix: 'VERSION#',
   consoleSession: (tokenHash: string) => key(`CONSOLESESSION#${tokenHash}`, 'SESSION'),
   auditEntry: (merchantId: string, at: string, entryId: string) =>
-    key(`${merchantScope(merchantId)}#AUDIT`, `${at}#${entryId}`),
+    key(auditPartition(merchantId), `${at}#${entryId}`),
 };
 
 /**
@@ -323,6 +325,9 @@ export const privacyKeys = {
 export const lakeExportKeys = {
   export: (merchantId: string, exportId: string) =>
     key(`${merchantScope(merchantId)}#EXPORT#${exportId}`, 'EXPORT'),
+  /** IAM `dynamodb:LeadingKeys` patterns: any merchant's export items, any merchant's audit log. */
+  exportPartitions: `${merchantScope('*')}#EXPORT#*`,
+  auditPartitions: auditPartition('*'),
 };
 
 /**
