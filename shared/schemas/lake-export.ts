@@ -17,11 +17,11 @@ export const LAKE_EXPORT_KINDS = [
   'review',
 ] as const;
 export type LakeExportKind = (typeof LAKE_EXPORT_KINDS)[number];
-export const LAKE_EXPORT_FORMATS = ['csv', 'parquet'] as const;
+const LAKE_EXPORT_FORMATS = ['csv', 'parquet'] as const;
 export type LakeExportFormat = (typeof LAKE_EXPORT_FORMATS)[number];
 
 /** The widest range one export covers: a year of days, as the lake partitions them. */
-export const MAX_EXPORT_DAYS = 366;
+const MAX_EXPORT_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 export const lakeExportRequestSchema = z
