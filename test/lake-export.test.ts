@@ -23,6 +23,11 @@ const { admin } = await import('./support/admin.ts');
 const { expectError, newMerchant, withOwnTableApi } = await import('./support/api.ts');
 const { disputeEntry, placeOrder } = await import('./support/commerce.ts');
 const { consoleKey } = await import('./support/console.ts');
+const { getLakeExport } = await import('../shared/store/lake-exports.ts');
+const { runExportLocally, synthesizedExportDefinition } = await import(
+  './support/lake-export-state-machine.ts'
+);
+const { default: validateAsl } = await import('asl-validator');
 
 const suite = withOwnTableApi(s3);
 const lakeDir = mkdtempSync(join(tmpdir(), 'export-lake-'));
@@ -215,5 +220,65 @@ describe('POST /v1/exports', () => {
     );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('to:');
+  });
+});
+
+describe('the export state machine (lib/lake-export-job.ts), run locally', () => {
+  it('is valid Amazon States Language', () => {
+    const checked = validateAsl(synthesizedExportDefinition(), { checkArn: true, checkPaths: true });
+    expect(checked.errors).toEqual([]);
+    expect(checked.isValid).toBe(true);
+  });
+
+  it('writes every kind and records the export done, as the local job does', async () => {
+    const m = await merchantHistory();
+    const range = { from: dayOf(FIRST), to: dayOf(FIRST + 3 * DAY) };
+    const accepted = await post(m.console, {
+      ...range,
+      format: 'parquet',
+      kinds: ['order', 'dispute', 'review'],
+    });
+    expect(accepted.status, accepted.text).toBe(202);
+    const lake = await caughtUpLakeConnection(lakeDir);
+    const record = (await getLakeExport(m.merchantId, accepted.body.exportId))!;
+    const run = await runExportLocally(record, { lake });
+    lake.closeSync();
+    expect(run.ended).toBe('succeeded');
+    expect(run.attempts).toEqual({ order: 1, dispute: 1, review: 1 });
+    const shown = await suite.api.request('GET', `/v1/exports/${record.exportId}`, { apiKey: m.console });
+    expect(shown.body.status).toBe('done');
+    expect(shown.body.files.map((f: { kind: string }) => f.kind)).toEqual(['order', 'dispute', 'review']);
+    const orders = await rowsAt(shown.body.files[0].url, 'parquet');
+    expect(orders.map((o) => o.event_id).sort()).toEqual(m.orders.map((o) => o.id).sort());
+    expect(await rowsAt(shown.body.files[2].url, 'parquet')).toEqual([]);
+  });
+
+  it('retries a failing kind, then records the export failed, audited, and the execution fails', async () => {
+    const m = await merchantHistory();
+    const accepted = await post(m.console, {
+      from: dayOf(FIRST),
+      to: dayOf(FIRST),
+      format: 'csv',
+      kinds: ['order', 'dispute'],
+    });
+    const lake = await caughtUpLakeConnection(lakeDir);
+    const record = (await getLakeExport(m.merchantId, accepted.body.exportId))!;
+    const run = await runExportLocally(record, { lake, fail: (kind) => kind === 'dispute' });
+    lake.closeSync();
+    expect(run.ended).toBe('failed');
+    // The first try and three retries.
+    expect(run.attempts.dispute).toBe(4);
+    const shown = await suite.api.request('GET', `/v1/exports/${record.exportId}`, { apiKey: m.console });
+    expect(shown.body).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('Athena query FAILED'),
+    });
+    expect(shown.body.files).toBeUndefined();
+    const audit = await suite.api.request('GET', '/v1/audit?limit=100', { apiKey: m.console });
+    const outcome = audit.body.items.filter(
+      (e: { subject: string; action: string }) =>
+        e.subject === record.exportId && e.action === 'export.failed',
+    );
+    expect(outcome).toHaveLength(1);
   });
 });
