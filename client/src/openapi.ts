@@ -1348,11 +1348,13 @@ export interface components {
             /**
              * Format: date
              * @description First day (UTC), inclusive
+             * @example 2026-10-01
              */
             from: string;
             /**
              * Format: date
              * @description Last day (UTC), inclusive: at most 366 days after `from`
+             * @example 2026-10-31
              */
             to: string;
             /**

@@ -26,9 +26,10 @@ const DAY_MS = 86_400_000;
 
 export const lakeExportRequestSchema = z
   .strictObject({
-    from: isoDay().meta({ description: 'First day (UTC), inclusive' }),
+    from: isoDay().meta({ description: 'First day (UTC), inclusive', examples: ['2026-10-01'] }),
     to: isoDay().meta({
       description: `Last day (UTC), inclusive: at most ${MAX_EXPORT_DAYS} days after \`from\``,
+      examples: ['2026-10-31'],
     }),
     format: z
       .enum(LAKE_EXPORT_FORMATS)
@@ -37,7 +38,8 @@ export const lakeExportRequestSchema = z
       .array(z.enum(LAKE_EXPORT_KINDS))
       .min(1)
       .max(LAKE_EXPORT_KINDS.length)
-      .refine((kinds) => new Set(kinds).size === kinds.length, { error: 'names a kind twice' })
+      .refine((kinds) => new Set(kinds).size === kinds.length, { error: 'must not repeat a kind' })
+      .meta({ uniqueItems: true })
       .optional()
       .meta({ description: 'The kinds to export; every kind when absent' }),
   })
