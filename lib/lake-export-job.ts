@@ -201,9 +201,10 @@ export class LakeExportJob extends Construct {
       [lake.workBucket.arnForObjects('athena/*')],
     );
     allow(['s3:PutObject', 's3:AbortMultipartUpload'], [exportsBucket.arnForObjects('*/exports/*')]);
-    allow(['s3:ListBucket', 's3:GetBucketLocation'], [exportsBucket.bucketArn], {
-      StringLike: { 's3:prefix': ['*/exports/*'] },
-    });
+    // Listing only under the exports' prefixes (UNLOAD checks its folder is empty; the step lists
+    // what it wrote); the location call carries no prefix, so it takes no condition.
+    allow(['s3:ListBucket'], [exportsBucket.bucketArn], { StringLike: { 's3:prefix': ['*/exports/*'] } });
+    allow(['s3:GetBucketLocation'], [exportsBucket.bucketArn]);
   }
 
   /** An EventBridge pipe: inserted export items of the table's changes start an execution each. */

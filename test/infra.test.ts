@@ -1457,6 +1457,11 @@ describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-exp
       expect.stringContaining(`AbuseDecision-${stage}-Api-ExportsBucketArn`),
     ]);
     expect(JSON.stringify(writes[1]!.Resource)).toContain('/*/exports/*');
+    const listsExports = kind.filter(
+      (s) =>
+        asList(s.Action).includes('s3:ListBucket') && JSON.stringify(s.Resource).includes('ExportsBucketArn'),
+    );
+    expect(listsExports.map((s) => s.Condition)).toEqual([{ StringLike: { 's3:prefix': ['*/exports/*'] } }]);
     const lakeReads = kind.filter(
       (s) => asList(s.Action).includes('s3:GetObject') && JSON.stringify(s.Resource).includes('Lake'),
     );
