@@ -26,10 +26,11 @@ export function athenaExportWriter(settings: AthenaSettings): LakeExportWriter {
         `UNLOAD (${query.text}) TO 's3://${exportsBucket()}/${folder}' WITH (format = 'PARQUET', compression = 'SNAPPY')`,
         values,
         settings,
+        `${query.name}.sql (${kind}, UNLOAD)`,
       );
       return listKeys(folder);
     }
-    const execution = await runOnAthena(query.text, values, settings);
+    const execution = await runOnAthena(query.text, values, settings, `${query.name}.sql (${kind})`);
     const output = execution.ResultConfiguration?.OutputLocation;
     if (!output) throw new Error(`Athena named no output for ${kind}`);
     const key = `${prefix}${kind}.csv`;

@@ -26,7 +26,7 @@ export interface AthenaSettings {
 export function athenaRunner(settings: AthenaSettings): LakeQueryRunner {
   return async (name, values) => {
     const query = lakeQuery(name);
-    const execution = await runOnAthena(query.text, boundValues(query, values), settings);
+    const execution = await runOnAthena(query.text, boundValues(query, values), settings, `${name}.sql`);
     return readResults(execution.QueryExecutionId!);
   };
 }
@@ -40,6 +40,7 @@ export async function runOnAthena(
   text: string,
   values: readonly LakeQueryValue[],
   settings: AthenaSettings,
+  label = 'Athena query',
 ): Promise<QueryExecution> {
   const { QueryExecutionId } = await athena.send(
     new StartQueryExecutionCommand({
@@ -54,7 +55,7 @@ export async function runOnAthena(
     const state = QueryExecution?.Status?.State;
     if (state === 'SUCCEEDED') return QueryExecution!;
     if (state === 'FAILED' || state === 'CANCELLED')
-      throw new Error(`Athena query ${state}: ${QueryExecution?.Status?.StateChangeReason ?? ''}`);
+      throw new Error(`${label} ${state}: ${QueryExecution?.Status?.StateChangeReason ?? ''}`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

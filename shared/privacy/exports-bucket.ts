@@ -4,7 +4,8 @@ import { bucketClient } from '../s3-client.ts';
 
 /**
  * Exports in their private bucket (EXPORTS_BUCKET), under the merchant's prefix: a privacy request's
- * document, a bulk export's files (shared/lake/lake-export.ts); the object expires with the bucket's lifecycle rule and its link sooner.
+ * document, a bulk export's files (shared/lake/lake-export.ts); an object expires with the bucket's
+ * lifecycle rule and its link sooner.
  * Locally and in tests S3_ENDPOINT points the client at an S3-compatible stand-in.
  */
 export const EXPORT_LINK_SECONDS = 7 * 86_400;
