@@ -1,4 +1,5 @@
 import { type AdminCommand, CommandError, parseFlags, UsageError } from './command.ts';
+import { exportCommands } from './commands/exports.ts';
 import { importCommands } from './commands/import.ts';
 import { listCommands } from './commands/lists.ts';
 import { merchantCommands } from './commands/merchants.ts';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly AdminCommand[] = [
   ...listCommands,
   ...networkCommands,
   ...privacyCommands,
+  ...exportCommands,
 ];
 
 export function usageText(): string {

@@ -2,6 +2,7 @@ import { listAuditLog } from '../shared/console/audit-log.ts';
 import { saveSettings, showSettings, showTradeoffs } from '../shared/console/decision-settings.ts';
 import { showDecision } from '../shared/console/decisions.ts';
 import { showUpload, uploadDispositions } from '../shared/console/dispositions-upload.ts';
+import { createLakeExport, showLakeExport } from '../shared/console/lake-exports.ts';
 import {
   addEntry,
   listEntries,
@@ -75,4 +76,6 @@ export const handler = routedFunction({
   privacyRequestCreate: managementHandler('privacyRequestCreate', createPrivacyRequest),
   privacyRequestList: managementHandler('privacyRequestList', listPrivacy),
   privacyRequestShow: managementHandler('privacyRequestShow', showPrivacyRequest),
+  lakeExportCreate: managementHandler('lakeExportCreate', createLakeExport),
+  lakeExportShow: managementHandler('lakeExportShow', showLakeExport),
 });

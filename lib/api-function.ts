@@ -178,6 +178,9 @@ export class ApiFunction extends Construct {
       new PolicyStatement({
         actions: [...access.actions],
         resources: [table.tableArn],
+        ...(access.leadingKeys
+          ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.leadingKeys] } } }
+          : {}),
       }),
     );
     if (access.queriedIndexes.length > 0) {

@@ -44,7 +44,7 @@ export interface ApiStackProps extends StackProps {
   routes?: readonly RouteDefinition[];
 }
 
-/** A privacy export's link is valid 7 days (shared/privacy/exports-bucket.ts); the object a day more. */
+/** An export's link is valid 7 days (shared/privacy/exports-bucket.ts); the object a day more. */
 const EXPORT_EXPIRY = Duration.days(8);
 
 /**
@@ -56,7 +56,10 @@ export class ApiStack extends Stack {
   readonly functions: ReadonlyMap<string, ApiFunction>;
   readonly monitoring: Monitoring;
   readonly url: string;
-  /** Privacy exports: written by the privacy worker, read through the links the management API signs. */
+  /**
+   * Privacy exports and bulk exports (the lake's export state machine): read through the links the
+   * management API signs.
+   */
   readonly exportsBucket: Bucket;
   /** The same bucket for the privacy worker's stack (lib/privacy-stack.ts), which writes the exports. */
   readonly exportsForWorker: ExportsBucketRef;
@@ -68,7 +71,8 @@ export class ApiStack extends Stack {
     const routes = props.routes ?? ROUTES;
     const logRemovalPolicy = removalPolicyFor(config.protectData);
 
-    // Privacy exports (docs/privacy.md): ephemeral, one object per request under `<merchantId>/privacy/`.
+    // Exports, ephemeral: a privacy request's document under `<merchantId>/privacy/` (docs/privacy.md),
+    // a bulk export's files under `<merchantId>/exports/<id>/` (docs/lake.md).
     this.exportsBucket = privateBucket(this, 'Exports', {
       retain: false,
       lifecycleRules: [{ expiration: EXPORT_EXPIRY }],
@@ -76,7 +80,7 @@ export class ApiStack extends Stack {
     Validations.of(this.exportsBucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason:
-        'The privacy worker writes exports and merchants read them through presigned links, IAM-signed calls ' +
+        'The privacy worker and the export state machine write exports and merchants read them through presigned links, IAM-signed calls ' +
         'CloudTrail records; objects expire after 8 days, so server access logs would add nothing.',
     });
     const arnExportName = `${this.stackName}:ExportsBucketArn`;
@@ -219,8 +223,8 @@ export class ApiStack extends Stack {
       Validations.of(managementApi.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`,
         reason:
-          's3:GetObject on the objects of the exports bucket only, to sign the links GET /v1/privacy/requests/{id} answers; ' +
-          'the key is the request’s own (<merchantId>/privacy/<requestId>.json). No listing, no writing.',
+          's3:GetObject on the objects of the exports bucket only, to sign the links GET /v1/privacy/requests/{id} and ' +
+          'GET /v1/exports/{id} answer; the keys are recorded on the request or export. No listing, no writing.',
       });
     }
 

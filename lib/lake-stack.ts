@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -7,7 +7,7 @@ import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import { CfnDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
-import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { type Bucket, Bucket as BucketConstruct, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import {
@@ -20,6 +20,7 @@ import { DEFAULT_RETENTION_DAYS } from '../shared/retention.ts';
 import { EXPIRED_KEPT_SECONDS } from '../shared/store/list-entries.ts';
 import { ApiFunction } from './api-function.ts';
 import { removalPolicyFor, type StageConfig } from './config.ts';
+import { LakeExportJob } from './lake-export-job.ts';
 import { LearningJob } from './learning-stack.ts';
 import { privateBucket } from './private-bucket.ts';
 
@@ -53,6 +54,11 @@ export interface LakeStackProps extends StackProps {
   alarmTopic: ITopic;
   /** The table the learning job reads merchants from and writes model versions to. */
   table: ITable;
+  /**
+   * The name of the API stack's export of its exports bucket's ARN: where bulk exports write their
+   * files (the API signs their links).
+   */
+  exportsBucketArnExport: string;
 }
 
 /** Glue's column type for a lake column. */
@@ -83,6 +89,8 @@ export class LakeStack extends Stack {
   readonly deliveryStreams: Record<LakeTableName, CfnDeliveryStream>;
   /** Nightly learning on the lake (lib/learning-stack.ts). */
   readonly learning: LearningJob;
+  /** Bulk exports from the lake (lib/lake-export-job.ts). */
+  readonly exports: LakeExportJob;
 
   constructor(scope: Construct, id: string, props: LakeStackProps) {
     super(scope, id, props);
@@ -156,6 +164,27 @@ export class LakeStack extends Stack {
         workBucket: this.resultsBucket,
         database: databaseName,
         workGroup: this.workGroupName,
+      },
+      alarmTopic: props.alarmTopic,
+    });
+
+    this.exports = new LakeExportJob(this, 'Export', {
+      config,
+      table: props.table,
+      changes: props.changes,
+      lake: {
+        bucket: this.bucket,
+        workBucket: this.resultsBucket,
+        database: databaseName,
+        workGroup: this.workGroupName,
+      },
+      exportsBucket: {
+        bucket: BucketConstruct.fromBucketArn(
+          this,
+          'ExportsBucket',
+          Fn.importValue(props.exportsBucketArnExport),
+        ),
+        arnExport: props.exportsBucketArnExport,
       },
       alarmTopic: props.alarmTopic,
     });

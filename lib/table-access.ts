@@ -27,6 +27,8 @@ export interface TableAccess {
   actions: readonly TableAction[];
   /** Global secondary indexes the function queries (their names); only the training job does. */
   queriedIndexes: readonly string[];
+  /** When set, only items whose partition key matches one of these patterns (`*` a wildcard). */
+  leadingKeys?: readonly string[];
 }
 
 /** A function that is not one of the registered event endpoints. */

@@ -51,7 +51,7 @@ if (consoleBuild.status !== 0) {
   process.exit(1);
 }
 
-// Privacy exports go to an in-memory S3 stand-in (gone when this stops), as to their bucket in AWS.
+// Privacy and bulk exports go to an in-memory S3 stand-in (gone when this stops), as to their bucket in AWS.
 const { startS3ObjectServer } = await import('../local/s3-stand-in.ts');
 const s3 = await startS3ObjectServer();
 process.env.S3_ENDPOINT ??= s3.endpoint;
@@ -67,6 +67,7 @@ const { startNetworkPoller } = await import('../local/network-poller.ts');
 const { startUploadPoller } = await import('../local/upload-poller.ts');
 const { startLakePoller } = await import('../local/lake-poller.ts');
 const { startPrivacyPoller } = await import('../local/privacy-poller.ts');
+const { startLakeExportPoller } = await import('../local/lake-export-poller.ts');
 
 await ensureTable(dynamoDbClient, tableName);
 
@@ -114,6 +115,8 @@ const network = startNetworkPoller();
 const lake = await startLakePoller(join(dataDir, 'lake'));
 // Privacy requests (erase, export) run from here, as the privacy worker Lambda does in AWS.
 const privacy = startPrivacyPoller();
+// Bulk exports (POST /v1/exports) run on the local lake from here, as the export state machine does in AWS.
+const exports = startLakeExportPoller(join(dataDir, 'lake'));
 server.listen(port, '127.0.0.1', () => {
   console.log(`Abuse-decision API (${readRuntimeConfig().environment}) ready at http://127.0.0.1:${port}`);
   console.log(
@@ -131,6 +134,7 @@ async function stop() {
   network.stop();
   lake.stop();
   privacy.stop();
+  exports.stop();
   await s3.close();
   server.close();
   server.closeAllConnections();

@@ -21,6 +21,8 @@ export const DEFAULT_RETENTION_DAYS = {
   network: 400,
   /** A privacy request's record (digests only), kept as proof that it was done. */
   privacyRequests: 1095,
+  /** A bulk export's record (its range and outcome; the files expire with their links). */
+  lakeExports: 400,
   /** An erasure's tombstone: outlives the 35 days of point-in-time recovery, replayed after a restore. */
   tombstones: 400,
 } as const;

@@ -1447,12 +1447,129 @@ describe.each(['sandbox', 'production'] as const)('%s learning (lib/learning-sta
   });
 
   it('alarms on a failed item and on a failed run', () => {
-    const template = templateOf(environment(stage).lake);
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const machine = logicalId(lake.learning.stateMachine);
     const alarms = resources(template, 'AWS::CloudWatch::Alarm')
       .map(([, a]) => a.Properties)
-      .filter((a) => ['ExecutionsFailed', 'LearningItemsFailed'].includes(String(a.MetricName)));
+      .filter(
+        (a) =>
+          a.MetricName === 'LearningItemsFailed' ||
+          (a.MetricName === 'ExecutionsFailed' && JSON.stringify(a.Dimensions).includes(machine)),
+      );
     expect(alarms.map((a) => a.MetricName).sort()).toEqual(['ExecutionsFailed', 'LearningItemsFailed']);
     for (const alarm of alarms) expect(JSON.stringify(alarm.AlarmActions)).toContain('AlarmTopic');
+  });
+});
+
+describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-export-job.ts)', (stage) => {
+  const statementsOfRole = (role: IConstruct) => {
+    const template = templateOf(environment(stage).lake);
+    return statementsOf(template, policyStatements(template), role).map(({ statement }) => statement);
+  };
+
+  it('starts the export state machine from the table changes, on inserted export items only', () => {
+    const { lake, data } = environment(stage);
+    const template = templateOf(lake);
+    const machine = logicalId(lake.exports.stateMachine);
+    const pipe = only(template, 'AWS::Pipes::Pipe').Properties;
+    expect(JSON.stringify(pipe.Source)).toContain(logicalId(data.changes));
+    expect(pipe.Target).toEqual({ Ref: machine });
+    const filter = JSON.parse(
+      (pipe.SourceParameters as { FilterCriteria: { Filters: { Pattern: string }[] } }).FilterCriteria
+        .Filters[0]!.Pattern,
+    );
+    expect(filter).toEqual({
+      data: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['lakeExport'] } } } },
+    });
+    expect(pipe.TargetParameters).toMatchObject({
+      StepFunctionStateMachineParameters: { InvocationType: 'FIRE_AND_FORGET' },
+    });
+    const pipeRole = (pipe.RoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+    const pipeActions = policyStatements(template)
+      .filter(({ owner }) =>
+        JSON.stringify(
+          resources(template, 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,
+        ).includes(pipeRole),
+      )
+      .flatMap(({ statement }) => asList(statement.Action).map(String));
+    expect(pipeActions).toContain('states:StartExecution');
+    expect(pipeActions.filter((a) => !a.startsWith('kinesis:') && !a.startsWith('kms:'))).toEqual([
+      'states:StartExecution',
+    ]);
+  });
+
+  it('runs each kind as a retried step, records the outcome, and fails (alarmed) once retries are spent', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const [, machine] = resources(template, 'AWS::StepFunctions::StateMachine').find(
+      ([id]) => id === logicalId(lake.exports.stateMachine),
+    )!;
+    const definition = JSON.stringify(machine.Properties.DefinitionString);
+    for (const state of ['EachKind', 'ExportKind', 'RecordDone', 'RecordFailed', 'ExportFailed'])
+      expect(definition).toContain(state);
+    expect(definition).toContain('\\"MaxAttempts\\":3');
+    const alarms = resources(template, 'AWS::CloudWatch::Alarm')
+      .map(([, a]) => a.Properties)
+      .filter(
+        (a) =>
+          a.MetricName === 'ExecutionsFailed' &&
+          JSON.stringify(a.Dimensions).includes(logicalId(lake.exports.stateMachine)),
+      );
+    expect(alarms).toHaveLength(1);
+    expect(JSON.stringify(alarms[0]!.AlarmActions)).toContain('AlarmTopic');
+  });
+
+  it('grants each step only what it does: its export item, the workgroup, the lake tables read, its prefix written', () => {
+    const { lake } = environment(stage);
+    const { exportKind, outcome } = lake.exports.functions;
+    const kind = statementsOfRole(exportKind.role);
+    const onTable = (statements: Json[]) =>
+      statements
+        .filter((s) => asList(s.Action).some((a) => String(a).startsWith('dynamodb:')))
+        .map((s) => ({ actions: asList(s.Action).map(String).sort(), condition: s.Condition }));
+    expect(onTable(kind)).toEqual([
+      {
+        actions: ['dynamodb:GetItem'],
+        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['M#*#EXPORT#*'] } },
+      },
+    ]);
+    expect(onTable(statementsOfRole(outcome.role))).toEqual([
+      {
+        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['M#*#EXPORT#*'] } },
+      },
+      {
+        actions: ['dynamodb:PutItem'],
+        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['M#*#AUDIT'] } },
+      },
+    ]);
+    const athena = kind.filter((s) => asList(s.Action).some((a) => String(a).startsWith('athena:')));
+    expect(athena).toHaveLength(1);
+    expect(JSON.stringify(athena[0]!.Resource)).toContain(`workgroup/abuse-decision-${stage}-lake`);
+    const writes = kind.filter((s) => asList(s.Action).includes('s3:PutObject'));
+    expect(writes.map((s) => JSON.stringify(s.Resource))).toEqual([
+      expect.stringContaining('/athena/*'),
+      expect.stringContaining(`AbuseDecision-${stage}-Api-ExportsBucketArn`),
+    ]);
+    expect(JSON.stringify(writes[1]!.Resource)).toContain('/*/exports/*');
+    const listsExports = kind.filter(
+      (s) =>
+        asList(s.Action).includes('s3:ListBucket') && JSON.stringify(s.Resource).includes('ExportsBucketArn'),
+    );
+    expect(listsExports.map((s) => s.Condition)).toEqual([{ StringLike: { 's3:prefix': ['*/exports/*'] } }]);
+    const lakeReads = kind.filter(
+      (s) => asList(s.Action).includes('s3:GetObject') && JSON.stringify(s.Resource).includes('Lake'),
+    );
+    expect(JSON.stringify(lakeReads)).toContain('/decided_events/*');
+    expect(JSON.stringify(lakeReads)).toContain('/feedback/*');
+    expect(JSON.stringify(lakeReads)).not.toContain('list_changes');
+    // The outcome touches no bucket and no query engine.
+    expect(
+      statementsOfRole(outcome.role)
+        .flatMap((s) => asList(s.Action).map(String))
+        .filter((a) => /^(s3|athena|glue):/.test(a)),
+    ).toEqual([]);
   });
 });
 

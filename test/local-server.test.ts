@@ -57,7 +57,7 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 describe('npm start', () => {
-  it('serves orders with the printed demo key, sends webhooks, persists under DATA_DIR, and Ctrl-C stops DynamoDB Local', async () => {
+  it('serves orders with the printed demo key, sends webhooks, runs exports, persists under DATA_DIR, and Ctrl-C stops DynamoDB Local', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'abuse-data-'));
     const env = {
       PORT: String(await freePort()),
@@ -109,6 +109,28 @@ describe('npm start', () => {
     const event = await verifyWebhook(delivered!.body, delivered!.headers as Record<string, string>, secret);
     expect(event).toMatchObject({ type: 'decision.created', data: await next.json() });
     await receiver.close();
+
+    // A bulk export runs locally too: the export poller, on the lake the lake poller keeps.
+    const consoleKey = /Console key \(sign in at \/\): (pk_test_\w+)/.exec(first.output())![1]!;
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const asked = await fetch(`${baseUrl}/v1/exports`, {
+      method: 'POST',
+      headers: { Authorization: consoleKey },
+      body: JSON.stringify({ from: yesterday, to: today, format: 'csv', kinds: ['order'] }),
+    });
+    expect(asked.status).toBe(202);
+    const location = asked.headers.get('location')!;
+    type Shown = { status: string; files?: { url: string }[] };
+    let shown: Shown = { status: 'pending' };
+    for (const until = Date.now() + 60_000; Date.now() < until; ) {
+      const answer = await fetch(`${baseUrl}${location}`, { headers: { Authorization: consoleKey } });
+      shown = (await answer.json()) as Shown;
+      if (shown.status !== 'pending') break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(shown.status).toBe('done');
+    expect(await (await fetch(shown.files![0]!.url)).text()).toContain(body.providerOrderId);
     first.child.kill('SIGINT');
     expect(await exited(first.child)).toBe(0);
     expect(await portOpen(Number(env.DYNAMODB_PORT))).toBe(false);

@@ -742,6 +742,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export decided events and feedback
+         * @description The merchant’s decided events (orders, returns, signups, logins, account updates) and feedback (disputes, dispositions, resolved reviews) over a range of UTC days, at most 366, as CSV or Parquet: one file set per kind, each row at its latest revision, as the data lake holds it (identities as keyed digests, never raw personal data; docs/lake.md). Answered 202 with `Location` at once; a job then writes the files, within minutes. Audited when asked and when done.
+         */
+        post: operations["lakeExportCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/{export-id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show an export
+         * @description `pending` while the job runs, then `done` with each file’s download link until `expiresAt` (7 days), or `failed` with the reason.
+         */
+        get: operations["lakeExportShow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1308,6 +1348,27 @@ export interface components {
                 }[];
             };
         };
+        LakeExportCreateRequest: {
+            /**
+             * Format: date
+             * @description First day (UTC), inclusive
+             * @example 2026-10-01
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description Last day (UTC), inclusive: at most 366 days after `from`
+             * @example 2026-10-31
+             */
+            to: string;
+            /**
+             * @description One file set per kind, as CSV (with a header) or Parquet
+             * @enum {string}
+             */
+            format: "csv" | "parquet";
+            /** @description The kinds to export; every kind when absent */
+            kinds?: ("order" | "return" | "signup" | "login" | "account" | "dispute" | "disposition" | "review")[];
+        };
         OrderResponse: {
             providerOrderID: string;
             /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
@@ -1693,7 +1754,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             /** @enum {string} */
-            action: "review.resolved" | "workflow.saved" | "dispositions.uploaded" | "settings.saved" | "listEntry.added" | "listEntry.removed" | "listEntry.displaced" | "listRules.saved" | "network.saved" | "apiKey.created" | "apiKey.revoked" | "merchant.suspended" | "merchant.unsuspended" | "network.withdrawn" | "privacy.requested" | "privacy.erased" | "privacy.exported";
+            action: "review.resolved" | "workflow.saved" | "dispositions.uploaded" | "settings.saved" | "listEntry.added" | "listEntry.removed" | "listEntry.displaced" | "listRules.saved" | "network.saved" | "apiKey.created" | "apiKey.revoked" | "merchant.suspended" | "merchant.unsuspended" | "network.withdrawn" | "privacy.requested" | "privacy.erased" | "privacy.exported" | "export.requested" | "export.done" | "export.failed";
             /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
             keyId: string;
             keyName: string;
@@ -2099,6 +2160,40 @@ export interface components {
         PrivacyRequestPage: {
             items: components["schemas"]["PrivacyRequest"][];
             nextCursor?: string;
+        };
+        LakeExport: {
+            /** @example ord_3f2a9c1e5b7d4f608a1b2c3d4e5f6a7b */
+            exportId: string;
+            /** @enum {string} */
+            status: "pending" | "done" | "failed";
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @enum {string} */
+            format: "csv" | "parquet";
+            kinds: ("order" | "return" | "signup" | "login" | "account" | "dispute" | "disposition" | "review")[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt?: string;
+            /** @description Once done: the files of each kind (a kind with no rows may have none) */
+            files?: {
+                /** @enum {string} */
+                kind: "order" | "return" | "signup" | "login" | "account" | "dispute" | "disposition" | "review";
+                /**
+                 * Format: uri
+                 * @description A download link, valid until `expiresAt`
+                 */
+                url: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the links, then the files, expire
+             */
+            expiresAt?: string;
+            /** @description Why a failed export stopped */
+            reason?: string;
         };
     };
     responses: never;
@@ -12959,6 +13054,484 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PrivacyRequest"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The referenced order or return does not exist: `not_found` (Resource does not exist). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    lakeExportCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LakeExportCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted: a job finishes the work; its status is at Location */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LakeExport"];
+                };
+            };
+            /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key, or a key of the other environment: `unauthenticated` (Authorization header missing); `invalid_api_key` (Key format invalid, unknown or revoked); `environment_mismatch` (Key prefix and base address belong to different environments). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthenticated" | "invalid_api_key" | "environment_mismatch";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The key or the merchant may not call this endpoint: `forbidden` (Key not authorized for the endpoint, or merchant suspended). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request body is too large, or the record it makes would pass the 400 KB a stored item takes: `payload_too_large` (Request body over the size limit). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A field has an invalid value: `unprocessable_entity` (Field present but value invalid); `unknown_field` (Field not in the schema). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "unprocessable_entity" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Rate limited; retry after Retry-After: `rate_limited` (Rate limit exceeded). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Internal failure; retry with backoff: `internal_error` (Internal failure). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Upstream issue; retry with backoff: `bad_gateway` (Upstream issue). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_gateway";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After: `service_unavailable` (Temporary unavailability). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & ({
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    lakeExportShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                "export-id": string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Api-Key-Expires": components["headers"]["Api-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LakeExport"];
                 };
             };
             /** @description Malformed JSON, a missing field or a wrong JSON type: `invalid_request` (Malformed JSON, required field missing or wrong JSON type). */

@@ -315,4 +315,17 @@ export const ENDPOINT_DOCS: Readonly<Record<ApiEndpointName, EndpointDocs>> = {
       '`pending` while the job runs, then `done` (or `failed`, with the reason) and the records it found or removed per kind; for an export, the document’s link until it expires.',
     errors: ['not_found'],
   },
+  lakeExportCreate: {
+    summary: 'Export decided events and feedback',
+    description:
+      'The merchant’s decided events (orders, returns, signups, logins, account updates) and feedback (disputes, dispositions, resolved reviews) over a range of UTC days, at most 366, as CSV or Parquet: one file set per kind, each row at its latest revision, as the data lake holds it (identities as keyed digests, never raw personal data; docs/lake.md). Answered 202 with `Location` at once; a job then writes the files, within minutes. Audited when asked and when done.',
+    errors: [],
+    exampleFile: 'lake-export.json',
+  },
+  lakeExportShow: {
+    summary: 'Show an export',
+    description:
+      '`pending` while the job runs, then `done` with each file’s download link until `expiresAt` (7 days), or `failed` with the reason.',
+    errors: ['not_found'],
+  },
 };

@@ -4,6 +4,7 @@ import * as consoleSchemas from '../schemas/console.ts';
 import * as settingsSchemas from '../schemas/decision-settings.ts';
 import { dispositionRequestSchema } from '../schemas/disposition.ts';
 import { disputeRequestSchema } from '../schemas/dispute.ts';
+import * as lakeExportSchemas from '../schemas/lake-export.ts';
 import * as listSchemas from '../schemas/lists.ts';
 import { loginRequestSchema } from '../schemas/login.ts';
 import * as networkSchemas from '../schemas/network.ts';
@@ -136,6 +137,11 @@ export const MANAGEMENT_ENDPOINT_SCHEMAS = {
     response: privacySchemas.privacyRequestPageSchema,
   }),
   privacyRequestShow: schemas({ response: privacySchemas.privacyRequestStatusSchema }),
+  lakeExportCreate: schemas({
+    request: lakeExportSchemas.lakeExportRequestSchema,
+    response: lakeExportSchemas.lakeExportStatusSchema,
+  }),
+  lakeExportShow: schemas({ response: lakeExportSchemas.lakeExportStatusSchema }),
 };
 
 /** Every endpoint's schemas: the event endpoints and the management API. */

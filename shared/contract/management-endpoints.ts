@@ -148,6 +148,8 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
   }),
   privacyRequestList: consoleEndpoint({ method: 'GET', path: '/v1/privacy/requests' }),
   privacyRequestShow: consoleEndpoint({ method: 'GET', path: '/v1/privacy/requests/{request-id}' }),
+  lakeExportCreate: consoleEndpoint({ method: 'POST', path: '/v1/exports', successStatus: 202 }),
+  lakeExportShow: consoleEndpoint({ method: 'GET', path: '/v1/exports/{export-id}' }),
 };
 
 /** Every endpoint of the API: the event endpoints and the management API. */

@@ -2,6 +2,7 @@ import {
   AthenaClient,
   GetQueryExecutionCommand,
   GetQueryResultsCommand,
+  type QueryExecution,
   StartQueryExecutionCommand,
 } from '@aws-sdk/client-athena';
 import { boundValues, type LakeQueryRunner, type LakeQueryValue, lakeQuery } from './lake-queries.ts';
@@ -17,27 +18,46 @@ const POLL_MS = 1_000;
 const literal = (value: LakeQueryValue) =>
   typeof value === 'string' ? `'${value.replaceAll("'", "''")}'` : String(value);
 
-export function athenaRunner(settings: { workGroup: string; database: string }): LakeQueryRunner {
+export interface AthenaSettings {
+  workGroup: string;
+  database: string;
+}
+
+export function athenaRunner(settings: AthenaSettings): LakeQueryRunner {
   return async (name, values) => {
     const query = lakeQuery(name);
-    const { QueryExecutionId } = await athena.send(
-      new StartQueryExecutionCommand({
-        QueryString: query.text,
-        WorkGroup: settings.workGroup,
-        QueryExecutionContext: { Database: settings.database },
-        ExecutionParameters: boundValues(query, values).map(literal),
-      }),
-    );
-    for (;;) {
-      const { QueryExecution } = await athena.send(new GetQueryExecutionCommand({ QueryExecutionId }));
-      const state = QueryExecution?.Status?.State;
-      if (state === 'SUCCEEDED') break;
-      if (state === 'FAILED' || state === 'CANCELLED')
-        throw new Error(`${name}.sql ${state}: ${QueryExecution?.Status?.StateChangeReason ?? ''}`);
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
-    return readResults(QueryExecutionId!);
+    const execution = await runOnAthena(query.text, boundValues(query, values), settings, `${name}.sql`);
+    return readResults(execution.QueryExecutionId!);
   };
+}
+
+/**
+ * Runs one statement (a lake query, or a query wrapped to write its rows elsewhere) with its bound
+ * values and waits for it: answers the finished execution, whose results are in the workgroup's
+ * output location.
+ */
+export async function runOnAthena(
+  text: string,
+  values: readonly LakeQueryValue[],
+  settings: AthenaSettings,
+  label = 'Athena query',
+): Promise<QueryExecution> {
+  const { QueryExecutionId } = await athena.send(
+    new StartQueryExecutionCommand({
+      QueryString: text,
+      WorkGroup: settings.workGroup,
+      QueryExecutionContext: { Database: settings.database },
+      ExecutionParameters: values.map(literal),
+    }),
+  );
+  for (;;) {
+    const { QueryExecution } = await athena.send(new GetQueryExecutionCommand({ QueryExecutionId }));
+    const state = QueryExecution?.Status?.State;
+    if (state === 'SUCCEEDED') return QueryExecution!;
+    if (state === 'FAILED' || state === 'CANCELLED')
+      throw new Error(`${label} ${state}: ${QueryExecution?.Status?.StateChangeReason ?? ''}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
 }
 
 /** Every page of a query's rows, typed by the result's column types (the header row skipped). */

@@ -9,6 +9,8 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
  */
 export const LAKE_QUERY_NAMES = [
   'event_count',
+  'export_decided_events',
+  'export_feedback',
   'latest_event',
   'training_events',
   'training_feedback',

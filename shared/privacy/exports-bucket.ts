@@ -3,20 +3,21 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { bucketClient } from '../s3-client.ts';
 
 /**
- * Privacy exports in their private bucket (EXPORTS_BUCKET), one object per request under the
- * merchant's prefix; the object expires with the bucket's lifecycle rule and its link sooner.
+ * Exports in their private bucket (EXPORTS_BUCKET), under the merchant's prefix: a privacy request's
+ * document, a bulk export's files (shared/lake/lake-export.ts); an object expires with the bucket's
+ * lifecycle rule and its link sooner.
  * Locally and in tests S3_ENDPOINT points the client at an S3-compatible stand-in.
  */
 export const EXPORT_LINK_SECONDS = 7 * 86_400;
 
-const bucket = () => {
+export const exportsBucket = () => {
   const name = process.env.EXPORTS_BUCKET;
   if (!name) throw new Error('EXPORTS_BUCKET is not set');
   return name;
 };
 
 let client: ReturnType<typeof bucketClient> | undefined;
-const s3 = () => {
+export const exportsClient = () => {
   client ??= bucketClient();
   return client;
 };
@@ -27,9 +28,13 @@ export const exportObjectKey = (merchantId: string, requestId: string) =>
 /** Every key exportObjectKey makes, as an IAM resource pattern (the worker may write these only). */
 export const EXPORTS_PREFIX_PATTERN = '*/privacy/*';
 
-export async function writeExport(key: string, document: string): Promise<void> {
-  await s3().send(
-    new PutObjectCommand({ Bucket: bucket(), Key: key, Body: document, ContentType: 'application/json' }),
+export async function writeExport(
+  key: string,
+  body: string | Uint8Array,
+  contentType = 'application/json',
+): Promise<void> {
+  await exportsClient().send(
+    new PutObjectCommand({ Bucket: exportsBucket(), Key: key, Body: body, ContentType: contentType }),
   );
 }
 
@@ -37,5 +42,7 @@ export async function writeExport(key: string, document: string): Promise<void> 
 export async function exportLink(key: string, expiresAt: number, now: number): Promise<string | undefined> {
   const seconds = Math.floor((expiresAt - now) / 1000);
   if (seconds < 1) return undefined;
-  return getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket(), Key: key }), { expiresIn: seconds });
+  return getSignedUrl(exportsClient(), new GetObjectCommand({ Bucket: exportsBucket(), Key: key }), {
+    expiresIn: seconds,
+  });
 }

@@ -97,13 +97,15 @@ export const webhookGsi1 = {
  * The merchant console: saved workflow versions beside the live workflow (one Query lists them),
  * console sessions by token hash, and the audit log in one partition per merchant, by time.
  */
+const auditPartition = (merchantId: string) => `${merchantScope(merchantId)}#AUDIT`;
+
 export const consoleKeys = {
   workflowVersion: (merchantId: string, eventType: string, savedAt: string, version: string) =>
     key(keys.workflow(merchantId, eventType)[PARTITION_KEY], `VERSION#${savedAt}#${version}`),
   workflowVersionPrefix: 'VERSION#',
   consoleSession: (tokenHash: string) => key(`CONSOLESESSION#${tokenHash}`, 'SESSION'),
   auditEntry: (merchantId: string, at: string, entryId: string) =>
-    key(`${merchantScope(merchantId)}#AUDIT`, `${at}#${entryId}`),
+    key(auditPartition(merchantId), `${at}#${entryId}`),
 };
 
 /**
@@ -327,6 +329,28 @@ export const privacyKeys = {
   listingPartition: privacyListingPartition,
   /** An offboarded merchant's receipt: outside its scope, so deleting the merchant keeps it. */
   offboarded: (merchantId: string) => key(`OFFBOARDED#${merchantId}`, 'RECEIPT'),
+};
+
+/** A merchant's bulk export from the lake (shared/use-cases/lake-exports.ts). */
+export const lakeExportKeys = {
+  export: (merchantId: string, exportId: string) =>
+    key(`${merchantScope(merchantId)}#EXPORT#${exportId}`, 'EXPORT'),
+  /** IAM `dynamodb:LeadingKeys` patterns: any merchant's export items, any merchant's audit log. */
+  exportPartitions: `${merchantScope('*')}#EXPORT#*`,
+  auditPartitions: auditPartition('*'),
+};
+
+/**
+ * GSI1 for exports waiting for the local runner (sparse, as privacy requests'): in AWS the state
+ * machine is started from the table's changes and the entry only leaves with the outcome.
+ */
+const LAKE_EXPORTS_PENDING = 'EXPORT#PENDING';
+export const lakeExportGsi1 = {
+  pendingPartition: LAKE_EXPORTS_PENDING,
+  pending: (createdAt: string, merchantId: string, exportId: string) => ({
+    [GSI1.partitionKey]: LAKE_EXPORTS_PENDING,
+    [GSI1.sortKey]: `${createdAt}#${merchantId}#${exportId}`,
+  }),
 };
 
 /**

@@ -30,7 +30,7 @@ describe('management API', () => {
   });
 
   it('refuses an events key on every management endpoint, and a missing credential, before anything else', async () => {
-    expect(MANAGEMENT_ROUTES.length).toBe(38); // 15 console routes, 9 of webhooks, 3 of decision settings, 6 of lists, 2 of the network, 3 of privacy requests
+    expect(MANAGEMENT_ROUTES.length).toBe(40); // 15 console routes, 9 of webhooks, 3 of decision settings, 6 of lists, 2 of the network, 3 of privacy requests, 2 of exports
     for (const { method, path } of MANAGEMENT_ROUTES) {
       expectError(await suite.api.request(method, path, { apiKey: suite.apiKey }), 403, 'forbidden');
       expectError(await suite.api.request(method, path), 401, 'unauthenticated');

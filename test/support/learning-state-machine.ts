@@ -27,21 +27,26 @@ type Json = Record<string, unknown>;
  * aws-local-stepfunctions runs.
  */
 export function synthesizedLearningDefinition(): Json {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new Stack(app, 'Learning');
-  const base = stack;
-  const table = new Table(base, 'Table', { partitionKey: { name: 'PK', type: AttributeType.STRING } });
-  new LearningJob(stack, 'Learning', {
-    config: STAGES.sandbox,
-    table,
-    lake: {
-      bucket: new Bucket(base, 'Lake'),
-      workBucket: new Bucket(base, 'Work'),
-      database: 'lake',
-      workGroup: 'wg',
-    },
-    alarmTopic: new Topic(base, 'Alarms'),
+  return synthesizedDefinition('Learning', (stack, table) => {
+    new LearningJob(stack, 'Learning', {
+      config: STAGES.sandbox,
+      table,
+      lake: {
+        bucket: new Bucket(stack, 'Lake'),
+        workBucket: new Bucket(stack, 'Work'),
+        database: 'lake',
+        workGroup: 'wg',
+      },
+      alarmTopic: new Topic(stack, 'Alarms'),
+    });
   });
+}
+
+/** The one state machine `build` makes in a stack of its own (beside a table), as synthesized. */
+export function synthesizedDefinition(name: string, build: (stack: Stack, table: Table) => void): Json {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new Stack(app, name);
+  build(stack, new Table(stack, 'Table', { partitionKey: { name: 'PK', type: AttributeType.STRING } }));
   const template = app.synth().getStackArtifact(stack.artifactId).template as {
     Resources: Record<string, { Type: string; Properties: Json }>;
   };

@@ -21,6 +21,9 @@ const ACTIONS: Record<Page['items'][number]['action'], string> = {
   'privacy.requested': 'Privacy request received',
   'privacy.erased': 'Customer data erased',
   'privacy.exported': 'Customer data exported',
+  'export.requested': 'Bulk export requested',
+  'export.done': 'Bulk export ready',
+  'export.failed': 'Bulk export failed',
 };
 
 /** Every change made through the console: who (key holder and key id) and when. */

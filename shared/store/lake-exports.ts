@@ -1,0 +1,114 @@
+import { retainUntil } from '../retention.ts';
+import type { LakeExportFormat, LakeExportKind } from '../schemas/lake-export.ts';
+import { tableName } from './client.ts';
+import { lakeExportGsi1, lakeExportKeys } from './keys.ts';
+import { queryAll } from './query-all.ts';
+import { getRecord } from './record-once.ts';
+import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
+import { ConditionFailedError, type TransactItem, transactWrite } from './transact.ts';
+
+/**
+ * A bulk export as stored: what was asked, by whom, and its outcome (the files' keys in the exports
+ * bucket). It waits in GSI1's pending queue until it ends.
+ */
+export interface LakeExport {
+  merchantId: string;
+  exportId: string;
+  status: 'pending' | 'done' | 'failed';
+  from: string;
+  to: string;
+  format: LakeExportFormat;
+  kinds: LakeExportKind[];
+  /** The console key that asked: the outcome's audit entry names it. */
+  requestedBy: { keyId: string; keyName: string };
+  createdAt: string;
+  finishedAt?: string;
+  files?: { kind: LakeExportKind; key: string }[];
+  /** When the files' links expire. */
+  expiresAt?: string;
+  reason?: string;
+}
+
+export type LakeExportOutcome = Pick<LakeExport, 'status' | 'files' | 'expiresAt' | 'reason'>;
+
+/** Matches the item itself, as the table holds it: its entity marks it for the state machine's start. */
+export const LAKE_EXPORT_ENTITY = 'lakeExport';
+
+export async function createLakeExport(record: LakeExport, audit: TransactItem, now: number): Promise<void> {
+  await transactWrite([
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...lakeExportKeys.export(record.merchantId, record.exportId),
+          ...lakeExportGsi1.pending(record.createdAt, record.merchantId, record.exportId),
+          entity: LAKE_EXPORT_ENTITY,
+          ...record,
+          [TTL_ATTRIBUTE]: retainUntil('lakeExports', now),
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    audit,
+  ]);
+}
+
+export const getLakeExport = (merchantId: string, exportId: string) =>
+  getRecord<LakeExport>(lakeExportKeys.export(merchantId, exportId));
+
+/** Exports waiting to run, oldest first. */
+export async function pendingLakeExports(limit: number): Promise<LakeExport[]> {
+  const found: LakeExport[] = [];
+  await queryAll(
+    {
+      IndexName: GSI1.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+      ExpressionAttributeValues: { ':pk': lakeExportGsi1.pendingPartition },
+    },
+    (item) => found.push(item as unknown as LakeExport) < limit,
+  );
+  return found;
+}
+
+/**
+ * The export's outcome with its audit entry, once: it leaves the queue, and a repeat (a retried
+ * step) finds it no longer pending and changes nothing. Answers whether this call recorded it.
+ */
+export async function finishLakeExport(
+  record: Pick<LakeExport, 'merchantId' | 'exportId'>,
+  outcome: LakeExportOutcome,
+  audit: TransactItem,
+  now: number,
+): Promise<boolean> {
+  const fields = Object.entries({ ...outcome, finishedAt: new Date(now).toISOString() }).filter(
+    ([, value]) => value !== undefined,
+  );
+  try {
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName,
+          Key: lakeExportKeys.export(record.merchantId, record.exportId),
+          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')} REMOVE #gpk, #gsk`,
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: {
+            ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+            '#status': 'status',
+            '#gpk': GSI1.partitionKey,
+            '#gsk': GSI1.sortKey,
+          },
+          ExpressionAttributeValues: {
+            ...Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
+            ':pending': 'pending',
+          },
+        },
+      },
+      audit,
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return false;
+    throw error;
+  }
+}
