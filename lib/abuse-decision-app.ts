@@ -84,17 +84,15 @@ export function buildAbuseDecisionApp(
       config,
       table: data.table,
     });
-    // Bulk exports write to the API stack's exports bucket, by a named export: the lake stack's
-    // grants on it then read as that name (cdk-nag's findings quote it).
-    const exportsBucketArnExport = `${stackName(config.stage, 'Api')}-ExportsBucketArn`;
-    api.exportValue(api.exportsBucket.bucketArn, { name: exportsBucketArnExport });
     const lake = new LakeStack(app, stackName(config.stage, 'Lake'), {
       ...common,
       description: `Abuse-decision API, ${config.stage}: the lake (S3, Glue, Athena) fed from the table's changes`,
       config,
       changes: data.changes,
       table: data.table,
-      exportsBucketArnExport,
+      // Bulk exports write to the API stack's exports bucket, by its named export: the lake stack's
+      // grants on it then read as that name (cdk-nag's findings quote it).
+      exportsBucketArnExport: api.exportsForWorker.arnExportName,
       alarmTopic: api.monitoring.topic,
     });
     const privacy = new PrivacyStack(app, stackName(config.stage, 'Privacy'), {

@@ -1550,7 +1550,7 @@ describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-exp
     const writes = kind.filter((s) => asList(s.Action).includes('s3:PutObject'));
     expect(writes.map((s) => JSON.stringify(s.Resource))).toEqual([
       expect.stringContaining('/athena/*'),
-      expect.stringContaining(`AbuseDecision-${stage}-Api-ExportsBucketArn`),
+      expect.stringContaining(`AbuseDecision-${stage}-Api:ExportsBucketArn`),
     ]);
     expect(JSON.stringify(writes[1]!.Resource)).toContain('/*/exports/*');
     const listsExports = kind.filter(
