@@ -2,7 +2,7 @@ import { retainUntil } from '../retention.ts';
 import type { LakeExportFormat, LakeExportKind } from '../schemas/lake-export.ts';
 import { tableName } from './client.ts';
 import { lakeExportGsi1, lakeExportKeys } from './keys.ts';
-import { queryAll } from './query-all.ts';
+import { firstInGsi1Partition } from './query-all.ts';
 import { getRecord } from './record-once.ts';
 import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
 import { ConditionFailedError, type TransactItem, transactWrite } from './transact.ts';
@@ -57,19 +57,8 @@ export const getLakeExport = (merchantId: string, exportId: string) =>
   getRecord<LakeExport>(lakeExportKeys.export(merchantId, exportId));
 
 /** Exports waiting to run, oldest first. */
-export async function pendingLakeExports(limit: number): Promise<LakeExport[]> {
-  const found: LakeExport[] = [];
-  await queryAll(
-    {
-      IndexName: GSI1.name,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-      ExpressionAttributeValues: { ':pk': lakeExportGsi1.pendingPartition },
-    },
-    (item) => found.push(item as unknown as LakeExport) < limit,
-  );
-  return found;
-}
+export const pendingLakeExports = (limit: number) =>
+  firstInGsi1Partition<LakeExport>(lakeExportGsi1.pendingPartition, limit);
 
 /**
  * The export's outcome with its audit entry, once: it leaves the queue, and a repeat (a retried

@@ -5,7 +5,7 @@ import { batchGetItems, keyString } from './batch-get.ts';
 import { documentClient, tableName } from './client.ts';
 import { privacyGsi1, privacyKeys, type TableKey } from './keys.ts';
 import { type Page, queryPage, wholePartition } from './pages.ts';
-import { queryAll } from './query-all.ts';
+import { firstInGsi1Partition } from './query-all.ts';
 import { getRecord } from './record-once.ts';
 import type { FoundKeys, SubjectSearch } from './subject-records.ts';
 import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
@@ -104,19 +104,8 @@ export async function listPrivacyRequests(
 }
 
 /** Requests waiting for the worker, oldest first. */
-export async function pendingPrivacyRequests(limit: number): Promise<PrivacyRequest[]> {
-  const found: PrivacyRequest[] = [];
-  await queryAll(
-    {
-      IndexName: GSI1.name,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-      ExpressionAttributeValues: { ':pk': privacyGsi1.pendingPartition },
-    },
-    (item) => found.push(item as unknown as PrivacyRequest) < limit,
-  );
-  return found;
-}
+export const pendingPrivacyRequests = (limit: number) =>
+  firstInGsi1Partition<PrivacyRequest>(privacyGsi1.pendingPartition, limit);
 
 /**
  * One slice's progress, on the request as it was read (`progress.slices`): a repeated or stale
