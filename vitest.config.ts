@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Suites that put volume through the service (20,000 ledger entries withdrawn, the widest events, a
- * year of history imported twice, a merchant's first week, generated hostile requests) run after
- * the others, one at a time: sharing two cores and DynamoDB Local with the rest, their requests and
- * everyone else's outlast the 5 s request budget and are answered 503.
+ * year of history imported twice, a merchant's first week, generated hostile requests) run first,
+ * one at a time, each on a table of its own that it drops: sharing two cores and DynamoDB Local with
+ * the rest, their requests and everyone else's outlast the 5 s request budget and are answered 503;
+ * and the run's one in-memory DynamoDB Local slows, for every table, as the run fills it.
  */
 const VOLUME_SUITES = [
   'test/network-withdrawal.test.ts',
@@ -30,7 +31,7 @@ export default defineConfig({
           exclude: VOLUME_SUITES,
           // Two cores: two workers keep DynamoDB Local and the CDK synth from starving each other.
           maxWorkers: 2,
-          sequence: { groupOrder: 0 },
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -39,7 +40,7 @@ export default defineConfig({
           name: 'volume',
           include: VOLUME_SUITES,
           maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 0 },
         },
       },
     ],

@@ -12,6 +12,7 @@ import { importAsHistory } from './support/import-traffic.ts';
 import { SCORED_KINDS, type ScoredKind } from './support/live-traffic/delivery.ts';
 import { trafficMix } from './support/live-traffic/mix.ts';
 import { firstWeekTraffic, type LiveTraffic, surgeTraffic } from './support/live-traffic.ts';
+import { createOwnTable, dropOwnTable } from './support/table-snapshot.ts';
 
 /**
  * A merchant's first day and its busiest, played live through the HTTP API at simulated time
@@ -46,11 +47,20 @@ const NAMES: Record<ScoredKind, string> = {
   account: 'account updates',
 };
 
+// A table of its own, dropped at the end: a week of a merchant's traffic would slow DynamoDB Local
+// for every suite after it.
+vi.hoisted(() => {
+  process.env.TABLE_NAME = `first-day-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+});
 let api: TestApi;
 beforeAll(async () => {
+  await createOwnTable();
   api = await startTestApi();
 });
-afterAll(() => api?.close());
+afterAll(async () => {
+  await api?.close();
+  await dropOwnTable();
+});
 
 /** Runs `work` with the server's clock at `at` (a merchant is created when its story begins). */
 async function atTime<T>(at: number, work: () => Promise<T>): Promise<T> {

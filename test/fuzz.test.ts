@@ -13,7 +13,9 @@ const { prepareFixtures } = await import('./support/endpoint-fixtures.ts');
 const { decodesAsPath, fuzzCase, headerPlan, hostileValueCase, toRequest } = await import(
   './support/request-arbitraries.ts'
 );
-const { changedKeys, createOwnTable, tableSnapshot } = await import('./support/table-snapshot.ts');
+const { changedKeys, createOwnTable, dropOwnTable, tableSnapshot } = await import(
+  './support/table-snapshot.ts'
+);
 const { watchWrites } = await import('./support/write-log.ts');
 
 type Fixture = Awaited<ReturnType<typeof prepareFixtures>>[number];
@@ -42,7 +44,10 @@ beforeAll(async () => {
   apiKey = merchant.apiKey;
   fixtures = await prepareFixtures(api, apiKey);
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await api.close();
+  await dropOwnTable();
+});
 
 /**
  * The properties every answer must have, whatever was sent: never a 5xx; always `X-Request-Id`;

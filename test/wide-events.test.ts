@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { identityDigests } from '../shared/digests/identity-digests.ts';
 import { identitiesOfOrder } from '../shared/identity/order-identities.ts';
 import { derivedEntryId } from '../shared/lists/entries.ts';
@@ -12,6 +12,7 @@ import { expectError, newMerchant, withTestApi } from './support/api.ts';
 import type { OrderBody } from './support/commerce.ts';
 import { consoleKey, reviewEveryReturn, saveWorkflow } from './support/console.ts';
 import { clearFaults, injectFault } from './support/faults.ts';
+import { createOwnTable, dropOwnTable } from './support/table-snapshot.ts';
 import {
   STORABLE_REASON_LENGTH,
   widestAccountUpdate,
@@ -28,6 +29,13 @@ import {
  * answered 2xx, or 4xx naming the problem, never 500 (issue 34). The feedback ones put more on the
  * lists than one transaction takes, so their list changes are written in steps before the answer.
  */
+// A table of its own: DynamoDB Local slows as a table grows, and the shared one holds the whole run
+// by the time this suite runs.
+vi.hoisted(() => {
+  process.env.TABLE_NAME = `wide-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+});
+beforeAll(() => createOwnTable());
+afterAll(() => dropOwnTable());
 const suite = withTestApi({ accountUpdatesEnabled: true });
 afterEach(clearFaults);
 

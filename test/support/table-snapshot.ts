@@ -1,3 +1,4 @@
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, dynamoDbClient, tableName } from '../../shared/store/client.ts';
 import { staleVelocityBuckets } from '../../shared/store/distinct-windows.ts';
@@ -11,6 +12,14 @@ import { staleBuckets } from '../../shared/store/history-windows.ts';
  */
 export function createOwnTable(): Promise<void> {
   return ensureTable(dynamoDbClient, tableName);
+}
+
+/**
+ * Drops a suite's own table when it is done: DynamoDB Local (one in-memory database for the run)
+ * slows as it grows, for every table in it.
+ */
+export async function dropOwnTable(table = tableName): Promise<void> {
+  await dynamoDbClient.send(new DeleteTableCommand({ TableName: table }));
 }
 
 /**
