@@ -31,7 +31,7 @@ export default defineConfig({
           exclude: VOLUME_SUITES,
           // Two cores: two workers keep DynamoDB Local and the CDK synth from starving each other.
           maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -40,7 +40,8 @@ export default defineConfig({
           name: 'volume',
           include: VOLUME_SUITES,
           maxWorkers: 1,
-          sequence: { groupOrder: 0 },
+          // Not 0: vitest runs a one-worker project of group 0 after every other group.
+          sequence: { groupOrder: 1 },
         },
       },
     ],
