@@ -20,8 +20,9 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/test-env.ts'],
     // Timeouts catch a hang, nothing else: speed is measured by `npm run bench`, never by a test.
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
+    // The longest step is a hook that plays a merchant's first week (about 5,000 requests).
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     projects: [
       {
         extends: true,
