@@ -11,7 +11,7 @@ import { createOwnTable } from './support/table-snapshot.ts';
 vi.hoisted(() => {
   process.env.TABLE_NAME = `economics-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 });
-beforeAll(() => createOwnTable());
+beforeAll(() => createOwnTable({ stream: true }));
 
 const { mkdtempSync } = await import('node:fs');
 const { tmpdir } = await import('node:os');

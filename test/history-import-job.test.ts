@@ -53,7 +53,7 @@ describe('the history import job', () => {
     s3.put(BUCKET, key, toNdjson(lines));
     // The same merchant on a second table, imported there by the CLI from a local file.
     const cliTable = `${process.env.TABLE_NAME}-cli`;
-    await ensureTable(dynamoDbClient, cliTable);
+    await ensureTable(dynamoDbClient, cliTable, { stream: false });
     await copyTable(cliTable, (k) => k.includes(merchantId));
     const file = join(mkdtempSync(join(tmpdir(), 'import-job-')), 'history.ndjson');
     await writeFile(file, toNdjson(lines));

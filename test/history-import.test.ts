@@ -28,7 +28,7 @@ let dir: string;
 const CLEAN_TABLE = `${process.env.TABLE_NAME}-clean`;
 beforeAll(async () => {
   await createOwnTable();
-  await ensureTable(dynamoDbClient, CLEAN_TABLE);
+  await ensureTable(dynamoDbClient, CLEAN_TABLE, { stream: false });
   dir = await mkdtemp(join(tmpdir(), 'import-'));
 });
 afterAll(async () => {

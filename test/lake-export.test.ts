@@ -29,7 +29,7 @@ const { runExportLocally, synthesizedExportDefinition } = await import(
 );
 const { default: validateAsl } = await import('asl-validator');
 
-const suite = withOwnTableApi(s3);
+const suite = withOwnTableApi(s3, { stream: true });
 const lakeDir = mkdtempSync(join(tmpdir(), 'export-lake-'));
 let reader: DuckDBConnection;
 beforeAll(async () => {

@@ -24,7 +24,7 @@ vi.hoisted(() => {
   process.env.TABLE_NAME = `learning-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 });
 beforeAll(async () => {
-  await createOwnTable();
+  await createOwnTable({ stream: true });
   api = await startTestApi();
 });
 afterAll(() => api.close());

@@ -25,7 +25,7 @@ import { consoleKey } from './support/console.ts';
 vi.hoisted(() => {
   process.env.TABLE_NAME = 'abuse-decision-withdrawal-test';
 });
-beforeAll(() => ensureTable(dynamoDbClient, tableName));
+beforeAll(() => ensureTable(dynamoDbClient, tableName, { stream: false }));
 afterAll(() => dynamoDbClient.send(new DeleteTableCommand({ TableName: tableName })));
 
 const ENTRIES = 20_000;

@@ -218,7 +218,7 @@ describe('erase', () => {
 
     // The restore: a new table as this one was before the erasure (point-in-time recovery makes one).
     const restored = `${tableName}-restored`;
-    await ensureTable(dynamoDbClient, restored);
+    await ensureTable(dynamoDbClient, restored, { stream: false });
     await copyTable(restored, () => true);
     await completed(a, { type: 'erase', subject: { emails: [email], cards: [card] } });
     expect(await itemsOfNaming(a.merchantId, words)).toEqual([]);

@@ -23,7 +23,7 @@ const { orderBody } = await import('../support/fixtures.ts');
  * The local lake is fed from DynamoDB Local's stream: what the API recorded reaches the Parquet files
  * in the lake's layout, as it stands after each change, digests only.
  */
-const suite = withOwnTableApi();
+const suite = withOwnTableApi(undefined, { stream: true });
 let dir: string;
 let lake: DuckDBConnection;
 

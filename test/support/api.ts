@@ -86,13 +86,17 @@ export function withTestApi(options: Parameters<typeof newMerchant>[0] = {}): Te
 
 /**
  * The local server for a test file that runs on a table of its own (TABLE_NAME set in vi.hoisted):
- * the table is created first; `alsoClose` (an S3 stand-in) is closed with the server.
+ * the table is created first (with its stream when the suite feeds a lake from it); `alsoClose` (an
+ * S3 stand-in) is closed with the server.
  */
-export function withOwnTableApi(alsoClose?: { close: () => Promise<void> }): { api: TestApi } {
+export function withOwnTableApi(
+  alsoClose?: { close: () => Promise<void> },
+  table: { stream?: boolean } = {},
+): { api: TestApi } {
   const suite = {} as { api: TestApi };
   beforeAll(async () => {
     const { createOwnTable } = await import('./table-snapshot.ts');
-    await createOwnTable();
+    await createOwnTable(table);
     suite.api = await startTestApi();
   });
   afterAll(async () => {

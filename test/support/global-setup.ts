@@ -15,7 +15,7 @@ export async function setup(project: TestProject) {
   applyLocalEnvironment(dynamoDb.endpoint);
   const { ensureTable } = await import('../../shared/store/ensure-table.ts');
   const { dynamoDbClient } = await import('../../shared/store/client.ts');
-  await ensureTable(dynamoDbClient, LOCAL_TABLE_NAME);
+  await ensureTable(dynamoDbClient, LOCAL_TABLE_NAME, { stream: false });
   project.provide('dynamoDbEndpoint', dynamoDb.endpoint);
   project.provide('contractTallyFile', contractTally);
 }

@@ -8,10 +8,11 @@ import { staleBuckets } from '../../shared/store/history-windows.ts';
 /**
  * Whole-table snapshots, to prove a refused or failed request changed nothing. Suites that take
  * them run on a table of their own (a TABLE_NAME set in vi.hoisted, `createOwnTable` in beforeAll),
- * so a scan stays small and no other suite writes meanwhile.
+ * so a scan stays small and no other suite writes meanwhile. Test tables have no stream unless the
+ * suite feeds a lake from it (`stream: true`): DynamoDB Local slows with every stream record it holds.
  */
-export function createOwnTable(): Promise<void> {
-  return ensureTable(dynamoDbClient, tableName);
+export function createOwnTable({ stream = false }: { stream?: boolean } = {}): Promise<void> {
+  return ensureTable(dynamoDbClient, tableName, { stream });
 }
 
 /**
