@@ -41,7 +41,7 @@ function runningOut(checks: number) {
   return { getRemainingTimeInMillis: () => (++asked <= checks ? 900_000 : 10_000) };
 }
 
-beforeAll(createOwnTable);
+beforeAll(() => createOwnTable());
 afterAll(() => s3.close());
 
 describe('the history import job', () => {

@@ -2145,6 +2145,7 @@ export interface components {
         };
         /** @description How far the worker has gone: the step of the search for the customer’s records (1: events, disputes and list entries naming its identifiers; 2: disputes on its orders; 3: list entries, webhook deliveries and audit entries naming its records), that step’s listings searched of `listings`, the events found so far, and the time-bounded slices run */
         PrivacyProgress: {
+            /** Format: int32 */
             step: number;
             /** Format: int32 */
             listingsRead: number;

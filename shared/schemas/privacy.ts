@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { page } from './console.ts';
-import { count, emailAddress, idText, isoTime, phoneNumber, serviceId, text } from './fields.ts';
+import { boundedInt, count, emailAddress, idText, isoTime, phoneNumber, serviceId, text } from './fields.ts';
 import { cardValue, identifyingAddress } from './lists.ts';
 
 /**
@@ -98,7 +98,7 @@ export const privacyRequestStatusSchema = z
     reason: text().optional().meta({ description: 'Why a failed request stopped' }),
     progress: z
       .object({
-        step: z.int().min(1).max(3),
+        step: boundedInt(1, 3),
         listingsRead: count(),
         listings: count(),
         eventsFound: count(),
