@@ -10,6 +10,13 @@ import { bucketClient } from '../s3-client.ts';
  */
 export const EXPORT_LINK_SECONDS = 7 * 86_400;
 
+/**
+ * How long one signed link works. A link signed with a Lambda role's temporary credentials stops
+ * working when they expire (hours, whatever its own expiry says), so each GET signs a fresh, short
+ * link, and a caller asks again for another until the export itself expires.
+ */
+export const LINK_SIGNATURE_SECONDS = 15 * 60;
+
 export const exportsBucket = () => {
   const name = process.env.EXPORTS_BUCKET;
   if (!name) throw new Error('EXPORTS_BUCKET is not set');
@@ -38,9 +45,12 @@ export async function writeExport(
   );
 }
 
-/** A GET link to the export, valid until `expiresAt` (epoch ms); none once it has passed. */
+/**
+ * A GET link to the export, valid for LINK_SIGNATURE_SECONDS and never past `expiresAt` (epoch
+ * ms); none once that has passed.
+ */
 export async function exportLink(key: string, expiresAt: number, now: number): Promise<string | undefined> {
-  const seconds = Math.floor((expiresAt - now) / 1000);
+  const seconds = Math.min(LINK_SIGNATURE_SECONDS, Math.floor((expiresAt - now) / 1000));
   if (seconds < 1) return undefined;
   return getSignedUrl(exportsClient(), new GetObjectCommand({ Bucket: exportsBucket(), Key: key }), {
     expiresIn: seconds,

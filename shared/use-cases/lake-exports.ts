@@ -116,7 +116,7 @@ export async function runPendingLakeExports(write: LakeExportWriter, limit = 10)
   return finished;
 }
 
-/** The export as GET answers it: each file's link signed now, valid until the export's expiry. */
+/** The export as GET answers it: each file's link signed now (exportLink says for how long). */
 export async function lakeExportView(record: LakeExport, now: number): Promise<LakeExportStatus> {
   const expiresAt = record.expiresAt ? Date.parse(record.expiresAt) : undefined;
   const files = [];

@@ -274,7 +274,7 @@ const countsOf = (records: SubjectRecords): PrivacyCounts =>
     Object.entries(recordsByKind(records)).map(([kind, items]) => [kind, items.length]),
   ) as PrivacyCounts;
 
-/** The request as GET answers it: the export's link is signed now, valid until its expiry. */
+/** The request as GET answers it: the export's link is signed now (exportLink says for how long). */
 export async function privacyRequestView(
   request: PrivacyRequest,
   now: number,
