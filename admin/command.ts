@@ -79,7 +79,8 @@ export function checked<T>(schema: Parameters<typeof validate<T>>[0], input: unk
   try {
     return validate(schema, input);
   } catch (error) {
-    if (error instanceof ApiError) throw new UsageError(`${error.field ?? 'input'}: ${error.message}`);
+    // Validation messages name their field already.
+    if (error instanceof ApiError) throw new UsageError(error.message);
     throw error;
   }
 }

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -5,6 +7,32 @@ import { join } from 'node:path';
  * imported, because the DynamoDB client and config are built at module scope.
  */
 export const LOCAL_TABLE_NAME = 'abuse-decision-local';
+
+/**
+ * The keys of the data under `dataDir` (DATA_DIR): each merchant's identity digest key, generated on
+ * its first event, and the network's keyed-hash secret (docs/network.md), generated once. `npm start`
+ * and the admin CLI take them from the same DATA_DIR, so both digest a value alike.
+ */
+export function localKeys(dataDir: string): Record<string, string> {
+  const secretFile = join(dataDir, 'network-secret');
+  if (!process.env.NETWORK_HASH_SECRET && !existsSync(secretFile)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(secretFile, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  }
+  return {
+    NETWORK_HASH_SECRET: process.env.NETWORK_HASH_SECRET ?? readFileSync(secretFile, 'utf8').trim(),
+    DIGEST_KEY_DIR: join(dataDir, 'digest-keys'),
+  };
+}
+
+/**
+ * Where `npm start` serves its S3 stand-in (exports), so the admin CLI, a separate process, writes
+ * the files the server's links point at.
+ */
+export const localExportsBucket = () => ({
+  port: Number(process.env.S3_PORT ?? 8001),
+  bucket: 'local-exports',
+});
 
 export function applyLocalEnvironment(
   dynamoDbEndpoint: string,

@@ -17,7 +17,8 @@ export interface S3ObjectServer {
   close(): Promise<void>;
 }
 
-export async function startS3ObjectServer(): Promise<S3ObjectServer> {
+/** On `port`, or a free one when 0 (tests). */
+export async function startS3ObjectServer(port = 0): Promise<S3ObjectServer> {
   const objects = new Map<string, Buffer>();
   const requests: string[] = [];
   const server = createServer((request, response) => {
@@ -60,10 +61,13 @@ export async function startS3ObjectServer(): Promise<S3ObjectServer> {
     });
     response.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const { port: bound } = server.address() as AddressInfo;
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: `http://127.0.0.1:${bound}`,
     put: (bucket, key, text) => objects.set(`/${bucket}/${key}`, Buffer.from(text, 'utf8')),
     get: (bucket, key) => objects.get(`/${bucket}/${key}`)?.toString('utf8'),
     requests,

@@ -4,11 +4,10 @@
  * (DATA_DIR/lake). Ctrl-C stops them.
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local.ts';
-import { applyLocalEnvironment } from '../local/local-env.ts';
+import { applyLocalEnvironment, localExportsBucket, localKeys } from '../local/local-env.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
@@ -25,19 +24,7 @@ try {
   );
   process.exit(1);
 }
-applyLocalEnvironment(dynamoDb.endpoint, {
-  NETWORK_HASH_SECRET: localNetworkSecret(),
-  // Each merchant's identity digest key, generated on its first event and kept after.
-  DIGEST_KEY_DIR: join(dataDir, 'digest-keys'),
-});
-
-/** The network's keyed-hash secret (docs/network.md): generated once into DATA_DIR, kept after. */
-function localNetworkSecret(): string {
-  if (process.env.NETWORK_HASH_SECRET) return process.env.NETWORK_HASH_SECRET;
-  const file = join(dataDir, 'network-secret');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
-}
+applyLocalEnvironment(dynamoDb.endpoint, localKeys(dataDir));
 
 // The merchant console, served at / beside the API (rebuilt when its sources changed).
 const consoleBuild = spawnSync(process.execPath, [join(import.meta.dirname, 'build-dashboard.ts')], {
@@ -53,9 +40,14 @@ if (consoleBuild.status !== 0) {
 
 // Privacy and bulk exports go to an in-memory S3 stand-in (gone when this stops), as to their bucket in AWS.
 const { startS3ObjectServer } = await import('../local/s3-stand-in.ts');
-const s3 = await startS3ObjectServer();
+const exportsAt = localExportsBucket();
+const s3 = await startS3ObjectServer(exportsAt.port).catch(async (error: Error) => {
+  console.error(`Could not serve exports on port ${exportsAt.port} (set S3_PORT): ${error.message}`);
+  await dynamoDb.stop();
+  process.exit(1);
+});
 process.env.S3_ENDPOINT ??= s3.endpoint;
-process.env.EXPORTS_BUCKET ??= 'local-exports';
+process.env.EXPORTS_BUCKET ??= exportsAt.bucket;
 
 const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { dynamoDbClient, tableName } = await import('../shared/store/client.ts');

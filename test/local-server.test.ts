@@ -62,8 +62,12 @@ describe('npm start', () => {
     const env = {
       PORT: String(await freePort()),
       DYNAMODB_PORT: String(await freePort()),
+      S3_PORT: String(await freePort()),
       DATA_DIR: dataDir,
     };
+    // The admin CLI, a process of its own, reaches the server's DynamoDB Local and exports stand-in,
+    // and digests with the keys of its DATA_DIR.
+    const adminEnv = { PATH: process.env.PATH ?? '', ...env };
     const first = startServer(env);
     const baseUrl = await first.ready;
     const apiKey = /API key: (pk_test_\w+)/.exec(first.output())![1]!;
@@ -94,7 +98,7 @@ describe('npm start', () => {
         '--events',
         'decision.created',
       ],
-      { env: { PATH: process.env.PATH ?? '', DYNAMODB_PORT: env.DYNAMODB_PORT } },
+      { env: adminEnv },
     );
     const { secret } = JSON.parse(stdout);
     const next = await fetch(`${baseUrl}/v1/order`, {
@@ -131,6 +135,25 @@ describe('npm start', () => {
     }
     expect(shown.status).toBe('done');
     expect(await (await fetch(shown.files![0]!.url)).text()).toContain(body.providerOrderId);
+
+    // The CLI's privacy export writes where the server's stand-in serves it.
+    const email = body.customer.contactInformation.find((c) => c.contactType === 'EMail')!.address;
+    const exported = await run(
+      process.execPath,
+      [
+        'scripts/admin.ts',
+        'privacy',
+        'export',
+        '--merchant',
+        merchantId,
+        '--subject',
+        JSON.stringify({ emails: [email] }),
+      ],
+      { env: adminEnv },
+    );
+    const request = JSON.parse(exported.stdout) as { status: string; exportUrl: string };
+    expect(request.status).toBe('done');
+    expect(await (await fetch(request.exportUrl)).text()).toContain(body.providerOrderId);
     first.child.kill('SIGINT');
     expect(await exited(first.child)).toBe(0);
     expect(await portOpen(Number(env.DYNAMODB_PORT))).toBe(false);

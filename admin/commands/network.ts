@@ -1,8 +1,7 @@
 import { ApiError } from '../../shared/errors.ts';
-import { validate } from '../../shared/http/validation.ts';
 import { listEntryRequestSchema } from '../../shared/schemas/lists.ts';
 import { withdrawContribution } from '../../shared/use-cases/network-corrections.ts';
-import { type AdminCommand, requireFlag, UsageError } from '../command.ts';
+import { type AdminCommand, checked, requireFlag, UsageError } from '../command.ts';
 import { ADMIN_CLI, requireMerchant } from '../targets.ts';
 
 const identitySchema = listEntryRequestSchema.shape.identity;
@@ -24,8 +23,8 @@ export const networkCommands: AdminCommand[] = [
       if (separator < 1) throw new UsageError('--identity must be KIND:VALUE');
       const kind = named.slice(0, separator);
       const raw = named.slice(separator + 1);
+      const identity = checked(identitySchema, { kind, value: kind === 'card' ? parseJson(raw) : raw });
       try {
-        const identity = validate(identitySchema, { kind, value: kind === 'card' ? parseJson(raw) : raw });
         return { merchantId, ...(await withdrawContribution(merchantId, identity, ADMIN_CLI, Date.now())) };
       } catch (error) {
         if (error instanceof ApiError) throw new UsageError(`${error.field ?? 'identity'}: ${error.message}`);
