@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { CopyObjectCommand, DeleteObjectsCommand } from '@aws-sdk/client-s3';
+import { bucketClient, objectKeys } from '../s3-client.ts';
+import { type AthenaSettings, athenaRunner, runOnAthena } from './athena-runner.ts';
+import {
+  type ErasedPartition,
+  erasedPartitions,
+  keptRowsQuery,
+  type LakeEraser,
+  type LakeErasure,
+  outcomeOf,
+  partitionPath,
+} from './lake-erasure.ts';
+
+/**
+ * The erasure on the lake in AWS (docs/lake.md, Deletions and erasure): the partitions are found
+ * with Athena, and each is rewritten: UNLOAD writes its kept rows as Parquet under a staging prefix
+ * of the lake bucket (UNLOAD writes only to an empty location, and the partition is not one), the
+ * staged files are copied into the partition, then the objects the rows were read from are deleted.
+ * Firehose's files are never rewritten in place, so a delivery landing meanwhile stays untouched (a
+ * later pass takes out any row of the customer it brings). A failure in between leaves rows twice,
+ * never none; staged files left behind expire with the bucket's rule for the prefix.
+ */
+export const ERASURE_STAGING_PREFIX = '_erasure/';
+
+/** What is spliced into UNLOAD's location: the service's own ids and days, checked all the same. */
+const SAFE_KEY = /^[A-Za-z0-9_=/.-]+$/;
+
+const s3 = bucketClient();
+
+export function athenaLakeEraser(settings: AthenaSettings & { bucket: string }): LakeEraser {
+  return async (erasure) => {
+    const partitions = await erasedPartitions(athenaRunner(settings), erasure);
+    for (const partition of partitions) await rewritePartition(settings, partition, erasure);
+    return outcomeOf(partitions);
+  };
+}
+
+async function rewritePartition(
+  settings: AthenaSettings & { bucket: string },
+  partition: ErasedPartition,
+  erasure: LakeErasure,
+): Promise<void> {
+  const prefix = partitionPath(partition, erasure.merchantId);
+  const readFrom = await objectKeys(s3, settings.bucket, prefix);
+  if (partition.held > partition.erased) {
+    const rewrite = randomUUID();
+    const staging = `${ERASURE_STAGING_PREFIX}${rewrite}/`;
+    if (!SAFE_KEY.test(prefix)) throw new Error(`unexpected lake partition ${prefix}`);
+    const { query, values } = keptRowsQuery(partition, erasure);
+    await runOnAthena(
+      `UNLOAD (${query.text}) TO 's3://${settings.bucket}/${staging}' WITH (format = 'PARQUET', compression = 'SNAPPY')`,
+      values,
+      settings,
+      `${query.name}.sql (UNLOAD)`,
+    );
+    const staged = await objectKeys(s3, settings.bucket, staging);
+    for (const [index, key] of staged.entries()) {
+      await s3.send(
+        new CopyObjectCommand({
+          Bucket: settings.bucket,
+          CopySource: `${settings.bucket}/${key}`,
+          Key: `${prefix}erasure-${rewrite}-${index}.parquet`,
+        }),
+      );
+    }
+    await deleteKeys(settings.bucket, staged);
+  }
+  await deleteKeys(settings.bucket, readFrom);
+}
+
+async function deleteKeys(bucket: string, keys: readonly string[]): Promise<void> {
+  for (let start = 0; start < keys.length; start += 1000) {
+    const { Errors } = await s3.send(
+      new DeleteObjectsCommand({
+        Bucket: bucket,
+        Delete: { Objects: keys.slice(start, start + 1000).map((Key) => ({ Key })), Quiet: true },
+      }),
+    );
+    if (Errors?.length) throw new Error(`lake objects not deleted: ${Errors.map((e) => e.Key).join(', ')}`);
+  }
+}
