@@ -3,6 +3,7 @@ import { CopyObjectCommand, DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import { bucketClient, objectKeys } from '../s3-client.ts';
 import { type AthenaSettings, athenaRunner, runOnAthena } from './athena-runner.ts';
 import {
+  ERASURE_STAGING_PREFIX,
   type ErasedPartition,
   erasedPartitions,
   keptRowsQuery,
@@ -21,7 +22,6 @@ import {
  * later pass takes out any row of the customer it brings). A failure in between leaves rows twice,
  * never none; staged files left behind expire with the bucket's rule for the prefix.
  */
-export const ERASURE_STAGING_PREFIX = '_erasure/';
 
 /** What is spliced into UNLOAD's location: the service's own ids and days, checked all the same. */
 const SAFE_KEY = /^[A-Za-z0-9_=/.-]+$/;

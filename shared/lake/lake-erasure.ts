@@ -79,6 +79,9 @@ export function keptRowsQuery(
   return { query, values };
 }
 
+/** Where a rewrite in AWS stages a partition's kept rows: outside every table's location. */
+export const ERASURE_STAGING_PREFIX = '_erasure/';
+
 /** A partition's folder in the lake's layout (`<table>/kind=/merchant_id=/day=/`), as Firehose writes it. */
 export const partitionPath = (partition: ErasedPartition, merchantId: string) =>
   `${partition.table}/kind=${partition.kind}/merchant_id=${merchantId}/day=${partition.day}/`;
