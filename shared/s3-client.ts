@@ -1,4 +1,4 @@
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { readRuntimeConfig } from './config.ts';
 import { traceAwsClient } from './tracing.ts';
 
@@ -37,4 +37,21 @@ export async function objectKeys(client: S3Client, bucket: string, prefix: strin
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
   return keys;
+}
+
+/** Deletes objects by key, a thousand a call; fails naming any it could not delete. */
+export async function deleteObjectKeys(
+  client: S3Client,
+  bucket: string,
+  keys: readonly string[],
+): Promise<void> {
+  for (let start = 0; start < keys.length; start += 1000) {
+    const { Errors } = await client.send(
+      new DeleteObjectsCommand({
+        Bucket: bucket,
+        Delete: { Objects: keys.slice(start, start + 1000).map((Key) => ({ Key })), Quiet: true },
+      }),
+    );
+    if (Errors?.length) throw new Error(`objects not deleted: ${Errors.map((e) => e.Key).join(', ')}`);
+  }
 }

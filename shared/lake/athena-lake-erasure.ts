@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CopyObjectCommand, DeleteObjectsCommand } from '@aws-sdk/client-s3';
-import { bucketClient, objectKeys } from '../s3-client.ts';
+import { CopyObjectCommand } from '@aws-sdk/client-s3';
+import { bucketClient, deleteObjectKeys, objectKeys } from '../s3-client.ts';
 import { type AthenaSettings, athenaRunner, runOnAthena } from './athena-runner.ts';
 import {
   ERASURE_STAGING_PREFIX,
@@ -64,19 +64,7 @@ async function rewritePartition(
         }),
       );
     }
-    await deleteKeys(settings.bucket, staged);
+    await deleteObjectKeys(s3, settings.bucket, staged);
   }
-  await deleteKeys(settings.bucket, readFrom);
-}
-
-async function deleteKeys(bucket: string, keys: readonly string[]): Promise<void> {
-  for (let start = 0; start < keys.length; start += 1000) {
-    const { Errors } = await s3.send(
-      new DeleteObjectsCommand({
-        Bucket: bucket,
-        Delete: { Objects: keys.slice(start, start + 1000).map((Key) => ({ Key })), Quiet: true },
-      }),
-    );
-    if (Errors?.length) throw new Error(`lake objects not deleted: ${Errors.map((e) => e.Key).join(', ')}`);
-  }
+  await deleteObjectKeys(s3, settings.bucket, readFrom);
 }

@@ -1,4 +1,5 @@
 import { deleteDigestKey } from '../digests/digest-keys.ts';
+import type { LakeLocation } from '../lake/merchant-partitions.ts';
 import { deleteMerchantObjects } from '../privacy/merchant-objects.ts';
 import type { AuditActor } from '../store/audit.ts';
 import { type DeletedItems, deleteMerchantItems } from '../store/merchant-items.ts';
@@ -9,7 +10,7 @@ import { withdrawContributions } from './network-worker.ts';
 /**
  * A merchant that leaves (docs/operations.md, offboarding): refused at once, its network
  * contributions withdrawn, every item it owns deleted (its API keys with them), its objects in the
- * buckets deleted, and a receipt of counts. Every step is safe to repeat: a run cut off is resumed by
+ * buckets and its partitions in the lake deleted, and a receipt of counts. Every step is safe to repeat: a run cut off is resumed by
  * running it again, and a second run finds nothing. The receipt outlives the merchant (400 days), so
  * that a restore of the table from before can be offboarded again (privacy replay-tombstones).
  */
@@ -32,13 +33,13 @@ export async function offboardMerchant(
   merchantId: string,
   by: AuditActor,
   now: number,
-  segments = DEFAULT_SEGMENTS,
+  options: { segments?: number; lake?: LakeLocation } = {},
 ): Promise<OffboardingReceipt> {
   // Suspended first: every key is refused (within the key cache's minute) while the rest runs.
   const found = await setMerchantStatus(merchantId, 'suspended', by, now);
   await withdrawContributions(merchantId, now);
-  const items = await deleteMerchantItems(merchantId, segments);
-  const objects = await deleteMerchantObjects(merchantId);
+  const items = await deleteMerchantItems(merchantId, options.segments ?? DEFAULT_SEGMENTS);
+  const objects = await deleteMerchantObjects(merchantId, options.lake);
   await deleteDigestKey(merchantId);
   await recordOffboarding(merchantId, now);
   return {
