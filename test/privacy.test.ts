@@ -24,6 +24,8 @@ const { readNetworkSecret } = await import('../shared/network/network-secret.ts'
 const { reputationOf } = await import('../shared/network/reputation.ts');
 const { networkKeys } = await import('../shared/store/keys.ts');
 const { runPrivacyWorker } = await import('../shared/use-cases/privacy-requests.ts');
+const { pendingOutboxEvents } = await import('../shared/store/webhook-deliveries.ts');
+const { startWebhookReceiver } = await import('./support/webhook-receiver.ts');
 const { admin } = await import('./support/admin.ts');
 const { expectError, withOwnTableApi } = await import('./support/api.ts');
 const { cardOf: cardRefOf, emailOf, placeOrder, storedRef } = await import('./support/commerce.ts');
@@ -198,6 +200,32 @@ describe('erase', () => {
     expect(JSON.parse(replay.stdout).erased.length).toBeGreaterThan(0);
     expect(await itemsOfNaming(a.merchantId, words, restored)).toEqual([]);
     expect(changedKeys(bBefore, await merchantItems(b.merchantId, restored))).toEqual([]);
+  });
+});
+
+describe('erase, webhooks', () => {
+  it('finds the customer’s outbox items still waiting to be fanned out, which no delivery names yet', async () => {
+    const a = await networkMember(suite.api);
+    const receiver = await startWebhookReceiver();
+    try {
+      const created = await suite.api.request('POST', '/v1/webhooks', {
+        apiKey: a.console,
+        rawBody: JSON.stringify({ url: receiver.url, events: ['decision.created'] }),
+      });
+      expect(created.status, created.text).toBe(200);
+      const email = `${uid('outbox')}@example.com`;
+      const order = await placeOrder(suite.api, a.apiKey, { email });
+      const naming = async () =>
+        (await pendingOutboxEvents(100, a.merchantId)).filter((e) => e.body.includes(order.providerOrderId));
+      expect(await naming()).toHaveLength(1);
+
+      const result = await completed(a, { type: 'erase', subject: { emails: [email] } });
+      expect(result.counts.webhookItems).toBe(1);
+      expect(await naming()).toEqual([]);
+      expect(await itemsOfNaming(a.merchantId, [order.providerOrderId])).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

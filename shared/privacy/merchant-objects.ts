@@ -1,18 +1,16 @@
 import { DeleteObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { deleteMerchantPartitions, type LakeLocation } from '../lake/merchant-partitions.ts';
 import { bucketClient } from '../s3-client.ts';
 
 /**
  * A merchant's objects in the service's buckets, under its own prefix (`<merchantId>/`): history
  * files in the imports bucket, privacy exports in the exports bucket. The buckets the environment
- * names (IMPORT_BUCKET, EXPORTS_BUCKET); one not set is reported as such. And its partitions in
- * the lake (shared/lake/merchant-partitions.ts), where the caller says the lake is.
+ * names (IMPORT_BUCKET, EXPORTS_BUCKET); one not set is reported as such.
  */
 const BUCKETS = { imports: 'IMPORT_BUCKET', exports: 'EXPORTS_BUCKET' } as const;
 
-export type BucketReceipt = Record<keyof typeof BUCKETS | 'lake', number | 'not configured'>;
+export type BucketReceipt = Record<keyof typeof BUCKETS, number | 'not configured'>;
 
-export async function deleteMerchantObjects(merchantId: string, lake?: LakeLocation): Promise<BucketReceipt> {
+export async function deleteMerchantObjects(merchantId: string): Promise<BucketReceipt> {
   const s3 = bucketClient();
   const receipt = {} as BucketReceipt;
   for (const [name, variable] of Object.entries(BUCKETS) as [keyof typeof BUCKETS, string][]) {
@@ -35,6 +33,5 @@ export async function deleteMerchantObjects(merchantId: string, lake?: LakeLocat
     } while (token);
     receipt[name] = deleted;
   }
-  receipt.lake = lake ? await deleteMerchantPartitions(merchantId, lake) : 'not configured';
   return receipt;
 }

@@ -1,5 +1,5 @@
 import { deleteDigestKey } from '../digests/digest-keys.ts';
-import type { LakeLocation } from '../lake/merchant-partitions.ts';
+import { deleteMerchantPartitions, type LakeLocation } from '../lake/merchant-partitions.ts';
 import { deleteMerchantObjects } from '../privacy/merchant-objects.ts';
 import type { AuditActor } from '../store/audit.ts';
 import { type DeletedItems, deleteMerchantItems } from '../store/merchant-items.ts';
@@ -20,7 +20,8 @@ export interface OffboardingReceipt {
   found: boolean;
   keysRevoked: number;
   items: DeletedItems;
-  objects: Awaited<ReturnType<typeof deleteMerchantObjects>>;
+  /** Objects per bucket, and the lake's files (`not configured` where no lake was given). */
+  objects: Awaited<ReturnType<typeof deleteMerchantObjects>> & { lake: number | 'not configured' };
   /** Its identity-digest key is deleted: anything left in backups can no longer be linked. */
   digestKeyDeleted: true;
   finishedAt: string;
@@ -39,7 +40,12 @@ export async function offboardMerchant(
   const found = await setMerchantStatus(merchantId, 'suspended', by, now);
   await withdrawContributions(merchantId, now);
   const items = await deleteMerchantItems(merchantId, options.segments ?? DEFAULT_SEGMENTS);
-  const objects = await deleteMerchantObjects(merchantId, options.lake);
+  const objects = {
+    ...(await deleteMerchantObjects(merchantId)),
+    lake: options.lake
+      ? await deleteMerchantPartitions(merchantId, options.lake)
+      : ('not configured' as const),
+  };
   await deleteDigestKey(merchantId);
   await recordOffboarding(merchantId, now);
   return {
