@@ -2,16 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CopyObjectCommand } from '@aws-sdk/client-s3';
 import { bucketClient, deleteObjectKeys, objectKeys } from '../s3-client.ts';
 import { type AthenaSettings, athenaRunner, runOnAthena } from './athena-runner.ts';
-import {
-  ERASURE_STAGING_PREFIX,
-  type ErasedPartition,
-  erasedPartitions,
-  keptRowsQuery,
-  type LakeEraser,
-  type LakeErasure,
-  outcomeOf,
-  partitionPath,
-} from './lake-erasure.ts';
+import { ERASURE_STAGING_PREFIX, erasePartitions, type LakeEraser } from './lake-erasure.ts';
 
 /**
  * The erasure on the lake in AWS (docs/lake.md, Deletions and erasure): the partitions are found
@@ -29,42 +20,31 @@ const SAFE_KEY = /^[A-Za-z0-9_=/.-]+$/;
 const s3 = bucketClient();
 
 export function athenaLakeEraser(settings: AthenaSettings & { bucket: string }): LakeEraser {
-  return async (erasure) => {
-    const partitions = await erasedPartitions(athenaRunner(settings), erasure);
-    for (const partition of partitions) await rewritePartition(settings, partition, erasure);
-    return outcomeOf(partitions);
-  };
-}
-
-async function rewritePartition(
-  settings: AthenaSettings & { bucket: string },
-  partition: ErasedPartition,
-  erasure: LakeErasure,
-): Promise<void> {
-  const prefix = partitionPath(partition, erasure.merchantId);
-  const readFrom = await objectKeys(s3, settings.bucket, prefix);
-  if (partition.held > partition.erased) {
-    const rewrite = randomUUID();
-    const staging = `${ERASURE_STAGING_PREFIX}${rewrite}/`;
-    if (!SAFE_KEY.test(prefix)) throw new Error(`unexpected lake partition ${prefix}`);
-    const { query, values } = keptRowsQuery(partition, erasure);
-    await runOnAthena(
-      `UNLOAD (${query.text}) TO 's3://${settings.bucket}/${staging}' WITH (format = 'PARQUET', compression = 'SNAPPY')`,
-      values,
-      settings,
-      `${query.name}.sql (UNLOAD)`,
-    );
-    const staged = await objectKeys(s3, settings.bucket, staging);
-    for (const [index, key] of staged.entries()) {
-      await s3.send(
-        new CopyObjectCommand({
-          Bucket: settings.bucket,
-          CopySource: `${settings.bucket}/${key}`,
-          Key: `${prefix}erasure-${rewrite}-${index}.parquet`,
-        }),
-      );
-    }
-    await deleteObjectKeys(s3, settings.bucket, staged);
-  }
-  await deleteObjectKeys(s3, settings.bucket, readFrom);
+  return (erasure) =>
+    erasePartitions(athenaRunner(settings), erasure, async (rewrite) => {
+      const readFrom = await objectKeys(s3, settings.bucket, rewrite.path);
+      if (rewrite.keepsRows) {
+        const id = randomUUID();
+        const staging = `${ERASURE_STAGING_PREFIX}${id}/`;
+        if (!SAFE_KEY.test(rewrite.path)) throw new Error(`unexpected lake partition ${rewrite.path}`);
+        await runOnAthena(
+          `UNLOAD (${rewrite.query.text}) TO 's3://${settings.bucket}/${staging}' WITH (format = 'PARQUET', compression = 'SNAPPY')`,
+          rewrite.values,
+          settings,
+          `${rewrite.query.name}.sql (UNLOAD)`,
+        );
+        const staged = await objectKeys(s3, settings.bucket, staging);
+        for (const [index, key] of staged.entries()) {
+          await s3.send(
+            new CopyObjectCommand({
+              Bucket: settings.bucket,
+              CopySource: `${settings.bucket}/${key}`,
+              Key: `${rewrite.path}erasure-${id}-${index}.parquet`,
+            }),
+          );
+        }
+        await deleteObjectKeys(s3, settings.bucket, staged);
+      }
+      await deleteObjectKeys(s3, settings.bucket, readFrom);
+    });
 }

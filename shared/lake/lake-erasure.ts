@@ -26,7 +26,7 @@ export interface LakeErasureOutcome {
 /** Runs one pass over the lake: every partition holding a matching row now is rewritten without it. */
 export type LakeEraser = (erasure: LakeErasure) => Promise<LakeErasureOutcome>;
 
-export interface ErasedPartition {
+interface ErasedPartition {
   table: LakeTableName;
   kind: string;
   day: string;
@@ -42,10 +42,7 @@ const SEPARATOR = '\u001f';
 const boundNames = (names: readonly string[]) =>
   `${SEPARATOR}${names.filter((name) => !name.includes(SEPARATOR)).join(SEPARATOR)}${SEPARATOR}`;
 
-export async function erasedPartitions(
-  runner: LakeQueryRunner,
-  erasure: LakeErasure,
-): Promise<ErasedPartition[]> {
+async function erasedPartitions(runner: LakeQueryRunner, erasure: LakeErasure): Promise<ErasedPartition[]> {
   if (erasure.names.length === 0) return [];
   const rows = await runner('erasure_partitions', {
     merchant_id: erasure.merchantId,
@@ -65,7 +62,7 @@ export async function erasedPartitions(
 }
 
 /** The query of a partition's rows to keep, with the values it binds. */
-export function keptRowsQuery(
+function keptRowsQuery(
   partition: ErasedPartition,
   erasure: LakeErasure,
 ): { query: LakeQuery; values: LakeQueryValue[] } {
@@ -83,10 +80,33 @@ export function keptRowsQuery(
 export const ERASURE_STAGING_PREFIX = '_erasure/';
 
 /** A partition's folder in the lake's layout (`<table>/kind=/merchant_id=/day=/`), as Firehose writes it. */
-export const partitionPath = (partition: ErasedPartition, merchantId: string) =>
+const partitionPath = (partition: ErasedPartition, merchantId: string) =>
   `${partition.table}/kind=${partition.kind}/merchant_id=${merchantId}/day=${partition.day}/`;
 
-export const outcomeOf = (partitions: readonly ErasedPartition[]): LakeErasureOutcome => ({
-  rows: partitions.reduce((sum, p) => sum + p.erased, 0),
-  partitions: partitions.length,
-});
+/** Rewrites one partition without the erasure's rows, the way its engine does. */
+export type PartitionRewrite = (rewrite: {
+  query: LakeQuery;
+  values: LakeQueryValue[];
+  /** The partition's folder (`<table>/kind=/merchant_id=/day=/`). */
+  path: string;
+  keepsRows: boolean;
+}) => Promise<void>;
+
+/**
+ * One pass of an engine: the partitions found with `runner`, each rewritten with its kept rows
+ * (`keepsRows` false: nothing is left to write, only the files to delete).
+ */
+export async function erasePartitions(
+  runner: LakeQueryRunner,
+  erasure: LakeErasure,
+  rewrite: PartitionRewrite,
+): Promise<LakeErasureOutcome> {
+  const partitions = await erasedPartitions(runner, erasure);
+  for (const partition of partitions)
+    await rewrite({
+      ...keptRowsQuery(partition, erasure),
+      path: partitionPath(partition, erasure.merchantId),
+      keepsRows: partition.held > partition.erased,
+    });
+  return { rows: partitions.reduce((sum, p) => sum + p.erased, 0), partitions: partitions.length };
+}

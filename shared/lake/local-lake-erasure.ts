@@ -2,15 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import {
-  type ErasedPartition,
-  erasedPartitions,
-  keptRowsQuery,
-  type LakeEraser,
-  type LakeErasure,
-  outcomeOf,
-  partitionPath,
-} from './lake-erasure.ts';
+import { erasePartitions, type LakeEraser } from './lake-erasure.ts';
 import { duckDbRunner } from './lake-queries.ts';
 import { defineLakeViews, sqlText } from './local-lake.ts';
 
@@ -23,30 +15,21 @@ import { defineLakeViews, sqlText } from './local-lake.ts';
  */
 export function localLakeEraser(connection: DuckDBConnection, dir: string): LakeEraser {
   return async (erasure) => {
-    const partitions = await erasedPartitions(duckDbRunner(connection), erasure);
-    for (const partition of partitions) await rewritePartition(connection, dir, partition, erasure);
-    if (partitions.length > 0) await defineLakeViews(connection, dir);
-    return outcomeOf(partitions);
+    const outcome = await erasePartitions(duckDbRunner(connection), erasure, async (rewrite) => {
+      const folder = join(dir, rewrite.path);
+      const readFrom = readdirSync(folder).filter((name) => name.endsWith('.parquet'));
+      if (rewrite.keepsRows) {
+        const file = join(folder, `part-${randomUUID()}.parquet`);
+        await connection.run(
+          `COPY (${rewrite.query.text}) TO ${sqlText(`${file}.tmp`)} (FORMAT parquet)`,
+          rewrite.values as DuckDBValue[],
+        );
+        renameSync(`${file}.tmp`, file);
+      }
+      for (const name of readFrom) rmSync(join(folder, name), { force: true });
+      if (existsSync(folder) && readdirSync(folder).length === 0) rmdirSync(folder);
+    });
+    if (outcome.partitions > 0) await defineLakeViews(connection, dir);
+    return outcome;
   };
-}
-
-async function rewritePartition(
-  connection: DuckDBConnection,
-  dir: string,
-  partition: ErasedPartition,
-  erasure: LakeErasure,
-): Promise<void> {
-  const folder = join(dir, partitionPath(partition, erasure.merchantId));
-  const readFrom = readdirSync(folder).filter((name) => name.endsWith('.parquet'));
-  if (partition.held > partition.erased) {
-    const { query, values } = keptRowsQuery(partition, erasure);
-    const file = join(folder, `part-${randomUUID()}.parquet`);
-    await connection.run(
-      `COPY (${query.text}) TO ${sqlText(`${file}.tmp`)} (FORMAT parquet)`,
-      values as DuckDBValue[],
-    );
-    renameSync(`${file}.tmp`, file);
-  }
-  for (const name of readFrom) rmSync(join(folder, name), { force: true });
-  if (existsSync(folder) && readdirSync(folder).length === 0) rmdirSync(folder);
 }
