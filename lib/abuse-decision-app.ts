@@ -101,6 +101,7 @@ export function buildAbuseDecisionApp(
       config,
       table: data.table,
       exportsBucket: api.exportsForWorker,
+      lake: lake.forPrivacyWorker,
       alarmTopic: api.monitoring.topic,
     });
     built[config.stage] = { data, api, webhooks, uploads, imports, lake, privacy };

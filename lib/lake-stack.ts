@@ -10,6 +10,7 @@ import { CfnDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
 import { type Bucket, Bucket as BucketConstruct, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { ERASURE_STAGING_PREFIX } from '../shared/lake/lake-erasure.ts';
 import {
   LAKE_PARTITION_COLUMNS,
   LAKE_TABLE_NAMES,
@@ -42,9 +43,27 @@ export const LAKE_EXPIRY_DAYS = {
   'decided_events/kind=account/': DEFAULT_RETENTION_DAYS.events - 1,
   'list_changes/': EXPIRED_KEPT_SECONDS / DAY_S,
   'errors/': 14,
+  // An erasure's rewrite stages its kept rows here (shared/lake/athena-lake-erasure.ts) for minutes;
+  // what a failed one leaves goes within a day.
+  [ERASURE_STAGING_PREFIX]: 1,
 } as const;
 /** Athena's answers are read by the job that asked, then forgotten. */
 export const QUERY_RESULT_EXPIRY_DAYS = 7;
+
+/**
+ * The lake as another stack is handed it: its buckets' ARNs under export names of this stack's
+ * choosing (CDK's own are hashes, and cdk-nag's acknowledgements name them), its Glue database and
+ * Athena workgroup.
+ */
+export interface LakeRef {
+  bucketName: string;
+  bucketArn: string;
+  arnExportName: string;
+  resultsBucketArn: string;
+  resultsArnExportName: string;
+  database: string;
+  workGroup: string;
+}
 
 export interface LakeStackProps extends StackProps {
   config: StageConfig;
@@ -91,6 +110,8 @@ export class LakeStack extends Stack {
   readonly learning: LearningJob;
   /** Bulk exports from the lake (lib/lake-export-job.ts). */
   readonly exports: LakeExportJob;
+  /** What the privacy worker, in a stack of its own, needs of the lake to erase a customer's rows. */
+  readonly forPrivacyWorker: LakeRef;
 
   constructor(scope: Construct, id: string, props: LakeStackProps) {
     super(scope, id, props);
@@ -188,6 +209,18 @@ export class LakeStack extends Stack {
       },
       alarmTopic: props.alarmTopic,
     });
+
+    const arnExportName = `${this.stackName}:LakeBucketArn`;
+    const resultsArnExportName = `${this.stackName}:QueryResultsBucketArn`;
+    this.forPrivacyWorker = {
+      bucketName: this.bucket.bucketName,
+      bucketArn: this.exportValue(this.bucket.bucketArn, { name: arnExportName }),
+      arnExportName,
+      resultsBucketArn: this.exportValue(this.resultsBucket.bucketArn, { name: resultsArnExportName }),
+      resultsArnExportName,
+      database: databaseName,
+      workGroup: this.workGroupName,
+    };
 
     new CfnOutput(this, 'LakeBucketName', { value: this.bucket.bucketName });
     new CfnOutput(this, 'LakeDatabaseName', { value: databaseName });

@@ -1,4 +1,4 @@
-import { Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   Alarm,
   ComparisonOperator,
@@ -8,12 +8,16 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { ERASURE_STAGING_PREFIX } from '../shared/lake/lake-erasure.ts';
+import { LAKE_TABLE_NAMES } from '../shared/lake/lake-tables.ts';
 import { EXPORTS_PREFIX_PATTERN } from '../shared/privacy/exports-bucket.ts';
 import {
   ApiFunction,
@@ -22,6 +26,7 @@ import {
   POWERTOOLS_SERVICE_NAME,
 } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import type { LakeRef } from './lake-stack.ts';
 import { PRIVACY_WORKER_ACCESS } from './table-access.ts';
 
 export const PRIVACY_WORKER_HANDLER_FILE = 'functions/privacy-worker.ts';
@@ -32,6 +37,12 @@ export const PRIVACY_WORKER_HANDLER_FILE = 'functions/privacy-worker.ts';
  * dead-letter queue, which alarms: the request waits until `npm run admin -- privacy run`.
  */
 export const PRIVACY_STREAM_RETRIES = 2;
+
+/**
+ * How often the worker looks for erasures whose second lake pass is due (an hour after the first,
+ * shared/use-cases/privacy-requests.ts LAKE_RECHECK_MS): a pass runs within this of its time.
+ */
+export const LAKE_PASS_SCHEDULE = Duration.minutes(15);
 
 /** Three slices' worth (shared/use-cases/privacy-requests.ts PRIVACY_SLICE_MS): Lambda's longest run. */
 const WORKER_TIMEOUT = Duration.minutes(15);
@@ -51,6 +62,8 @@ export interface PrivacyStackProps extends StackProps {
   table: Table;
   /** The API stack's exports bucket, whose links the management API signs: the worker writes there. */
   exportsBucket: ExportsBucketRef;
+  /** The lake, whose files an erasure rewrites without the customer's rows. */
+  lake: LakeRef;
   /** The API stack's alarm topic. */
   alarmTopic: ITopic;
 }
@@ -71,7 +84,7 @@ export class PrivacyStack extends Stack {
 
   constructor(scope: Construct, id: string, props: PrivacyStackProps) {
     super(scope, id, props);
-    const { config, table, exportsBucket } = props;
+    const { config, table, exportsBucket, lake } = props;
 
     this.deadLetterQueue = new Queue(this, 'DeadLetters', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -82,10 +95,17 @@ export class PrivacyStack extends Stack {
       name: 'privacyWorker',
       handlerFile: PRIVACY_WORKER_HANDLER_FILE,
       description: 'Runs pending privacy requests (erase, export) from the table stream, slice by slice',
-      environment: { ...commonEnvironment(config), EXPORTS_BUCKET: exportsBucket.bucketName },
+      environment: {
+        ...commonEnvironment(config),
+        EXPORTS_BUCKET: exportsBucket.bucketName,
+        LAKE_BUCKET: lake.bucketName,
+        LAKE_DATABASE: lake.database,
+        LAKE_WORKGROUP: lake.workGroup,
+      },
       logRetention: config.logRetention,
       logRemovalPolicy: removalPolicyFor(config.protectData),
       timeout: WORKER_TIMEOUT,
+      withLakeQueries: true,
     });
     // The request holds digests already: no digest key, no network secret, no webhook key.
     this.worker.bindTable(table, PRIVACY_WORKER_ACCESS);
@@ -101,6 +121,7 @@ export class PrivacyStack extends Stack {
         'Writes one export object per request under <merchantId>/privacy/ in the exports bucket; the ' +
         'merchant is only known when the request arrives. No reading, listing or deleting.',
     });
+    this.grantLakeErasure(lake);
     this.worker.handler.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.LATEST,
@@ -117,9 +138,23 @@ export class PrivacyStack extends Stack {
               },
             },
           }),
+          // An erasure just done: its first lake pass.
+          FilterCriteria.filter({
+            dynamodb: {
+              NewImage: {
+                entity: { S: FilterRule.isEqual('privacyRequest') },
+                lakeErasure: { M: { passes: { N: FilterRule.isEqual('0') } } },
+              },
+            },
+          }),
         ],
       }),
     );
+    new Rule(this, 'LakePassesSchedule', {
+      description: 'Runs the lake passes of erasures that are due (the second, an hour after the first)',
+      schedule: Schedule.rate(LAKE_PASS_SCHEDULE),
+      targets: [new LambdaFunction(this.worker.handler, { retryAttempts: 0 })],
+    });
     acknowledgeStreamReading(this.worker.role);
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
@@ -156,6 +191,57 @@ export class PrivacyStack extends Stack {
         period,
       }),
       'A privacy request failed after its attempts; GET on it gives the reason (docs/operations.md)',
+    );
+    alarm(
+      'LakePassesFailedAlarm',
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'PrivacyLakePassesFailed',
+        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
+        statistic: 'Sum',
+        period,
+      }),
+      "An erasure's pass over the lake failed; it stays due and runs again (docs/operations.md)",
+    );
+  }
+
+  /**
+   * An erasure's passes over the lake (shared/lake/athena-lake-erasure.ts): Athena queries in the
+   * lake's workgroup (it reads the lake and writes results and UNLOAD's files with the caller's
+   * rights), the staged files copied into the partition, the files rewritten deleted.
+   */
+  private grantLakeErasure(lake: LakeRef): void {
+    const allow = (actions: string[], resources: string[]) =>
+      this.worker.role.addToPolicy(new PolicyStatement({ actions, resources }));
+    allow(
+      ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults'],
+      [`arn:${Aws.PARTITION}:athena:${Aws.REGION}:${Aws.ACCOUNT_ID}:workgroup/${lake.workGroup}`],
+    );
+    const glue = `arn:${Aws.PARTITION}:glue:${Aws.REGION}:${Aws.ACCOUNT_ID}`;
+    allow(
+      ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'],
+      [
+        `${glue}:catalog`,
+        `${glue}:database/${lake.database}`,
+        ...LAKE_TABLE_NAMES.map((t) => `${glue}:table/${lake.database}/${t}`),
+      ],
+    );
+    allow(['s3:ListBucket', 's3:GetBucketLocation'], [lake.bucketArn, lake.resultsBucketArn]);
+    const prefixes = [...LAKE_TABLE_NAMES.map((t) => `${t}/`), ERASURE_STAGING_PREFIX];
+    allow(
+      ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+      prefixes.map((prefix) => `${lake.bucketArn}/${prefix}*`),
+    );
+    allow(['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'], [`${lake.resultsBucketArn}/athena/*`]);
+    Validations.of(this.worker.role).acknowledge(
+      ...prefixes.map((prefix) => ({
+        id: `AwsSolutions-IAM5[Resource::${lake.arnExportName}/${prefix}*]`,
+        reason: `An erasure rewrites the lake files under ${prefix} that hold a customer's rows: it reads them, writes their kept rows and deletes them`,
+      })),
+      {
+        id: `AwsSolutions-IAM5[Resource::${lake.resultsArnExportName}/athena/*]`,
+        reason: "Athena's results of the erasure's queries, with the caller's rights",
+      },
     );
   }
 }

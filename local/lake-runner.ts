@@ -1,7 +1,9 @@
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { LakeEraser } from '../shared/lake/lake-erasure.ts';
 import { duckDbRunner, type LakeQueryRunner } from '../shared/lake/lake-queries.ts';
 import { openLocalLake } from '../shared/lake/local-lake.ts';
+import { localLakeEraser } from '../shared/lake/local-lake-erasure.ts';
 import { feedLakeOnce } from './lake-poller.ts';
 
 /** The local lake: LAKE_DIR, else `lake/` in DATA_DIR (`.data`), where `npm start` feeds it. */
@@ -22,3 +24,18 @@ export async function caughtUpLakeConnection(dir = localLakeDir()): Promise<Duck
 export async function caughtUpLake(dir = localLakeDir()): Promise<LakeQueryRunner> {
   return duckDbRunner(await caughtUpLakeConnection(dir));
 }
+
+/**
+ * The erasure on the local lake (the privacy poller's), caught up with the table's stream first so
+ * every row of the customer the table had is there to take out.
+ */
+export const caughtUpLakeEraser =
+  (dir = localLakeDir()): LakeEraser =>
+  async (erasure) => {
+    const lake = await caughtUpLakeConnection(dir);
+    try {
+      return await localLakeEraser(lake, dir)(erasure);
+    } finally {
+      lake.closeSync();
+    }
+  };

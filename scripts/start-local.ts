@@ -106,7 +106,7 @@ const network = startNetworkPoller();
 // Decided events, feedback and list changes reach the lake (.data/lake) from here, as Firehose writes it in AWS.
 const lake = await startLakePoller(join(dataDir, 'lake'));
 // Privacy requests (erase, export) run from here, as the privacy worker Lambda does in AWS.
-const privacy = startPrivacyPoller();
+const privacy = startPrivacyPoller(join(dataDir, 'lake'));
 // Bulk exports (POST /v1/exports) run on the local lake from here, as the export state machine does in AWS.
 const exports = startLakeExportPoller(join(dataDir, 'lake'));
 server.listen(port, '127.0.0.1', () => {

@@ -20,7 +20,11 @@ import { IMPORT_HANDLER_FILE } from '../lib/import-job.ts';
 import { QUERY_RESULT_EXPIRY_DAYS } from '../lib/lake-stack.ts';
 import { CEL_CHUNK_FILE, REPO_ROOT } from '../lib/lambda-bundle.ts';
 import { LEARNING_HANDLER_FILES } from '../lib/learning-stack.ts';
-import { PRIVACY_STREAM_RETRIES, PRIVACY_WORKER_HANDLER_FILE } from '../lib/privacy-stack.ts';
+import {
+  LAKE_PASS_SCHEDULE,
+  PRIVACY_STREAM_RETRIES,
+  PRIVACY_WORKER_HANDLER_FILE,
+} from '../lib/privacy-stack.ts';
 import {
   IMPORT_JOB_ACCESS,
   PRIVACY_WORKER_ACCESS,
@@ -36,9 +40,10 @@ import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { digestKeySecretPrefix } from '../shared/digests/digest-keys.ts';
 import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/routes.ts';
 import { FAILED_AUTHENTICATION_LIMIT } from '../shared/http/web-acl-rules.ts';
+import { ERASURE_STAGING_PREFIX } from '../shared/lake/lake-erasure.ts';
 import { LAKE_TABLE_NAMES, LAKE_TABLES } from '../shared/lake/lake-tables.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
-import { PRIVACY_SLICE_MS } from '../shared/use-cases/privacy-requests.ts';
+import { LAKE_RECHECK_MS, PRIVACY_SLICE_MS } from '../shared/use-cases/privacy-requests.ts';
 
 /** One function per event route, the management API's one, the 404/405 fallback, the OpenAPI document's. */
 const FUNCTION_COUNT = new Set(ROUTES.map((r) => r.functionName)).size + 1 + PUBLIC_ROUTES.length;
@@ -726,6 +731,12 @@ const COMMAND_ACTIONS: Record<string, string> = {
   GenerateDataKeyCommand: 'kms:GenerateDataKey',
   DecryptCommand: 'kms:Decrypt',
   PutObjectCommand: 's3:PutObject',
+  CopyObjectCommand: 's3:PutObject',
+  DeleteObjectsCommand: 's3:DeleteObject',
+  ListObjectsV2Command: 's3:ListBucket',
+  StartQueryExecutionCommand: 'athena:StartQueryExecution',
+  GetQueryExecutionCommand: 'athena:GetQueryExecution',
+  GetQueryResultsCommand: 'athena:GetQueryResults',
 };
 /** TransactWriteItems has no IAM action: each item is authorised as its single-item action. */
 const TRANSACT_ITEM_ACTIONS: Record<string, string> = {
@@ -1105,9 +1116,15 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
     });
     const criteria = mapping?.[1].Properties.FilterCriteria as { Filters: { Pattern: string }[] } | undefined;
     const filters = criteria?.Filters ?? [];
-    // Every write to a pending request (new, a slice's progress, a failed attempt) wakes it; an ended one does not.
+    // Every write to a pending request (new, a slice's progress, a failed attempt) wakes it, and an
+    // erasure just done for its first lake pass; an ended one does not.
     expect(filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([
       { dynamodb: { NewImage: { entity: { S: ['privacyRequest'] }, status: { S: ['pending'] } } } },
+      {
+        dynamodb: {
+          NewImage: { entity: { S: ['privacyRequest'] }, lakeErasure: { M: { passes: { N: ['0'] } } } },
+        },
+      },
     ]);
     const fn = only(template(), 'AWS::Lambda::Function');
     expect(fn.Properties).toMatchObject({ Timeout: 900, Runtime: 'nodejs24.x' });
@@ -1118,13 +1135,35 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
     expect(JSON.stringify(variables.EXPORTS_BUCKET)).toContain(logicalId(api.exportsBucket));
     expect(variables.DIGEST_KEY_SECRET_PREFIX).toBeUndefined();
     expect(variables.NETWORK_SECRET_ARN).toBeUndefined();
+    const { lake } = environment(stage);
+    expect(variables).toMatchObject({
+      LAKE_DATABASE: lake.databaseName,
+      LAKE_WORKGROUP: lake.workGroupName,
+    });
+    expect(JSON.stringify(variables.LAKE_BUCKET)).toContain(logicalId(lake.bucket));
   });
 
-  it('alarms to the API stack’s topic on crashes, dead letters and failed requests', () => {
+  it('runs the lake passes that are due every 15 minutes: an erasure’s second comes within that of its hour', () => {
+    const { privacy } = environment(stage);
+    const rule = only(template(), 'AWS::Events::Rule');
+    expect(rule.Properties).toMatchObject({
+      ScheduleExpression: `rate(${LAKE_PASS_SCHEDULE.toMinutes()} minutes)`,
+      State: 'ENABLED',
+      Targets: [
+        expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalId(privacy.worker.handler), 'Arn'] } }),
+      ],
+    });
+    expect(LAKE_PASS_SCHEDULE.toMilliseconds()).toBeLessThan(LAKE_RECHECK_MS);
+    const permission = only(template(), 'AWS::Lambda::Permission');
+    expect(permission.Properties).toMatchObject({ Principal: 'events.amazonaws.com' });
+  });
+
+  it('alarms to the API stack’s topic on crashes, dead letters, failed requests and failed lake passes', () => {
     const alarms = resources(template(), 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
     expect(alarms.map((alarm) => alarm.MetricName).sort()).toEqual([
       'ApproximateNumberOfMessagesVisible',
       'Errors',
+      'PrivacyLakePassesFailed',
       'PrivacyRequestsFailed',
     ]);
     const topic = logicalId(environment(stage).api.monitoring.topic);
@@ -1139,8 +1178,8 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
     });
   });
 
-  it('grants the worker the table actions its bundle sends, writes under <merchant>/privacy/ only, no secret', async () => {
-    const { privacy, api } = environment(stage);
+  it('grants the worker the table actions its bundle sends, writes under <merchant>/privacy/ and rewrites lake files only, no secret', async () => {
+    const { privacy, api, lake } = environment(stage);
     const statements = statementsOf(template(), policyStatements(template()), privacy.worker.role).map(
       ({ statement }) => statement,
     );
@@ -1152,6 +1191,9 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
     const s3 = statements.filter((statement) =>
       asList(statement.Action).some((a) => String(a).startsWith('s3:')),
     );
+    const lakeObjects = (prefix: string) => ({
+      'Fn::Join': ['', [{ 'Fn::ImportValue': lake.forPrivacyWorker.arnExportName }, `/${prefix}*`]],
+    });
     expect(s3).toEqual([
       expect.objectContaining({
         Action: 's3:PutObject',
@@ -1159,7 +1201,31 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
           'Fn::Join': ['', [{ 'Fn::ImportValue': api.exportsForWorker.arnExportName }, '/*/privacy/*']],
         },
       }),
+      expect.objectContaining({
+        Action: ['s3:GetBucketLocation', 's3:ListBucket'],
+        Resource: [
+          { 'Fn::ImportValue': lake.forPrivacyWorker.arnExportName },
+          { 'Fn::ImportValue': lake.forPrivacyWorker.resultsArnExportName },
+        ],
+      }),
+      // The lake's tables and the erasure's staging prefix: nothing else of the lake bucket.
+      expect.objectContaining({
+        Action: ['s3:AbortMultipartUpload', 's3:DeleteObject', 's3:GetObject', 's3:PutObject'],
+        Resource: [ERASURE_STAGING_PREFIX, ...LAKE_TABLE_NAMES.map((table) => `${table}/`)]
+          .sort()
+          .map(lakeObjects),
+      }),
+      expect.objectContaining({
+        Action: ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
+        Resource: {
+          'Fn::Join': ['', [{ 'Fn::ImportValue': lake.forPrivacyWorker.resultsArnExportName }, '/athena/*']],
+        },
+      }),
     ]);
+    const athena = statements.find((statement) =>
+      asList(statement.Action).includes('athena:StartQueryExecution'),
+    );
+    expect(JSON.stringify(athena?.Resource)).toContain(`workgroup/${lake.workGroupName}`);
     const actions = statements.flatMap((statement) => asList(statement.Action).map(String));
     expect(actions.filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
     // KMS on the table's own key only, where the table has one (production); nothing else is opened.
@@ -1170,7 +1236,14 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
     for (const statement of kms) expect(JSON.stringify(statement.Resource)).toContain('DecisionTableKey');
 
     const sent = await actionsSentBy(PRIVACY_WORKER_HANDLER_FILE);
-    expect(sent.actions).toEqual([...PRIVACY_WORKER_ACCESS.actions, 's3:PutObject'].sort());
+    const lakeErasure = [
+      'athena:GetQueryExecution',
+      'athena:GetQueryResults',
+      'athena:StartQueryExecution',
+      's3:DeleteObject',
+      's3:ListBucket',
+    ];
+    expect(sent.actions).toEqual([...PRIVACY_WORKER_ACCESS.actions, 's3:PutObject', ...lakeErasure].sort());
     expect(sent.keyActions).toEqual([]);
     expect(sent.queriesIndex).toBe(true);
   });
@@ -1657,6 +1730,8 @@ describe.each(['sandbox', 'production'] as const)('%s lake (lib/lake-stack.ts)',
     expect(expiry('decided_events/kind=login/')).toBeLessThan(400);
     expect(expiry('decided_events/kind=account/')).toBeLessThan(400);
     expect(expiry('list_changes/')).toBeLessThanOrEqual(30);
+    // An erasure's staged rewrite, left by a failed one, goes within a day.
+    expect(expiry(ERASURE_STAGING_PREFIX)).toBe(1);
     expect(bucket.Properties.BucketEncryption).toBeDefined();
     expect(bucket.DeletionPolicy).toBe(stage === 'production' ? 'Retain' : 'Delete');
   });

@@ -2,9 +2,11 @@
  * Offboarding a merchant (docs/operations.md): `admin merchant delete --merchant M --confirm M` on a
  * table of its own, so a full scan sees every item. A and B share a customer; after A is deleted
  * nothing of A is left in the table or its S3 prefixes, its keys are refused, the network holds what
- * B alone contributed, B is untouched, and a second run deletes nothing.
+ * B alone contributed, B is untouched, its lake partitions are gone (a run cut off is resumed by the
+ * next), and a second run deletes nothing.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -30,6 +32,24 @@ const { networkMember } = await import('./support/console.ts');
 const { uid } = await import('./support/fixtures.ts');
 const { reportDispute } = await import('./support/lists.ts');
 const { allItems, changedKeys, merchantItems } = await import('./support/table-snapshot.ts');
+const { lakeRowsOfItem } = await import('../shared/lake/lake-rows.ts');
+const { appendLakeRows, openLocalLake } = await import('../shared/lake/local-lake.ts');
+
+/** A lake of the table's items as they stand, projected as the feed projects them. */
+async function lakeOfTable(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'offboard-lake-'));
+  const rows = (await allItems()).flatMap((item) => lakeRowsOfItem(item, Date.now()));
+  const lake = await openLocalLake(dir);
+  await appendLakeRows(lake, dir, rows);
+  lake.closeSync();
+  return dir;
+}
+
+/** The merchant's Parquet files in the lake at `dir`, by path. */
+const lakeFilesOf = (dir: string, merchantId: string) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.parquet') && path.includes(`/merchant_id=${merchantId}/`))
+    .sort();
 
 const suite = withOwnTableApi(s3);
 
@@ -59,19 +79,30 @@ describe('merchant delete', () => {
     s3.put('imports-test', `${a.merchantId}/history.ndjson`, '{}\n');
     s3.put('imports-test', `${b.merchantId}/history.ndjson`, '{}\n');
     const bBefore = await merchantItems(b.merchantId);
+    const lakeDir = await lakeOfTable();
+    const bLake = lakeFilesOf(lakeDir, b.merchantId);
+    expect(bLake.length).toBeGreaterThan(0);
+    // A run cut off after the dispute partitions: the next run goes on with the rest.
+    rmSync(join(lakeDir, 'feedback', 'kind=dispute', `merchant_id=${a.merchantId}`), { recursive: true });
+    const aLake = lakeFilesOf(lakeDir, a.merchantId);
+    expect(aLake.some((path) => path.startsWith('decided_events/kind=order/'))).toBe(true);
 
     const refused = await admin('merchant', 'delete', '--merchant', a.merchantId, '--confirm', b.merchantId);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--confirm');
 
-    const deleted = await admin('merchant', 'delete', '--merchant', a.merchantId, '--confirm', a.merchantId);
+    const deleted = await admin('merchant', 'delete', '--merchant', a.merchantId, '--confirm', a.merchantId, {
+      LAKE_DIR: lakeDir,
+    });
     expect(deleted.code, deleted.stderr).toBe(0);
     const receipt = JSON.parse(deleted.stdout);
     expect(receipt).toMatchObject({
       merchantId: a.merchantId,
       found: true,
-      objects: { imports: 1, exports: 1 },
+      objects: { imports: 1, exports: 1, lake: aLake.length },
     });
+    expect(lakeFilesOf(lakeDir, a.merchantId)).toEqual([]);
+    expect(lakeFilesOf(lakeDir, b.merchantId)).toEqual(bLake);
     expect(receipt.keysRevoked).toBe(2);
     expect(receipt.digestKeyDeleted).toBe(true);
     // Its digest key is gone (locally a file per merchant): nothing left anywhere links to a value.
@@ -110,8 +141,16 @@ describe('merchant delete', () => {
     const order = await suite.api.post('/v1/order', {}, { apiKey: a.apiKey });
     expect(order.status).toBe(401);
 
-    const again = await admin('merchant', 'delete', '--merchant', a.merchantId, '--confirm', a.merchantId);
+    const again = await admin('merchant', 'delete', '--merchant', a.merchantId, '--confirm', a.merchantId, {
+      LAKE_DIR: lakeDir,
+    });
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ found: false, keysRevoked: 0, items: { total: 0 } });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      found: false,
+      keysRevoked: 0,
+      items: { total: 0 },
+      objects: { lake: 0 },
+    });
+    expect(lakeFilesOf(lakeDir, b.merchantId)).toEqual(bLake);
   });
 });

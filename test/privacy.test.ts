@@ -23,30 +23,24 @@ const { keyedDigests } = await import('../shared/digests/identity-digests.ts');
 const { readNetworkSecret } = await import('../shared/network/network-secret.ts');
 const { reputationOf } = await import('../shared/network/reputation.ts');
 const { networkKeys } = await import('../shared/store/keys.ts');
-const { drainNetworkQueue } = await import('../shared/use-cases/network-worker.ts');
 const { runPrivacyWorker } = await import('../shared/use-cases/privacy-requests.ts');
+const { pendingOutboxEvents } = await import('../shared/store/webhook-deliveries.ts');
+const { startWebhookReceiver } = await import('./support/webhook-receiver.ts');
 const { admin } = await import('./support/admin.ts');
 const { expectError, withOwnTableApi } = await import('./support/api.ts');
-const {
-  cardOf: cardRefOf,
-  disputeEntry,
-  emailOf,
-  placeOrder,
-  returnBody,
-  storedRef,
-} = await import('./support/commerce.ts');
-const { networkMember, reviewEveryReturn, saveWorkflow } = await import('./support/console.ts');
+const { cardOf: cardRefOf, emailOf, placeOrder, storedRef } = await import('./support/commerce.ts');
+const { networkMember } = await import('./support/console.ts');
+const { customerAt: customerWith } = await import('./support/privacy.ts');
+type Member = import('./support/privacy.ts').Member;
 const { orderBody, uid } = await import('./support/fixtures.ts');
-const { orderDecision, reportDispute } = await import('./support/lists.ts');
+const { orderDecision } = await import('./support/lists.ts');
 const { allItems, changedKeys, copyTable, merchantItems, tableSnapshot } = await import(
   './support/table-snapshot.ts'
 );
 
 const suite = withOwnTableApi(s3);
-
-const DAY = 86_400_000;
-
-type Member = Awaited<ReturnType<typeof networkMember>>;
+const customerAt = (m: Member, email: string, card: { BIN: string; last4: string; expiry: string }) =>
+  customerWith(suite.api, m, email, card);
 
 const privacy = (key: string, body: unknown) =>
   suite.api.request('POST', '/v1/privacy/requests', { apiKey: key, rawBody: JSON.stringify(body) });
@@ -63,32 +57,6 @@ async function completed(m: Member, body: unknown) {
   expect(shown.status, shown.text).toBe(200);
   expect(shown.body.status).toBe('done');
   return shown.body;
-}
-
-/**
- * The shared customer's history at a merchant: an order with a lost fraud chargeback, and a return
- * of it sent to review and resolved as abuse with a note (audit entry, network feedback).
- */
-async function customerAt(m: Member, email: string, card: { BIN: string; last4: string; expiry: string }) {
-  expect((await saveWorkflow(suite.api, m.console, 'return', reviewEveryReturn)).status).toBe(200);
-  const order = await placeOrder(suite.api, m.apiKey, { email, card, timestamp: Date.now() - 10 * DAY });
-  const returned = await suite.api.post('/v1/return', returnBody(order), { apiKey: m.apiKey });
-  expect(returned.status, returned.text).toBe(200);
-  const dispute = disputeEntry({
-    disputeStatus: 'LOST',
-    disputeReason: 'FRAUD',
-    timestamp: Date.now() - DAY,
-  });
-  await reportDispute(suite.api, m.apiKey, order.providerOrderId, dispute);
-  const reviews = await suite.api.request('GET', '/v1/reviews?status=open', { apiKey: m.console });
-  const reviewId = reviews.body.items[0].reviewId as string;
-  const resolved = await suite.api.request('POST', `/v1/reviews/${reviewId}/resolve`, {
-    apiKey: m.console,
-    rawBody: JSON.stringify({ outcome: 'abuse', note: `wardrobing by ${email}` }),
-  });
-  expect(resolved.status, resolved.text).toBe(200);
-  await drainNetworkQueue();
-  return { order, returnId: returnBody(order).providerReturnId, dispute, reviewId };
 }
 
 const PRIVACY_RECORDS = new Set(['privacyRequest', 'privacyTombstone']);
@@ -232,6 +200,32 @@ describe('erase', () => {
     expect(JSON.parse(replay.stdout).erased.length).toBeGreaterThan(0);
     expect(await itemsOfNaming(a.merchantId, words, restored)).toEqual([]);
     expect(changedKeys(bBefore, await merchantItems(b.merchantId, restored))).toEqual([]);
+  });
+});
+
+describe('erase, webhooks', () => {
+  it('finds the customer’s outbox items still waiting to be fanned out, which no delivery names yet', async () => {
+    const a = await networkMember(suite.api);
+    const receiver = await startWebhookReceiver();
+    try {
+      const created = await suite.api.request('POST', '/v1/webhooks', {
+        apiKey: a.console,
+        rawBody: JSON.stringify({ url: receiver.url, events: ['decision.created'] }),
+      });
+      expect(created.status, created.text).toBe(200);
+      const email = `${uid('outbox')}@example.com`;
+      const order = await placeOrder(suite.api, a.apiKey, { email });
+      const naming = async () =>
+        (await pendingOutboxEvents(100, a.merchantId)).filter((e) => e.body.includes(order.providerOrderId));
+      expect(await naming()).toHaveLength(1);
+
+      const result = await completed(a, { type: 'erase', subject: { emails: [email] } });
+      expect(result.counts.webhookItems).toBe(1);
+      expect(await naming()).toEqual([]);
+      expect(await itemsOfNaming(a.merchantId, [order.providerOrderId])).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { localLakeDir } from '../../local/lake-runner.ts';
 import { readRuntimeConfig, validRateLimit } from '../../shared/config.ts';
 import { ENDPOINTS, KEY_SCOPES, type KeyScope } from '../../shared/contract/endpoints.ts';
 import { createDigestKey } from '../../shared/digests/digest-keys.ts';
@@ -113,7 +114,12 @@ export const merchantCommands: AdminCommand[] = [
     run: async (flags) => {
       const merchantId = requireFlag(flags, 'merchant');
       if (flags.confirm !== merchantId) throw new UsageError('--confirm must repeat the merchant id');
-      return offboardMerchant(merchantId, adminOperator(), Date.now(), positiveInteger(flags, 'segments'));
+      // The lake's bucket where LAKE_BUCKET names it (AWS), else the local lake (.data/lake).
+      const lake = process.env.LAKE_BUCKET ? { bucket: process.env.LAKE_BUCKET } : { dir: localLakeDir() };
+      return offboardMerchant(merchantId, adminOperator(), Date.now(), {
+        segments: positiveInteger(flags, 'segments'),
+        lake,
+      });
     },
   },
   {

@@ -2142,6 +2142,11 @@ export interface components {
             auditEntries: number;
             /** Format: int32 */
             networkContributions: number;
+            /**
+             * Format: int32
+             * @description Erase only: rows removed from the lake (docs/privacy.md), counted as its passes run: at once, then again an hour later for rows the lake received late
+             */
+            lakeRows?: number;
         };
         /** @description How far the worker has gone: the step of the search for the customer’s records (1: events, disputes and list entries naming its identifiers; 2: disputes on its orders; 3: list entries, webhook deliveries and audit entries naming its records), that step’s listings searched of `listings`, the events found so far, and the time-bounded slices run */
         PrivacyProgress: {

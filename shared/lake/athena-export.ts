@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { CopyObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { CopyObjectCommand } from '@aws-sdk/client-s3';
 import { exportsBucket, exportsClient } from '../privacy/exports-bucket.ts';
+import { objectKeys } from '../s3-client.ts';
 import { type AthenaSettings, runOnAthena } from './athena-runner.ts';
 import { EXPORT_CONTENT_TYPES, exportQuery, type LakeExportWriter, lakeExportPrefix } from './lake-export.ts';
 
@@ -28,7 +29,7 @@ export function athenaExportWriter(settings: AthenaSettings): LakeExportWriter {
         settings,
         `${query.name}.sql (${kind}, UNLOAD)`,
       );
-      return listKeys(folder);
+      return objectKeys(exportsClient(), exportsBucket(), folder);
     }
     const execution = await runOnAthena(query.text, values, settings, `${query.name}.sql (${kind})`);
     const output = execution.ResultConfiguration?.OutputLocation;
@@ -45,17 +46,4 @@ export function athenaExportWriter(settings: AthenaSettings): LakeExportWriter {
     );
     return [key];
   };
-}
-
-async function listKeys(prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  let token: string | undefined;
-  do {
-    const page = await exportsClient().send(
-      new ListObjectsV2Command({ Bucket: exportsBucket(), Prefix: prefix, ContinuationToken: token }),
-    );
-    for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-  return keys;
 }

@@ -8,6 +8,10 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
  * (`-- parameters: a, b, a`), and a run names its values.
  */
 export const LAKE_QUERY_NAMES = [
+  'erasure_kept_decided_events',
+  'erasure_kept_feedback',
+  'erasure_kept_list_changes',
+  'erasure_partitions',
   'event_count',
   'export_decided_events',
   'export_feedback',

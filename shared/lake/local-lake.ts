@@ -26,7 +26,7 @@ const DUCKDB_TYPES: Record<LakeColumnType, string> = {
 };
 
 /** A file path or a name as an SQL string literal (DuckDB binds no parameters in COPY or DDL). */
-const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+export const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 const columnTypes = (table: LakeTableName) =>
   [
@@ -52,7 +52,7 @@ export async function openLocalLake(dir: string): Promise<DuckDBConnection> {
 }
 
 /** (Re)defines the views: an empty table until the first file of a table is written. */
-async function defineLakeViews(connection: DuckDBConnection, dir: string): Promise<void> {
+export async function defineLakeViews(connection: DuckDBConnection, dir: string): Promise<void> {
   for (const table of LAKE_TABLE_NAMES) {
     const tableDir = join(dir, table);
     const columns = columnTypes(table);

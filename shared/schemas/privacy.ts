@@ -67,16 +67,22 @@ const PRIVACY_RECORD_KINDS = [
   'networkContributions',
 ] as const;
 export type PrivacyRecordKind = (typeof PRIVACY_RECORD_KINDS)[number];
-export type PrivacyCounts = Record<PrivacyRecordKind, number>;
-
 const counts = z
-  .object(
-    Object.fromEntries(PRIVACY_RECORD_KINDS.map((kind) => [kind, count()])) as Record<
+  .object({
+    ...(Object.fromEntries(PRIVACY_RECORD_KINDS.map((kind) => [kind, count()])) as Record<
       PrivacyRecordKind,
       ReturnType<typeof count>
-    >,
-  )
+    >),
+    lakeRows: count()
+      .optional()
+      .meta({
+        description:
+          'Erase only: rows removed from the lake (docs/privacy.md), counted as its passes run: at once, ' +
+          'then again an hour later for rows the lake received late',
+      }),
+  })
   .meta({ id: 'PrivacyCounts' });
+export type PrivacyCounts = z.infer<typeof counts>;
 
 export const privacyRequestStatusSchema = z
   .object({

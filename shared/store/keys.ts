@@ -360,6 +360,7 @@ export const lakeExportGsi1 = {
  */
 const PRIVACY_PENDING = 'PRIVACY#PENDING';
 const PRIVACY_TOMBSTONES = 'PRIVACY#TOMBSTONES';
+const PRIVACY_LAKE = 'PRIVACY#LAKE';
 const PRIVACY_OFFBOARDED = 'PRIVACY#OFFBOARDED';
 
 export const privacyGsi1 = {
@@ -367,6 +368,12 @@ export const privacyGsi1 = {
   pending: (createdAt: string, merchantId: string, requestId: string) => ({
     [GSI1.partitionKey]: PRIVACY_PENDING,
     [GSI1.sortKey]: `${createdAt}#${merchantId}#${requestId}`,
+  }),
+  /** Erasures whose lake passes are to run, by when the next is due. */
+  lakePartition: PRIVACY_LAKE,
+  lake: (dueAt: string, merchantId: string, requestId: string) => ({
+    [GSI1.partitionKey]: PRIVACY_LAKE,
+    [GSI1.sortKey]: `${dueAt}#${merchantId}#${requestId}`,
   }),
   tombstonesPartition: PRIVACY_TOMBSTONES,
   tombstone: (createdAt: string, merchantId: string, requestId: string) => ({

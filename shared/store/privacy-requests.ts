@@ -37,6 +37,19 @@ export interface PrivacyRequest {
   /** Where the next slice resumes the search for the subject's records, and what it found so far. */
   scan?: SubjectSearch;
   found?: FoundKeys;
+  /**
+   * Erase only, once the table's records are erased: the passes over the lake still to run, what
+   * they match its rows by (the records' ids: they leave the request with the last pass), and when
+   * the next is due. The request waits for it in GSI1's lake queue (privacyGsi1.lake).
+   */
+  lakeErasure?: LakeErasureState;
+}
+
+export interface LakeErasureState {
+  names: string[];
+  /** Passes run so far. */
+  passes: number;
+  dueAt: string;
 }
 
 export interface Tombstone {
@@ -161,25 +174,35 @@ export async function recordPrivacySlice(
   return { ...request, progress, scan: slice.search, found };
 }
 
-/** The request's outcome; it leaves the queue. An erasure's tombstone is written with it. */
+/**
+ * The request's outcome; it leaves the pending queue. An erasure's tombstone is written with it, and
+ * an erasure with lake passes to run joins the lake queue instead (privacyGsi1.lake).
+ */
 export async function finishPrivacyRequest(
   request: PrivacyRequest,
-  outcome: Pick<PrivacyRequest, 'status' | 'counts' | 'exportKey' | 'exportExpiresAt' | 'reason'>,
+  outcome: Pick<
+    PrivacyRequest,
+    'status' | 'counts' | 'exportKey' | 'exportExpiresAt' | 'reason' | 'lakeErasure'
+  >,
   audit: TransactItem,
   now: number,
 ): Promise<void> {
   const finishedAt = new Date(now).toISOString();
-  const fields = Object.entries({ ...outcome, finishedAt }).filter(([, value]) => value !== undefined);
+  const lakeQueue = outcome.lakeErasure
+    ? privacyGsi1.lake(outcome.lakeErasure.dueAt, request.merchantId, request.requestId)
+    : {};
+  const fields = Object.entries({ ...outcome, ...lakeQueue, finishedAt }).filter(
+    ([, value]) => value !== undefined,
+  );
   const update: TransactItem = {
     Update: {
       TableName: tableName,
       Key: privacyKeys.request(request.merchantId, request.requestId),
       // The search's cursor and event keys go: an outcome keeps counts, never which records.
-      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')} REMOVE #gpk, #gsk, #scan, #found`,
+      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')} REMOVE ${outcome.lakeErasure ? '' : '#gpk, #gsk, '}#scan, #found`,
       ExpressionAttributeNames: {
         ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
-        '#gpk': GSI1.partitionKey,
-        '#gsk': GSI1.sortKey,
+        ...(outcome.lakeErasure ? {} : { '#gpk': GSI1.partitionKey, '#gsk': GSI1.sortKey }),
         '#scan': 'scan',
         '#found': 'found',
       },
@@ -213,6 +236,77 @@ export async function finishPrivacyRequest(
         ]
       : []),
   ]);
+}
+
+/** Erasures whose next lake pass is due by `now`, the most overdue first. */
+export async function dueLakeErasures(now: number, limit: number): Promise<PrivacyRequest[]> {
+  const { Items } = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: GSI1.name,
+      KeyConditionExpression: '#pk = :pk AND #sk <= :due',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
+      // Sort keys start with the due time: any key of a time up to now sorts before `<now>~`.
+      ExpressionAttributeValues: {
+        ':pk': privacyGsi1.lakePartition,
+        ':due': `${new Date(now).toISOString()}~`,
+      },
+      Limit: limit,
+    }),
+  );
+  return (Items ?? []) as PrivacyRequest[];
+}
+
+/**
+ * One lake pass's outcome, on the request as it was read (its pass count): a repeated or concurrent
+ * pass adds nothing. The rows it removed add to `counts.lakeRows`; with `nextDueAt` the request waits
+ * for another pass, without it the erasure's names and its place in the queue go. Returns whether it
+ * was recorded.
+ */
+export async function recordLakePass(
+  request: PrivacyRequest & { lakeErasure: LakeErasureState },
+  removedRows: number,
+  nextDueAt: string | undefined,
+): Promise<boolean> {
+  const next = nextDueAt
+    ? {
+        set: ', #lake.#passes = :passes, #lake.#due = :due, #gsk = :gsk',
+        remove: '',
+        values: {
+          ':passes': request.lakeErasure.passes + 1,
+          ':due': nextDueAt,
+          ':gsk': privacyGsi1.lake(nextDueAt, request.merchantId, request.requestId)[GSI1.sortKey],
+        },
+      }
+    : { set: '', remove: ' REMOVE #lake, #gpk, #gsk', values: {} };
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: privacyKeys.request(request.merchantId, request.requestId),
+        UpdateExpression: `SET #counts.#lakeRows = if_not_exists(#counts.#lakeRows, :zero) + :removed${next.set}${next.remove}`,
+        ConditionExpression: '#lake.#passes = :read',
+        ExpressionAttributeNames: {
+          '#counts': 'counts',
+          '#lakeRows': 'lakeRows',
+          '#lake': 'lakeErasure',
+          '#passes': 'passes',
+          '#gsk': GSI1.sortKey,
+          ...(nextDueAt ? { '#due': 'dueAt' } : { '#gpk': GSI1.partitionKey }),
+        },
+        ExpressionAttributeValues: {
+          ':zero': 0,
+          ':removed': removedRows,
+          ':read': request.lakeErasure.passes,
+          ...next.values,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }
 
 /**

@@ -29,6 +29,7 @@ import {
   searchListings,
 } from './sliced-search.ts';
 import { GSI1, PARTITION_KEY } from './table-definition.ts';
+import { pendingOutboxEvents } from './webhook-deliveries.ts';
 
 /**
  * Everything one merchant's table holds about a privacy subject (its identities as digests), read
@@ -185,21 +186,49 @@ function stepListings(
 /** The step after `step`; the third's ids and endpoints are worked out here, once. */
 async function nextStep(merchantId: string, step: 1 | 2 | 3, found: FoundKeys): Promise<SubjectSearch> {
   if (step === 1) return { step: 2, cursor: NEW_LISTING_CURSOR };
-  const events = (await storedItems(found.events)).map(eventKeyOf);
-  const reviews = await storedItems(events.map((e) => keys.review(merchantId, reviewIdFor(e.type, e.key))));
-  const named = [
-    ...events.flatMap((e) => [e.id, ...serviceIdsOf(e.item)]),
-    ...reviews.map((r) => String(r.reviewId)),
-    ...(await storedItems(found.disputes)).map((d) => String(d.disputeId)),
-    ...(await storedItems(found.listEntries)).map((e) => String(e.entryId)),
-  ];
-  return {
-    step: 3,
-    cursor: NEW_LISTING_CURSOR,
-    named: [...new Set(named)],
-    endpoints: await endpointsOf(merchantId),
-  };
+  const events = await storedItems(found.events);
+  const reviews = await storedItems(
+    events.map(eventKeyOf).map((e) => keys.review(merchantId, reviewIdFor(e.type, e.key))),
+  );
+  const named = namedIds(
+    events,
+    reviews,
+    await storedItems(found.disputes),
+    await storedItems(found.listEntries),
+  );
+  return { step: 3, cursor: NEW_LISTING_CURSOR, named, endpoints: await endpointsOf(merchantId) };
 }
+
+/** The ids webhooks and audit entries name the subject's records by: the merchant's and the service's. */
+function namedIds(
+  events: readonly Record<string, unknown>[],
+  reviews: readonly Record<string, unknown>[],
+  disputes: readonly Record<string, unknown>[],
+  listEntries: readonly Record<string, unknown>[],
+): string[] {
+  const named = [
+    ...events.map(eventKeyOf).flatMap((e) => [e.id, ...serviceIdsOf(e.item)]),
+    ...reviews.map((r) => String(r.reviewId)),
+    ...disputes.map((d) => String(d.disputeId)),
+    ...listEntries.map((e) => String(e.entryId)),
+  ];
+  return [...new Set(named)];
+}
+
+/**
+ * Outbox items of the merchant's still waiting to be fanned out (the worker's queue holds each for
+ * seconds) whose payload names one of `named`: no delivery names them yet.
+ */
+async function pendingOutboxNaming(merchantId: string, named: readonly string[]): Promise<string[]> {
+  // The payload is JSON: a quoted id matches that id only, never a longer one containing it.
+  const quoted = named.map((id) => JSON.stringify(id));
+  return (await pendingOutboxEvents(PENDING_OUTBOX_READ, merchantId))
+    .filter((event) => quoted.some((id) => event.body.includes(id)))
+    .map((event) => event.outboxId);
+}
+
+/** At most this many of the merchant's pending outbox items are read (the queue drains in seconds). */
+const PENDING_OUTBOX_READ = 10_000;
 
 /** The items of those keys that still exist, as they are now. */
 const storedItems = async (list: readonly TableKey[] | undefined) => [
@@ -251,9 +280,11 @@ export async function findSubjectRecords(
     },
   );
   const deliveries = await storedItems(found.deliveries);
-  const outbox = await storedItems(
-    [...new Set(deliveries.map((d) => String(d.eventId)))].map((id) => webhookKeys.outbox(merchantId, id)),
-  );
+  const reviews = stored(reviewKeys);
+  const listEntries = await storedItems(found.listEntries);
+  const pending = await pendingOutboxNaming(merchantId, namedIds(events, reviews, disputes, listEntries));
+  const outboxIds = [...new Set([...deliveries.map((d) => String(d.eventId)), ...pending])];
+  const outbox = await storedItems(outboxIds.map((id) => webhookKeys.outbox(merchantId, id)));
   // An entry on the subject's own identity goes whole; entries elsewhere only lose their mention.
   const ownEntries = new Set((found.listEntries ?? []).map(keyString));
   const mentions = (found.listEntryMentions ?? []).filter((key) => !ownEntries.has(keyString(key)));
@@ -265,10 +296,10 @@ export async function findSubjectRecords(
     ]),
     disputes,
     dispositions: stored(returnIds.map((id) => keys.returnDispositions(merchantId, id))),
-    reviews: stored(reviewKeys),
+    reviews,
     identities: stored(subject.map((ref) => identityKey(merchantId, ref))),
     links: await linksToRemove(merchantId, subject, events),
-    listEntries: await storedItems(found.listEntries),
+    listEntries,
     listEntryMentions: await storedItems(mentions),
     webhookItems: [...deliveries, ...outbox],
     auditEntries: await storedItems(found.auditEntries),

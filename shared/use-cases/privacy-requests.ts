@@ -5,11 +5,13 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { identityDigests } from '../digests/identity-digests.ts';
 import { identityId, parseIdentityId, parseIdentityIds } from '../identity/identity-ids.ts';
 import { newPrivacyRequestId } from '../ids.ts';
+import type { LakeEraser } from '../lake/lake-erasure.ts';
 import { type NetworkLedger, withCause } from '../network/reputation.ts';
 import { logger, metrics } from '../observability.ts';
 import { plural } from '../plural.ts';
 import { exportDocument } from '../privacy/export-document.ts';
 import { EXPORT_LINK_SECONDS, exportLink, exportObjectKey, writeExport } from '../privacy/exports-bucket.ts';
+import { lakeNamesOf } from '../privacy/lake-names.ts';
 import { subjectIdentities } from '../privacy/subject.ts';
 import type {
   PrivacyCounts,
@@ -25,12 +27,14 @@ import { storedNetworkKeys } from '../store/network-items.ts';
 import {
   countPrivacyAttempt,
   createPrivacyRequest,
+  dueLakeErasures,
   finishPrivacyRequest,
   getPrivacyRequest,
   listOffboarded,
   listTombstones,
   type PrivacyRequest,
   pendingPrivacyRequests,
+  recordLakePass,
   recordPrivacySlice,
 } from '../store/privacy-requests.ts';
 import type { SliceLimits } from '../store/sliced-search.ts';
@@ -100,6 +104,10 @@ export const PRIVACY_SLICE_MS = 5 * 60_000;
 
 export interface PrivacyPass {
   limit?: number;
+  /** The lake's erasure (lake-erasure.ts): without one, due lake passes wait for a worker that has it. */
+  lake?: LakeEraser;
+  /** How long after an erasure's first lake pass the second runs (tests make it 0). */
+  lakeRecheckMs?: number;
   /** How long each pass's slices may search (tests make it short to see a request in several). */
   sliceMs?: number;
   /** Events each query reads per page (tests make pages small, so a listing spans slices). */
@@ -111,6 +119,7 @@ export interface PrivacyPass {
  * pending request, oldest first. Returns the requests it finished.
  */
 export async function runPrivacyWorker(options: PrivacyPass = {}): Promise<PrivacyRequest[]> {
+  if (options.lake) await runLakeErasures(options.lake, options);
   const limits = {
     deadline: Date.now() + (options.sliceMs ?? PRIVACY_SLICE_MS),
     pageItems: options.pageItems,
@@ -135,10 +144,14 @@ export async function runUntilFinished(merchantId: string, requestId: string): P
 
 /**
  * The AWS worker (functions/privacy-worker.ts): each stream record names a request that was just
- * recorded, advanced by a slice or counted a failed attempt. The request is read again by key, so a
- * stale or repeated record runs what the request needs now, or nothing once it has ended.
+ * recorded, advanced by a slice or counted a failed attempt, or an erasure just done whose first
+ * lake pass is due. The request is read again by key, so a stale or repeated record runs what the
+ * request needs now, or nothing once it has ended.
  */
-export async function handlePrivacyStream(records: readonly DynamoDBRecord[]): Promise<void> {
+export async function handlePrivacyStream(
+  records: readonly DynamoDBRecord[],
+  lake?: LakeEraser,
+): Promise<void> {
   for (const record of records) {
     const image = record.dynamodb?.NewImage;
     if (!image) continue;
@@ -146,6 +159,45 @@ export async function handlePrivacyStream(records: readonly DynamoDBRecord[]): P
     const request = await getPrivacyRequest(String(merchantId), String(requestId));
     if (request?.status === 'pending')
       await runPrivacySlice(request, { deadline: Date.now() + PRIVACY_SLICE_MS });
+    else if (lake && request?.lakeErasure && Date.parse(request.lakeErasure.dueAt) <= Date.now())
+      await runLakePass(request, lake, LAKE_RECHECK_MS);
+  }
+}
+
+/**
+ * An erasure reads the lake twice: at once, then again after this long, by when the rows Firehose
+ * still held at the erasure have landed (a buffer of up to 15 minutes, delivered within 1.5 times
+ * that; the lake's Stale alarm fires past an hour), so that a late delivery of an erased record's
+ * row does not bring the customer back.
+ */
+export const LAKE_RECHECK_MS = 60 * 60_000;
+const LAKE_PASSES = 2;
+
+/**
+ * The lake passes due now (the local poller's every pass; in AWS the worker's schedule, and the
+ * stream for an erasure's first): each takes the customer's rows out of the lake files that hold
+ * them, and counts them on the request. A failed pass stays due and is run again.
+ */
+export async function runLakeErasures(
+  lake: LakeEraser,
+  options: { limit?: number; lakeRecheckMs?: number } = {},
+): Promise<void> {
+  for (const request of await dueLakeErasures(Date.now(), options.limit ?? 20)) {
+    await runLakePass(request, lake, options.lakeRecheckMs ?? LAKE_RECHECK_MS);
+  }
+}
+
+async function runLakePass(request: PrivacyRequest, lake: LakeEraser, recheckMs: number) {
+  const state = request.lakeErasure;
+  if (!state) return;
+  try {
+    const outcome = await lake({ merchantId: request.merchantId, names: state.names });
+    const next = state.passes + 1 < LAKE_PASSES ? new Date(Date.now() + recheckMs).toISOString() : undefined;
+    await recordLakePass({ ...request, lakeErasure: state }, outcome.rows, next);
+    logger.info('privacy lake pass', { requestId: request.requestId, pass: state.passes + 1, ...outcome });
+  } catch (error) {
+    logger.warn('privacy lake pass failed', { requestId: request.requestId, error });
+    metrics.addMetric('PrivacyLakePassesFailed', MetricUnit.Count, 1);
   }
 }
 
@@ -190,9 +242,16 @@ async function finishRequest(request: PrivacyRequest, now: number): Promise<Priv
   const records = await subjectRecords(request.merchantId, request.identities, request.found ?? {});
   const counts = countsOf(records);
   if (request.type === 'erase') {
+    // Named before the records go: the lake's passes match its rows by the records' ids.
+    const lakeErasure = {
+      names: lakeNamesOf(request.identities, records),
+      passes: 0,
+      dueAt: new Date(now).toISOString(),
+    };
     await eraseSubject(request.merchantId, records, now);
-    await finishPrivacyRequest(request, { status: 'done', counts }, outcomeAudit(request, 'done', now), now);
-    return { ...request, status: 'done', counts };
+    const outcome = { status: 'done' as const, counts, lakeErasure };
+    await finishPrivacyRequest(request, outcome, outcomeAudit(request, 'done', now), now);
+    return { ...request, ...outcome };
   }
   const exportKey = exportObjectKey(request.merchantId, request.requestId);
   await writeExport(

@@ -80,6 +80,7 @@ const RECORD_WORDS: Record<keyof NonNullable<PrivacyRequest['counts']>, [string,
   webhookItems: ['webhook item', 'webhook items'],
   auditEntries: ['audit entry', 'audit entries'],
   networkContributions: ['network contribution', 'network contributions'],
+  lakeRows: ['row in the lake', 'rows in the lake'],
 };
 
 /** `2 e-mails, 1 card`: the words for the counts given, the zero ones left out. */
