@@ -11,7 +11,8 @@ export const LOCAL_TABLE_NAME = 'abuse-decision-local';
 /**
  * The keys of the data under `dataDir` (DATA_DIR): each merchant's identity digest key, generated on
  * its first event, and the network's keyed-hash secret (docs/network.md), generated once. `npm start`
- * and the admin CLI take them from the same DATA_DIR, so both digest a value alike.
+ * and the admin CLI take them from the same DATA_DIR (or the same NETWORK_HASH_SECRET and
+ * DIGEST_KEY_DIR when set), so both digest a value alike.
  */
 export function localKeys(dataDir: string): Record<string, string> {
   const secretFile = join(dataDir, 'network-secret');
@@ -21,7 +22,7 @@ export function localKeys(dataDir: string): Record<string, string> {
   }
   return {
     NETWORK_HASH_SECRET: process.env.NETWORK_HASH_SECRET ?? readFileSync(secretFile, 'utf8').trim(),
-    DIGEST_KEY_DIR: join(dataDir, 'digest-keys'),
+    DIGEST_KEY_DIR: process.env.DIGEST_KEY_DIR ?? join(dataDir, 'digest-keys'),
   };
 }
 
