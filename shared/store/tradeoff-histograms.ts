@@ -1,0 +1,37 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType } from '../contract/endpoints.ts';
+import type { TradeoffHistogram } from '../lake/tradeoff-histogram.ts';
+import { documentClient, tableName } from './client.ts';
+import { learningKeys } from './keys.ts';
+
+/**
+ * A merchant's trade-off histogram per event type: one item beside its model versions, replaced by
+ * each nightly item (or `models train`), read by the trade-off report and the guard. Never read on
+ * the decision path.
+ */
+export async function saveTradeoffHistogram(
+  merchantId: string,
+  eventType: EventType,
+  histogram: TradeoffHistogram,
+): Promise<void> {
+  await documentClient.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...learningKeys.tradeoffHistogram(merchantId, eventType),
+        entity: 'tradeoffHistogram',
+        histogram,
+      },
+    }),
+  );
+}
+
+export async function getTradeoffHistogram(
+  merchantId: string,
+  eventType: EventType,
+): Promise<TradeoffHistogram | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: learningKeys.tradeoffHistogram(merchantId, eventType) }),
+  );
+  return Item?.histogram as TradeoffHistogram | undefined;
+}
