@@ -1,25 +1,7 @@
 import type { EventType } from '../contract/endpoints.ts';
 import { LABEL_WINDOW_DAYS } from '../learning/labels.ts';
+import type { TradeoffHistogram } from '../learning/tradeoffs.ts';
 import type { LakeQueryRunner } from './lake-queries.ts';
-
-/**
- * What the trade-off report and the good-customer guard are computed from: a merchant's decided
- * events of one type over the last 90 days, labelled as training labels them, counted by the score
- * each got, its label and its value (queries/tradeoff_histogram.sql). Counts, not rows: it stays a
- * few hundred cells however many events the window holds, so it is kept as one item
- * (store/tradeoff-histograms.ts) and the console reads that, never the events.
- */
-export interface TradeoffHistogram {
-  /** When it was computed (ISO 8601), and the window's first day (UTC, yyyy-mm-dd). */
-  computedAt: string;
-  from: string;
-  /** The clock labels were read at: the merchant's latest event (ISO 8601), absent without events. */
-  labelledAsOf?: string;
-  /** Settled parts as [score, label, mean value of the cell, parts]. */
-  cells: [number, 0 | 1, number, number][];
-  /** Parts without a settled label yet (window open) and declines never observed (censored). */
-  excluded: { unlabeled: number; censored: number };
-}
 
 const DAY_MS = 86_400_000;
 export const TRADEOFF_WINDOW_DAYS = 90;
@@ -31,6 +13,14 @@ const VALUE_BANDS_PER_E = 8;
 
 const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
 
+/**
+ * What the trade-off report and the good-customer guard are computed from: a merchant's decided
+ * events of one type over the last 90 days, labelled as training labels them, counted by the score
+ * each got, its label and its value (queries/tradeoff_histogram.sql). Counts, not rows: at most
+ * 101 scores x 2 labels x the value bands (a couple of thousand cells for a typical merchant)
+ * however many events the window holds, so it is kept as one item (store/tradeoff-histograms.ts)
+ * and the console reads that, never the events.
+ */
 export async function readTradeoffHistogram(
   run: LakeQueryRunner,
   input: { merchantId: string; eventType: EventType; now: number; latestEventTime: number | undefined },

@@ -1,7 +1,8 @@
 import type { EventType } from '../contract/endpoints.ts';
 import type { DecidedEventRow, FeedbackRow } from '../learning/labels.ts';
+import type { TradeoffHistogram } from '../learning/tradeoffs.ts';
 import type { LakeQueryRunner } from './lake-queries.ts';
-import { readTradeoffHistogram, type TradeoffHistogram } from './tradeoff-histogram.ts';
+import { readTradeoffHistogram } from './tradeoff-histogram.ts';
 
 /**
  * A training run's rows, read from the lake by its queries (queries/training_*.sql): the events of

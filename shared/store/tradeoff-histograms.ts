@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../contract/endpoints.ts';
-import type { TradeoffHistogram } from '../lake/tradeoff-histogram.ts';
+import type { TradeoffHistogram } from '../learning/tradeoffs.ts';
 import { documentClient, tableName } from './client.ts';
 import { learningKeys } from './keys.ts';
 

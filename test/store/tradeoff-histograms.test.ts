@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TradeoffHistogram } from '../../shared/lake/tradeoff-histogram.ts';
+import type { TradeoffHistogram } from '../../shared/learning/tradeoffs.ts';
 import { getTradeoffHistogram, saveTradeoffHistogram } from '../../shared/store/tradeoff-histograms.ts';
 import { uid } from '../support/fixtures.ts';
 
