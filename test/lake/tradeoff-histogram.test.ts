@@ -9,6 +9,7 @@ import type { LakeRow } from '../../shared/lake/lake-tables.ts';
 import { appendLakeRows, openLocalLake } from '../../shared/lake/local-lake.ts';
 import { readTrainingSet } from '../../shared/lake/training-set.ts';
 import { classifyEvents } from '../../shared/learning/labels.ts';
+import { decidedLakeRows } from '../support/lake-rows.ts';
 
 /**
  * The trade-off histogram is labelled in SQL (queries/tradeoff_histogram.sql): on DuckDB, over a
@@ -29,30 +30,13 @@ const random = () => {
 const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
 
 function decided(kind: EventType, id: string, at: number, identities: string[], parts = 1, revision = 0) {
-  return Array.from(
-    { length: parts },
-    (_, part): LakeRow => ({
-      table: 'decided_events',
-      kind,
-      merchantId: M,
-      day: day(at),
-      values: {
-        event_key: `${kind.toUpperCase()}#${id}`,
-        event_id: id,
-        part,
-        event_at: at,
-        decision: pick(['APPROVE', 'APPROVE', 'APPROVE', 'DECLINE', 'REVIEW']),
-        abuse_score: Math.floor(random() * 101),
-        model_version: `${kind}-1`,
-        value: kind === 'order' || kind === 'return' ? pick([5, 20, 20.5, 80, 400]) : null,
-        signals: '{}',
-        identities,
-        sample_key: random(),
-        revision,
-        changed_at: at + revision,
-      },
-    }),
-  );
+  return decidedLakeRows({ merchantId: M, kind, id, at, identities, parts, revision }, () => ({
+    decision: pick(['APPROVE', 'APPROVE', 'APPROVE', 'DECLINE', 'REVIEW']),
+    abuse_score: Math.floor(random() * 101),
+    value: kind === 'order' || kind === 'return' ? pick([5, 20, 20.5, 80, 400]) : null,
+    signals: '{}',
+    sample_key: random(),
+  }));
 }
 function feedback(
   kind: 'dispute' | 'disposition' | 'review',
