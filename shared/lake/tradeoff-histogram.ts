@@ -11,7 +11,17 @@ export const TRADEOFF_WINDOW_DAYS = 90;
  */
 const VALUE_BANDS_PER_E = 8;
 
-const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
+export const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+/** The latest event time the merchant has sent since a day (epoch ms): when labels are read. */
+export async function readLatestEventTime(
+  run: LakeQueryRunner,
+  merchantId: string,
+  fromDay: string,
+): Promise<number | undefined> {
+  const [latest] = await run('latest_event', { merchant_id: merchantId, from_day: fromDay });
+  return latest?.latest === null || latest?.latest === undefined ? undefined : Number(latest.latest);
+}
 
 /**
  * What the trade-off report and the good-customer guard are computed from: a merchant's decided

@@ -2,7 +2,7 @@ import type { EventType } from '../contract/endpoints.ts';
 import type { DecidedEventRow, FeedbackRow } from '../learning/labels.ts';
 import type { TradeoffHistogram } from '../learning/tradeoffs.ts';
 import type { LakeQueryRunner } from './lake-queries.ts';
-import { readTradeoffHistogram } from './tradeoff-histogram.ts';
+import { dayOf, readLatestEventTime, readTradeoffHistogram } from './tradeoff-histogram.ts';
 
 /**
  * A training run's rows, read from the lake by its queries (queries/training_*.sql): the events of
@@ -28,8 +28,6 @@ const DAY_MS = 86_400_000;
 /** Account events inherit abuse from orders and returns: their rows come along. */
 const ACCOUNT_TYPES: readonly EventType[] = ['signup', 'login', 'account'];
 
-const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
-
 export async function readTrainingSet(
   run: LakeQueryRunner,
   input: { merchantId: string; eventType: EventType; now: number; windowDays: number; maxRows: number },
@@ -38,12 +36,13 @@ export async function readTrainingSet(
   const fromDay = dayOf(input.now - input.windowDays * DAY_MS);
   const toDay = dayOf(input.now);
   const window = { merchant_id: merchantId, kind: eventType, from_day: fromDay, to_day: toDay };
-  const [[counted], [latest]] = await Promise.all([run('event_count', window), run('latest_event', window)]);
+  const [[counted], latestEventTime] = await Promise.all([
+    run('event_count', window),
+    readLatestEventTime(run, merchantId, fromDay),
+  ]);
   const partsInWindow = Number(counted?.parts ?? 0);
   const negativeSamplingRate = partsInWindow <= input.maxRows ? 1 : input.maxRows / partsInWindow;
   const linkIdentities = ACCOUNT_TYPES.includes(eventType);
-  const latestEventTime =
-    latest?.latest === null || latest?.latest === undefined ? undefined : Number(latest.latest);
   const [events, feedback, sources, tradeoffs] = await Promise.all([
     run('training_events', {
       ...window,

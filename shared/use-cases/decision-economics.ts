@@ -1,6 +1,11 @@
 import type { EventType } from '../contract/endpoints.ts';
 import type { LakeQueryRunner } from '../lake/lake-queries.ts';
-import { readTradeoffHistogram, TRADEOFF_WINDOW_DAYS } from '../lake/tradeoff-histogram.ts';
+import {
+  dayOf,
+  readLatestEventTime,
+  readTradeoffHistogram,
+  TRADEOFF_WINDOW_DAYS,
+} from '../lake/tradeoff-histogram.ts';
 import {
   chooseThresholds,
   type GoodCustomerBudget,
@@ -66,10 +71,8 @@ export async function recountTradeoffHistogram(
   eventType: EventType,
   now: number,
 ): Promise<void> {
-  const fromDay = new Date(now - TRADEOFF_WINDOW_DAYS * 86_400_000).toISOString().slice(0, 10);
-  const [latest] = await run('latest_event', { merchant_id: merchantId, from_day: fromDay });
-  const latestEventTime =
-    latest?.latest === null || latest?.latest === undefined ? undefined : Number(latest.latest);
+  const fromDay = dayOf(now - TRADEOFF_WINDOW_DAYS * 86_400_000);
+  const latestEventTime = await readLatestEventTime(run, merchantId, fromDay);
   const histogram = await readTradeoffHistogram(run, { merchantId, eventType, now, latestEventTime });
   await saveTradeoffHistogram(merchantId, eventType, histogram);
 }
