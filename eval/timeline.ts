@@ -5,7 +5,7 @@ import { caughtUpLake } from '../local/lake-runner.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
 import { TrainingError } from '../shared/learning/train.ts';
 import { createApiKey, createMerchant } from '../shared/store/merchants.ts';
-import { refreshGuard } from '../shared/use-cases/decision-economics.ts';
+import { recountTradeoffHistogram, refreshGuard } from '../shared/use-cases/decision-economics.ts';
 import { readTrainingSetFor, trainMerchantModel } from '../shared/use-cases/train-merchant-model.ts';
 import { reviewFate } from './analyst.ts';
 import type { Clock } from './clock.ts';
@@ -222,7 +222,12 @@ async function playTimeline(state: PlayerState, steps: readonly Step[], options:
         nextTraining += RETRAIN_EVERY_DAYS * DAY;
       } else if (nextGuard <= nextShift) {
         state.clock.set(nextGuard);
-        for (const eventType of EVENT_TYPES) await refreshGuard(merchant.merchantId, eventType, nextGuard);
+        // The guard is measured on the 90 days' histogram, counted from the lake as the nightly item does.
+        const lake = await caughtUpLake(lakeDir);
+        for (const eventType of EVENT_TYPES) {
+          await recountTradeoffHistogram(lake, merchant.merchantId, eventType, nextGuard);
+          await refreshGuard(merchant.merchantId, eventType, nextGuard);
+        }
         nextGuard += GUARD_EVERY_DAYS * DAY;
       } else {
         await workReviewQueue(state, analystKey.apiKey, nextShift, verdicts, analyst);

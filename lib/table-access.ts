@@ -90,24 +90,18 @@ export const TABLE_ACCESS: Readonly<Record<EndpointName | AuxiliaryFunction, Tab
     ...access(AUTHENTICATE, RECORD_EVENT, ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:DeleteItem']),
     queriedIndexes: [GSI1.name],
   },
-  // functions/train-models.ts (lib/training-job.ts): lists merchants and reads a merchant's decided
-  // events, disputes and resolved reviews from GSI1 (Query), dispositions (BatchGetItem), the profile,
-  // workflow and model pointers (GetItem), its model versions on the table (Query); writes the new version
-  // and the pointers (PutItem) and the good-customer guard measured after training (UpdateItem).
+  // functions/learning-fit.ts (lib/learning-stack.ts): reads the profile, workflow, model pointers,
+  // a model version and the trade-off histogram (GetItem), nothing of the merchant's events (the set
+  // comes from the lake); writes the histogram, the new version and the pointers (PutItem) and the
+  // good-customer guard measured after training (UpdateItem).
   /** The learning run's item listing: merchants (GSI1) and the one asked for. */
   learningItems: {
     actions: ['dynamodb:GetItem', 'dynamodb:Query'],
     queriedIndexes: [GSI1.name],
   },
   training: {
-    actions: [
-      'dynamodb:BatchGetItem',
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:Query',
-      'dynamodb:UpdateItem',
-    ],
-    queriedIndexes: [GSI1.name],
+    actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    queriedIndexes: [],
   },
 };
 

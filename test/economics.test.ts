@@ -136,9 +136,11 @@ describe('decisions from the merchant economics', () => {
         abusive: 20,
         good: GOOD,
         excluded: { unlabeled: 1, censored: 0 },
-        truncated: false,
+        from: new Date(Date.now() - 90 * DAY).toISOString().slice(0, 10),
       },
     });
+    // Counted by the nightly item from the lake, not in this request.
+    expect(Date.now() - Date.parse(report.labeled.computedAt)).toBeLessThan(10 * 60_000);
     expect(report.labeled.review).toBeUndefined();
     // The default model is live: there is no holdout.
     expect(report.holdout).toBeUndefined();
@@ -179,6 +181,10 @@ describe('decisions from the merchant economics', () => {
       ),
     );
     expect(await thresholdsOf(thin.providerOrderId)).toMatchObject({ modelDeclineAt: 19, modelReviewAt: 19 });
+    // The report prices the kept histogram at the settings in force: declining every good order now
+    // loses 30 % of each.
+    const repriced = (await management('GET', '/v1/tradeoffs/order')).body.labeled;
+    expect(repriced.decline[0].cost).toBeCloseTo(GOOD * 0.3 * VALUE, 0);
 
     // At a 60 % margin declining a good order loses 29.99: declining pays only above 31.6 %.
     expect((await management('PUT', '/v1/settings/order', { grossMargin: 0.6 })).status).toBe(200);

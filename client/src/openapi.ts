@@ -1822,13 +1822,17 @@ export interface components {
         TradeoffReport: {
             /** @enum {string} */
             eventType: "order" | "return" | "signup" | "login" | "account";
-            /** Format: date-time */
-            since: string;
             modelVersion: string;
             settings: components["schemas"]["DecisionSettingValues"];
             guard: components["schemas"]["GoodCustomerGuard"];
             canReview: boolean;
             labeled: {
+                /** Format: date */
+                from?: string;
+                /** Format: date-time */
+                computedAt?: string;
+                /** Format: date-time */
+                labelledAsOf?: string;
                 /** Format: int32 */
                 events: number;
                 /** Format: int32 */
@@ -1873,7 +1877,6 @@ export interface components {
                     /** Format: int32 */
                     censored: number;
                 };
-                truncated: boolean;
             };
             holdout?: {
                 /** Format: int32 */

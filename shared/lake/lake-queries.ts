@@ -16,6 +16,7 @@ export const LAKE_QUERY_NAMES = [
   'export_decided_events',
   'export_feedback',
   'latest_event',
+  'tradeoff_histogram',
   'training_events',
   'training_feedback',
   'training_sources',

@@ -1,12 +1,15 @@
 import type { EventType } from '../contract/endpoints.ts';
 import type { DecidedEventRow, FeedbackRow } from '../learning/labels.ts';
+import type { TradeoffHistogram } from '../learning/tradeoffs.ts';
 import type { LakeQueryRunner } from './lake-queries.ts';
+import { dayOf, readLatestEventTime, readTradeoffHistogram } from './tradeoff-histogram.ts';
 
 /**
  * A training run's rows, read from the lake by its queries (queries/training_*.sql): the events of
  * one type in the window, bounded by sampling (every part with feedback, the others at `rate`), the
  * feedback since the window opened, and, for account events, the orders and returns whose abuse they
- * inherit. The learning code (labels.ts, train.ts) takes these rows as it took the table's.
+ * inherit. The learning code (labels.ts, train.ts) takes these rows as it took the table's. The same
+ * step counts the type's 90 days for the trade-off report (tradeoff-histogram.ts).
  */
 export interface TrainingSet {
   events: DecidedEventRow[];
@@ -17,13 +20,13 @@ export interface TrainingSet {
   negativeSamplingRate: number;
   /** Parts in the window, before sampling. */
   partsInWindow: number;
+  /** The type's trade-off histogram over the last 90 days, read by the same item for the console. */
+  tradeoffs: TradeoffHistogram;
 }
 
 const DAY_MS = 86_400_000;
 /** Account events inherit abuse from orders and returns: their rows come along. */
 const ACCOUNT_TYPES: readonly EventType[] = ['signup', 'login', 'account'];
-
-const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
 
 export async function readTrainingSet(
   run: LakeQueryRunner,
@@ -33,11 +36,14 @@ export async function readTrainingSet(
   const fromDay = dayOf(input.now - input.windowDays * DAY_MS);
   const toDay = dayOf(input.now);
   const window = { merchant_id: merchantId, kind: eventType, from_day: fromDay, to_day: toDay };
-  const [[counted], [latest]] = await Promise.all([run('event_count', window), run('latest_event', window)]);
+  const [[counted], latestEventTime] = await Promise.all([
+    run('event_count', window),
+    readLatestEventTime(run, merchantId, fromDay),
+  ]);
   const partsInWindow = Number(counted?.parts ?? 0);
   const negativeSamplingRate = partsInWindow <= input.maxRows ? 1 : input.maxRows / partsInWindow;
   const linkIdentities = ACCOUNT_TYPES.includes(eventType);
-  const [events, feedback, sources] = await Promise.all([
+  const [events, feedback, sources, tradeoffs] = await Promise.all([
     run('training_events', {
       ...window,
       link_identities: linkIdentities,
@@ -45,6 +51,7 @@ export async function readTrainingSet(
     }),
     run('training_feedback', window),
     linkIdentities ? run('training_sources', window) : Promise.resolve([]),
+    readTradeoffHistogram(run, { merchantId, eventType, now: input.now, latestEventTime }),
   ]);
   return {
     events: [
@@ -52,10 +59,10 @@ export async function readTrainingSet(
       ...eventRows(undefined, sources).filter((e) => e.eventType !== eventType),
     ],
     feedback: feedback.flatMap(feedbackRow),
-    latestEventTime:
-      latest?.latest === null || latest?.latest === undefined ? undefined : Number(latest.latest),
+    latestEventTime,
     negativeSamplingRate,
     partsInWindow,
+    tradeoffs,
   };
 }
 

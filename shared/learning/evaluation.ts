@@ -187,11 +187,18 @@ export function goodEventsToMeasure(share: number): number | undefined {
  * that cannot be measured yet (`goodEventsToMeasure`: 460 good events for 0.5 %, 114 for 2 %) keeps
  * the default floor.
  */
-export function measuredFloors(scored: readonly Scored[], budget: GoodCustomerBudget): MeasuredFloors {
-  const goodScores = scored.filter((s) => s.label === 0).map((s) => toScore(s.probability));
-  const atOrAbove = (t: number) => goodScores.filter((score) => score >= t).length;
-  const allowedDeclined = allowedGoodEvents(goodScores.length, budget.maxGoodDeclinedShare);
-  const allowedReviewed = allowedGoodEvents(goodScores.length, budget.maxGoodReviewedShare);
+export function measuredFloors(
+  scored: readonly (Scored & { count?: number })[],
+  budget: GoodCustomerBudget,
+): MeasuredFloors {
+  // A histogram's cell stands for `count` events of its score (the trade-off histogram's).
+  const good = scored
+    .filter((s) => s.label === 0)
+    .map((s) => ({ score: toScore(s.probability), count: s.count ?? 1 }));
+  const goodEvents = good.reduce((n, g) => n + g.count, 0);
+  const atOrAbove = (t: number) => good.reduce((n, g) => (g.score >= t ? n + g.count : n), 0);
+  const allowedDeclined = allowedGoodEvents(goodEvents, budget.maxGoodDeclinedShare);
+  const allowedReviewed = allowedGoodEvents(goodEvents, budget.maxGoodReviewedShare);
   const floor = (allowed: number | undefined, fallback: number) =>
     allowed === undefined ? fallback : lowestWithin(atOrAbove, allowed, 0);
   const declineAt = floor(allowedDeclined, DEFAULT_GUARD_FLOORS.declineAt);

@@ -73,7 +73,7 @@ type LabelRule =
 const DAY_MS = 86_400_000;
 
 /** How long after an event its label can still change; once closed, no feedback means not abusive. */
-const LABEL_WINDOW_DAYS: Record<EventType, number> = {
+export const LABEL_WINDOW_DAYS: Record<EventType, number> = {
   // Card networks give about 60 days for most chargeback reasons.
   order: 60,
   // Warehouses inspect and dispose of a return within weeks.

@@ -18,6 +18,22 @@ export interface TradeoffRow {
   weight: number;
 }
 
+/**
+ * Labelled decisions counted by score, label and value (lake/tradeoff-histogram.ts counts them from
+ * the lake): each cell becomes a TradeoffRow weighing the parts it counts.
+ */
+export interface TradeoffHistogram {
+  /** When it was computed (ISO 8601), and the window's first day (UTC, yyyy-mm-dd). */
+  computedAt: string;
+  from: string;
+  /** The clock labels were read at: the merchant's latest event (ISO 8601), absent without events. */
+  labelledAsOf?: string;
+  /** Settled parts as [score, label, mean value of the cell, parts]. */
+  cells: [number, 0 | 1, number, number][];
+  /** Parts without a settled label yet (window open) and declines never observed (censored). */
+  excluded: { unlabeled: number; censored: number };
+}
+
 interface TradeoffFigures {
   /** Share of abusive events declined or reviewed. */
   caught: number;

@@ -296,7 +296,7 @@ export function fitModel(
 }
 
 /** Predicted probability of abuse for stored signal values, exactly as the live model scores them. */
-export function probabilityOf(
+function probabilityOf(
   model: Pick<ScoringModel, 'bias' | 'weights'>,
   signals: Readonly<Record<string, number>>,
 ) {

@@ -1,6 +1,16 @@
 import * as z from 'zod';
 import { CONSOLE_EVENT_TYPES } from './console.ts';
-import { boundedInt, count, isoTime, label, perDayCount, settingAmount, share, text } from './fields.ts';
+import {
+  boundedInt,
+  count,
+  isoDay,
+  isoTime,
+  label,
+  perDayCount,
+  settingAmount,
+  share,
+  text,
+} from './fields.ts';
 
 /**
  * The decision settings endpoints (GET|PUT /v1/settings/{type}) and the trade-off report
@@ -137,16 +147,22 @@ const curves = {
 export const tradeoffReportSchema = z
   .object({
     eventType,
-    since: isoTime(),
     modelVersion: label(),
     settings: settingValues,
     guard: guardSchema,
     /** Whether the type's live workflow can review (else the review curve is absent). */
     canReview: z.boolean(),
+    /**
+     * The last 90 days of settled labels, whole, each event at the score it was decided with: counted
+     * from the lake by the nightly learning item (`computedAt`; absent before its first run), from the
+     * window's first day (`from`, UTC) with labels read as of the merchant's latest event then.
+     */
     labeled: z.object({
+      from: isoDay().optional(),
+      computedAt: isoTime().optional(),
+      labelledAsOf: isoTime().optional(),
       ...curves,
       excluded: z.object({ unlabeled: count(), censored: count() }),
-      truncated: z.boolean(),
     }),
     holdout: z.object({ ...curves, from: isoTime().nullable() }).optional(),
   })

@@ -239,6 +239,9 @@ export const learningKeys = {
     key(modelPartition(merchantId, eventType), `VERSION#${version}`),
   modelPointers: (merchantId: string, eventType: string) =>
     key(modelPartition(merchantId, eventType), 'POINTERS'),
+  /** The type's trade-off histogram (lake/tradeoff-histogram.ts), kept by the nightly item. */
+  tradeoffHistogram: (merchantId: string, eventType: string) =>
+    key(modelPartition(merchantId, eventType), 'TRADEOFFS'),
   /** Sort-key prefix of the version items in the model partition. */
   modelVersionPrefix: 'VERSION#',
 };

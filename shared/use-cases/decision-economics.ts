@@ -1,14 +1,19 @@
 import type { EventType } from '../contract/endpoints.ts';
+import type { LakeQueryRunner } from '../lake/lake-queries.ts';
+import {
+  dayOf,
+  readLatestEventTime,
+  readTradeoffHistogram,
+  TRADEOFF_WINDOW_DAYS,
+} from '../lake/tradeoff-histogram.ts';
 import {
   chooseThresholds,
   type GoodCustomerBudget,
   goodEventsToMeasure,
   measuredFloors,
-  toScore,
 } from '../learning/evaluation.ts';
-import { classifyEvents } from '../learning/labels.ts';
 import type { TradeoffRow } from '../learning/tradeoffs.ts';
-import { type KeptHoldout, probabilityOf } from '../learning/train.ts';
+import type { KeptHoldout } from '../learning/train.ts';
 import { DEFAULT_BUDGET, type DecisionSettings } from '../scoring/decision-settings.ts';
 import { DEFAULT_GUARD_FLOORS, floorsFor } from '../scoring/decision-thresholds.ts';
 import type { ScoringModel } from '../scoring/model.ts';
@@ -20,55 +25,56 @@ import {
   saveGuard,
 } from '../store/decision-settings.ts';
 import { getModelPointers, getModelVersion } from '../store/model-versions.ts';
-import { loadTrainingData } from '../store/training-rows.ts';
+import { getTradeoffHistogram, saveTradeoffHistogram } from '../store/tradeoff-histograms.ts';
 
 /**
  * What the good-customer guard and the trade-off report are computed from, off the decision path:
- * the merchant's labeled decisions of the last 90 days (labels as training reads them) scored by
- * the live model, and a trained live version's kept holdout.
+ * the type's trade-off histogram (lake/tradeoff-histogram.ts), the merchant's decisions of the last
+ * 90 days labeled as training labels them and counted by the score each was decided with, which the
+ * nightly item keeps (store/tradeoff-histograms.ts); and a trained live version's kept holdout.
  */
-const DAY_MS = 86_400_000;
-const TRADEOFF_WINDOW_DAYS = 90;
-/**
- * Events read per type (newest first) for one report or guard: past it the answer says
- * `truncated`. Account types read orders and returns too (their labels come from them), each capped.
- */
-const MAX_TRADEOFF_EVENTS = 20_000;
-
 export interface LabeledDecisions {
-  since: number;
+  /** The window's first day, when the histogram was computed and the clock its labels were read at. */
+  from?: string;
+  computedAt?: string;
+  labelledAsOf?: string;
+  /** One row per cell: its score, label and mean value, weighing the parts it counts. */
   rows: TradeoffRow[];
-  /** Decided events without a label yet (window open, no feedback) and declines never observed. */
+  /** Decided events without a settled label yet (window open) and declines never observed. */
   excluded: { unlabeled: number; censored: number };
-  truncated: boolean;
 }
 
-/** The last 90 days of labeled decisions of the type, each scored by `model` from its stored signals. */
+/** The kept histogram as trade-off rows; none (and no dates) before the first nightly item. */
 export async function loadLabeledDecisions(
   merchantId: string,
   eventType: EventType,
-  model: ScoringModel,
-  now: number,
 ): Promise<LabeledDecisions> {
-  const since = now - TRADEOFF_WINDOW_DAYS * DAY_MS;
-  const data = await loadTrainingData(merchantId, eventType, MAX_TRADEOFF_EVENTS, since);
-  const own = data.events.filter((e) => e.eventType === eventType);
-  const empty = { since, rows: [], excluded: { unlabeled: 0, censored: 0 }, truncated: false };
-  if (data.latestEventTime === undefined) return empty;
-  // Labeled as training labels them: as of the merchant's latest event (imports keep their own time).
-  const { labeled, censored } = classifyEvents(eventType, own, data.feedback, data.latestEventTime);
-  const parts = own.reduce((n, e) => n + e.parts.length, 0);
+  const histogram = await getTradeoffHistogram(merchantId, eventType);
+  if (!histogram) return { rows: [], excluded: { unlabeled: 0, censored: 0 } };
+  const { from, computedAt, labelledAsOf, excluded } = histogram;
   return {
-    since,
-    rows: labeled.map((row) => ({
-      score: toScore(probabilityOf(model, row.signals)),
-      label: row.label,
-      value: row.value ?? 0,
-      weight: 1,
-    })),
-    excluded: { unlabeled: parts - labeled.length - censored.length, censored: censored.length },
-    truncated: own.length >= MAX_TRADEOFF_EVENTS,
+    from,
+    computedAt,
+    ...(labelledAsOf ? { labelledAsOf } : {}),
+    rows: histogram.cells.map(([score, label, value, parts]) => ({ score, label, value, weight: parts })),
+    excluded,
   };
+}
+
+/**
+ * Counts the type's histogram from the lake again and keeps it, as the nightly item does before it
+ * fits: for a caller that measures the guard between trainings (the eval's weekly guard).
+ */
+export async function recountTradeoffHistogram(
+  run: LakeQueryRunner,
+  merchantId: string,
+  eventType: EventType,
+  now: number,
+): Promise<void> {
+  const fromDay = dayOf(now - TRADEOFF_WINDOW_DAYS * 86_400_000);
+  const latestEventTime = await readLatestEventTime(run, merchantId, fromDay);
+  const histogram = await readTradeoffHistogram(run, { merchantId, eventType, now, latestEventTime });
+  await saveTradeoffHistogram(merchantId, eventType, histogram);
 }
 
 /** A trained version's kept holdout as trade-off rows (sampled good rows weigh what they stand for). */
@@ -130,9 +136,10 @@ export async function computeGuard(
   }
   const { rows } = await labeled();
   const measured = measuredFloors(
-    rows.map((row) => ({ probability: row.score / 100, label: row.label })),
+    rows.map((row) => ({ probability: row.score / 100, label: row.label, count: row.weight })),
     budget,
   );
+  const weighOf = (kept: readonly TradeoffRow[]) => kept.reduce((n, row) => n + row.weight, 0);
   return {
     modelVersion: model.version,
     budget,
@@ -142,8 +149,8 @@ export async function computeGuard(
       declineAt: measured.measured.declineAt ? 'measured' : 'default',
       reviewAt: measured.measured.reviewAt ? 'measured' : 'default',
     },
-    events: rows.length,
-    goodEvents: rows.filter((row) => row.label === 0).length,
+    events: weighOf(rows),
+    goodEvents: weighOf(rows.filter((row) => row.label === 0)),
     computedAt,
   };
 }
@@ -166,7 +173,7 @@ export function guardFromLabeledHistory(
     eventType,
     settings,
     model,
-    () => loadLabeledDecisions(merchantId, eventType, model, now),
+    () => loadLabeledDecisions(merchantId, eventType),
     now,
   );
 }

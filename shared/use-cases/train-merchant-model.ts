@@ -12,6 +12,7 @@ import {
   saveModelPointers,
   saveModelVersion,
 } from '../store/model-versions.ts';
+import { saveTradeoffHistogram } from '../store/tradeoff-histograms.ts';
 import { getWorkflow } from '../store/workflows.ts';
 
 /**
@@ -19,8 +20,9 @@ import { getWorkflow } from '../store/workflows.ts';
  * machine (lib/learning-stack.ts): read the training set from the lake (readTrainingSetFor: a query,
  * bounded in rows whatever the merchant's size), then fit on it (trainMerchantModel: label, keep the
  * sampled negatives, train and evaluate against the active model, keep the version, promote it when
- * asked and the promotion rule holds). A failure (no labels, one class only) throws before anything
- * is written, so the active model never changes on a failed run.
+ * asked and the promotion rule holds). It first keeps the set's trade-off histogram for the console.
+ * A failure (no labels, one class only) throws before any version is written, so the active model
+ * never changes on a failed run.
  */
 export interface TrainingRun {
   version: ModelVersion;
@@ -51,6 +53,8 @@ export async function trainMerchantModel(input: {
   set: TrainingSet;
 }): Promise<TrainingRun> {
   const { merchantId, eventType, set } = input;
+  // The console's trade-off report reads what the item counted, whether it trains or not.
+  await saveTradeoffHistogram(merchantId, eventType, set.tradeoffs);
   if (set.latestEventTime === undefined)
     throw new TrainingError('no_labels', `merchant ${merchantId} has sent no events to learn from`);
   const { labeled, censored } = classifyEvents(eventType, set.events, set.feedback, set.latestEventTime);

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sparticuzChromium from '@sparticuz/chromium';
 import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
@@ -19,7 +20,13 @@ import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 vi.hoisted(() => {
   process.env.EXPORTS_BUCKET = 'exports-test';
+  // A table of its own with a stream: the nightly item counts the trade-off from a lake fed by it.
+  process.env.TABLE_NAME = `browser-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 });
+const { createOwnTable, dropOwnTable } = await import('../support/table-snapshot.ts');
+await createOwnTable({ stream: true });
+const { caughtUpLake } = await import('../../local/lake-runner.ts');
+const { runLearningLocally } = await import('../support/learning-state-machine.ts');
 // Privacy exports go to an S3 stand-in, as under `npm start`.
 const { startS3ObjectServer } = await import('../../local/s3-stand-in.ts');
 const s3 = await startS3ObjectServer();
@@ -94,6 +101,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await s3.close();
+  await dropOwnTable();
 });
 
 /** A page in its own browser context, with what it asked the server for and what went wrong on it. */
@@ -353,6 +361,9 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
       });
     }
     await placeOrder(suite.api, merchant.apiKey);
+    // The nightly item counts the 90 days from the lake; the page reads what it kept.
+    const lake = await caughtUpLake(mkdtempSync(join(tmpdir(), 'browser-lake-')));
+    await runLearningLocally({ merchantId: merchant.merchantId, eventType: 'order' }, { lake });
     await nav('Trade-off');
     const tradeoff = page.getByRole('region', { name: 'Trade-off' });
     await hasFigures(tradeoff, /4\d labeled events \(4 abusive/);

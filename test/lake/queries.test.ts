@@ -16,6 +16,7 @@ import { appendLakeRows, openLocalLake } from '../../shared/lake/local-lake.ts';
 import { readTrainingSet } from '../../shared/lake/training-set.ts';
 import { classifyEvents } from '../../shared/learning/labels.ts';
 import { sampleKeyOf } from '../../shared/learning/sampling.ts';
+import { decidedLakeRows } from '../support/lake-rows.ts';
 
 /**
  * Each lake query on DuckDB, on a small lake built here, against the answer computed from the same
@@ -34,26 +35,12 @@ function event(
   revision = 0,
   parts = 1,
 ): LakeRow[] {
-  return Array.from({ length: parts }, (_, part) => ({
-    table: 'decided_events' as const,
-    kind,
-    merchantId: M,
-    day: day(at),
-    values: {
-      event_key: `${kind.toUpperCase()}#${id}`,
-      event_id: id,
-      part,
-      event_at: at,
-      decision: 'APPROVE',
-      abuse_score: 10 + revision,
-      model_version: `${kind}-1`,
-      value: 20,
-      signals: JSON.stringify({ s: part }),
-      identities,
-      sample_key: sampleKeyOf(`${M}|${kind}`, `${kind.toUpperCase()}#${id}`, part),
-      revision,
-      changed_at: at + revision,
-    },
+  return decidedLakeRows({ merchantId: M, kind, id, at, identities, parts, revision }, (part) => ({
+    decision: 'APPROVE',
+    abuse_score: 10 + revision,
+    value: 20,
+    signals: JSON.stringify({ s: part }),
+    sample_key: sampleKeyOf(`${M}|${kind}`, `${kind.toUpperCase()}#${id}`, part),
   }));
 }
 const dispute = (orderId: string, status: string, at: number, revision: number): LakeRow => ({

@@ -114,6 +114,7 @@ function Tradeoff({ report, curves }: { report: TradeoffReport; curves: Curves }
     );
   };
   const excluded = 'excluded' in curves ? curves.excluded : undefined;
+  const counted = 'excluded' in curves ? curves.computedAt : undefined;
   return (
     <>
       <p>
@@ -123,7 +124,12 @@ function Tradeoff({ report, curves }: { report: TradeoffReport; curves: Curves }
         {excluded
           ? `; ${format.number(excluded.unlabeled)} not labeled yet and ${format.number(excluded.censored)} declined without feedback left out`
           : ''}
-        . Scored by {report.modelVersion}.
+        .{' '}
+        {excluded
+          ? counted
+            ? `Each at the score it was decided with; counted ${format.date(counted)} over the 90 days from ${format.day(('from' in curves && curves.from) || counted)}.`
+            : 'Counted each night from the lake: not counted yet.'
+          : `Scored by ${report.modelVersion}.`}
       </p>
       <figure>
         <figcaption>
