@@ -50,6 +50,14 @@ describeSignalRows('signup', signupSignals, {
         traffic: { counts: { [METRIC.signups]: { lifetime: 1_000 } } },
       }),
     ),
+    silent(
+      "the same on a merchant's first hours (20 signups): the name's 2 signups are the family's own",
+      signup({
+        device: { links: { customer: ['a1', 'a2'], surname: ['surname-1'] }, firstSeenAt: AT - 5 * HOUR },
+        surname: { counts: { [METRIC.signups]: { lifetime: 2 } } },
+        traffic: { counts: { [METRIC.signups]: { lifetime: 20 } } },
+      }),
+    ),
     fires(
       'the same with a surname on half of the merchant’s signups: no household evidence',
       signup({
@@ -57,7 +65,8 @@ describeSignalRows('signup', signupSignals, {
         surname: { counts: { [METRIC.signups]: { lifetime: 500 } } },
         traffic: { counts: { [METRIC.signups]: { lifetime: 1_000 } } },
       }),
-      Math.log2(1 + (2 - 3 * Math.exp(-0.5 / 0.05))) * (1 / (1 + (50_400 / 345_600) ** 4)),
+      // The device's own two accounts are the family's, not the name's commonness: 498 of 1,000.
+      Math.log2(1 + (2 - 3 * Math.exp(-0.498 / 0.05))) * (1 / (1 + (50_400 / 345_600) ** 4)),
       'device first seen 14 hours ago, already used with 2 other accounts',
     ),
     silent(
