@@ -8,8 +8,9 @@ import type { IdentitySnapshot } from '../identity-snapshot.ts';
  * Bureau, America's Families and Living Arrangements), as far as the event shows it is one:
  * - its address was already used with the device (its home), fully;
  * - or its surname was already used on the device, as far as the name is the family's and not
- *   everyone's: e^-(share / 5 %), the share being the name's part of the merchant's signups (a
- *   Smith at a US merchant, 1 %, counts 82 %; a name on a third of the signups counts nothing).
+ *   everyone's: e^-(share / 5 %), the share being the name's part of the merchant's signups beyond
+ *   the device's own accounts (a Smith at a US merchant, 1 %, counts 82 %; a name on a third of the
+ *   signups counts nothing; a family's name on a merchant's first day is the family's alone).
  * A ring's members ship to drops the device never used and carry names of their own, or come more
  * than four to a device.
  */
@@ -18,8 +19,11 @@ const COMMON_SURNAME_SHARE = 0.05;
 /** Where the event cannot show its home: a couple, most homes holding two people or more. */
 const UNKNOWN_HOME_OTHERS = 1;
 
-/** One of the event's devices was already used with one of its addresses. */
-const sharesHome = (addresses: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]): boolean =>
+/** One of the event's devices was already used with one of its addresses: the event is at its home. */
+export const sharesHome = (
+  addresses: readonly IdentitySnapshot[],
+  devices: readonly IdentitySnapshot[],
+): boolean =>
   devices.some((device) => addresses.some((address) => device.isLinked('address', address.ref.digest)));
 
 /** Nothing tells the event's home: no device, no address, or a device never used with one. */
@@ -55,7 +59,12 @@ export function signupHousehold(evidence: {
   const { addresses, devices, surname, merchantSignups } = evidence;
   if (sharesHome(addresses, devices)) return HOUSEHOLD_OTHERS;
   const byAddress = homeUnknown(addresses, devices) ? UNKNOWN_HOME_OTHERS : 0;
-  if (!surname || !devices.some((d) => d.isLinked('surname', surname.ref.digest))) return byAddress;
-  const share = merchantSignups > 0 ? surname.count(METRIC.signups).lifetime / merchantSignups : 0;
+  const named = surname ? devices.filter((d) => d.isLinked('surname', surname.ref.digest)) : [];
+  if (!surname || named.length === 0) return byAddress;
+  // The family's own signups on the device do not make its name common: in a merchant's first hours
+  // they would be most of the name's count, and of the merchant's.
+  const family = Math.max(...named.map((d) => d.linkedCount('customer')));
+  const others = Math.max(0, surname.count(METRIC.signups).lifetime - family);
+  const share = merchantSignups > 0 ? others / merchantSignups : 0;
   return Math.max(byAddress, HOUSEHOLD_OTHERS * Math.exp(-share / COMMON_SURNAME_SHARE));
 }

@@ -24,7 +24,7 @@ import { ORDER_EMAIL_PACE_SECONDS, SIGNUP_ACCOUNT_PACE_SECONDS } from './young-s
 
 /** How many others an event's household explains, in words (household.ts). */
 const HOUSEHOLD_WORDS =
-  "up to 3 when the event's address was already used with the device, or 3 e^-(share / 5 %) when its surname was, share = the name's part of the merchant's signups; 1 when nothing tells the home (no device, no address, or a device never used with one)";
+  "up to 3 when the event's address was already used with the device, or 3 e^-(share / 5 %) when its surname was, share = the name's part of the merchant's signups beyond the device's own accounts; 1 when nothing tells the home (no device, no address, or a device never used with one)";
 
 /**
  * What each declared signal's value is, for the people writing workflow conditions (the
@@ -37,7 +37,7 @@ export const SHARED_SIGNAL_MEANINGS: Readonly<Record<SharedSignalName, string>> 
   scriptSpeedAfterPreviousEvent: `1 / (1 + (s / ${SCRIPT_SPEED_SECONDS})^4), s = seconds since the previous event of its account (orders: its e-mail): about 1 within 10 s, 0.5 at ${SCRIPT_SPEED_SECONDS} s, under 0.01 (then 0) past a minute.`,
   youngIdentity: `1 - age / ${YOUNG_SECONDS} s when the event's e-mail (orders) or account was first seen less than ${YOUNG_SECONDS / 60} minutes before it (not at this event), else 0.`,
   newIdentitiesAroundLastHour: `log2(n) when n >= ${VELOCITY_FLOOR} other e-mails, accounts or cards appeared on the event's device, card or address in the last hour (the most of the pairs the event type reads), else 0.`,
-  watchedIdentityNewCustomer: `log2(1 + n), n = the identities of the event on the watch list for its type (orders: not the billing address, the cardholder's in card-not-present fraud), each counted by how new the event's customer (orders, returns: the e-mail; signups, logins, account updates: the account) is to it: 1 when the customer is new with this event or has abuse of its own, 0 when it was seen before the entry, else e^-(active days / ${CLEAN_ACTIVE_DAYS_SCALE} + kept orders and logins / ${CLEAN_EVENTS_SCALE}).`,
+  watchedIdentityNewCustomer: `log2(1 + n), n = the identities of the event on the watch list for its type (orders: not the billing address, the cardholder's in card-not-present fraud), each counted by how new the event's customer (orders, returns: the e-mail; signups, logins, account updates: the account) is to it: 1 when the customer is new with this event or has abuse of its own, 0 when it was seen before the entry or (orders) ships to the home of a watched device or address (the address already used with the device), else e^-(active days / ${CLEAN_ACTIVE_DAYS_SCALE} + kept orders and logins / ${CLEAN_EVENTS_SCALE}).`,
   watchedIdentityKnownCustomer:
     'log2(1 + n), n = the identities of the event on the watch list for its type, each counted by how well the customer is known to it (1 - its part in watchedIdentityNewCustomer): a household member with history on a watched device.',
   freshAccountsOnYoungIdentity: `log2(1 + n) x 1 / (1 + (age / (n x pace))^4), n = other accounts (signups: on the device or phone) or e-mails (orders: on the card or device) on an identity of that age, pace = ${SIGNUP_ACCOUNT_PACE_SECONDS / 86_400} days (signups) or ${ORDER_EMAIL_PACE_SECONDS / 86_400} days (orders); the most over those identities. Orders weigh it by the freshness of their own e-mail, 1 / (1 + (e-mail age / ${ORDER_EMAIL_PACE_SECONDS / 86_400} days)^4). n counts only the others beyond those the event's household explains (${HOUSEHOLD_WORDS}).`,

@@ -13,6 +13,13 @@ const domainSignups = (h1: number, month: number) => ({
   counts: { [METRIC.signups]: { m15: 0, h1, h24: h1, d30: month, d365: month, lifetime: month } },
 });
 
+/** A third account on a device that already saw its surname (a family's tablet, `hours` old). */
+const familyTablet = (nameSignups: number, merchantSignups: number, hours: number) =>
+  signup({
+    device: { links: { customer: ['a1', 'a2'], surname: ['surname-1'] }, firstSeenAt: AT - hours * HOUR },
+    surname: { counts: { [METRIC.signups]: { lifetime: nameSignups } } },
+    traffic: { counts: { [METRIC.signups]: { lifetime: merchantSignups } } },
+  });
 const withWatch = (watch: WatchFacts) => signup({ input: { watch } });
 /** The same signup naming no address. */
 const withoutAddress = (input: ReturnType<typeof signup>) => ({
@@ -44,20 +51,17 @@ describeSignalRows('signup', signupSignals, {
     ),
     silent(
       "a family's third account on its new tablet: the device already saw the family's surname",
-      signup({
-        device: { links: { customer: ['a1', 'a2'], surname: ['surname-1'] }, firstSeenAt: AT - 14 * HOUR },
-        surname: { counts: { [METRIC.signups]: { lifetime: 2 } } },
-        traffic: { counts: { [METRIC.signups]: { lifetime: 1_000 } } },
-      }),
+      familyTablet(2, 1_000, 14),
+    ),
+    silent(
+      "the same on a merchant's first hours (20 signups): the name's 2 signups are the family's own",
+      familyTablet(2, 20, 5),
     ),
     fires(
       'the same with a surname on half of the merchant’s signups: no household evidence',
-      signup({
-        device: { links: { customer: ['a1', 'a2'], surname: ['surname-1'] }, firstSeenAt: AT - 14 * HOUR },
-        surname: { counts: { [METRIC.signups]: { lifetime: 500 } } },
-        traffic: { counts: { [METRIC.signups]: { lifetime: 1_000 } } },
-      }),
-      Math.log2(1 + (2 - 3 * Math.exp(-0.5 / 0.05))) * (1 / (1 + (50_400 / 345_600) ** 4)),
+      familyTablet(500, 1_000, 14),
+      // The device's own two accounts are the family's, not the name's commonness: 498 of 1,000.
+      Math.log2(1 + (2 - 3 * Math.exp(-0.498 / 0.05))) * (1 / (1 + (50_400 / 345_600) ** 4)),
       'device first seen 14 hours ago, already used with 2 other accounts',
     ),
     silent(
