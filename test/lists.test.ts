@@ -186,26 +186,6 @@ describe('the watch list on decisions (model signals)', () => {
     );
     expect(member.abuseScore).toBeLessThan(ring.abuseScore);
   });
-
-  it('a household member who joins the watched device after the entry and ships to its home is known there', async () => {
-    const { api, apiKey } = suite;
-    const device = uid('family-tablet');
-    const street = `${uid('street')} Elm St`;
-    await placeOrder(api, apiKey, { device, street, timestamp: Date.now() - 120 * DAY_MS });
-    await orderWithLostFraudChargeback(api, apiKey, { device });
-
-    // A new e-mail on the tablet, first seen now: shipped home it is the family's, elsewhere a ring's.
-    const joined = orderDecision(
-      await api.post('/v1/order', orderBody({ device, street, timestamp: Date.now() }), { apiKey }),
-    );
-    expect(joined.decision, joined.decisionReason).toBe('APPROVE');
-    expect(joined.decisionReason).not.toMatch(/first seen after it/);
-    const ring = orderDecision(
-      await api.post('/v1/order', orderBody({ device, timestamp: Date.now() }), { apiKey }),
-    );
-    expect(ring).toMatchObject({ decision: 'DECLINE', subDecision: 'high_abuse_score' });
-    expect(ring.decisionReason).toMatch(/e-mail first seen after it/);
-  });
 });
 
 describe('abusiveDisposition and abuseReview', () => {

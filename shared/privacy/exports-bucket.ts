@@ -15,7 +15,7 @@ export const EXPORT_LINK_SECONDS = 7 * 86_400;
  * working when they expire (hours, whatever its own expiry says), so each GET signs a fresh, short
  * link, and a caller asks again for another until the export itself expires.
  */
-export const LINK_SIGNATURE_SECONDS = 15 * 60;
+const LINK_SIGNATURE_SECONDS = 15 * 60;
 
 export const exportsBucket = () => {
   const name = process.env.EXPORTS_BUCKET;

@@ -7,7 +7,6 @@ import { newServiceId } from '../ids.ts';
 import type { OrderRequest } from '../schemas/order.ts';
 import { decide, toWireDecision } from '../scoring/decide.ts';
 import { listVerdict } from '../scoring/lists.ts';
-import { sharesHome } from '../scoring/signals/household.ts';
 import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
 import { orderSignals } from '../scoring/signals/order-signals.ts';
 import { watchFacts } from '../scoring/signals/watched-identity.ts';
@@ -47,12 +46,6 @@ function evaluateOrder(evaluation: Evaluation<'order', { roles: OrderIdentities 
   const orderValue = Number(body.totalPrice.amount);
   const time = identityTimeFacts(context.snapshots, roles.emails[0], at);
   const emails = context.snapshotsOf(roles.emails);
-  const devices = context.snapshotsOf(roles.devices);
-  const places = context.snapshotsOf([
-    ...roles.billingAddresses,
-    ...roles.shippingAddresses,
-    ...roles.phones,
-  ]);
   const decision = decide(
     context.models,
     context.workflow,
@@ -60,23 +53,19 @@ function evaluateOrder(evaluation: Evaluation<'order', { roles: OrderIdentities 
       orderValue,
       at,
       // In card-not-present fraud the billing address is the cardholder's: watched, it says nothing.
-      watch: {
-        ...watchFacts(
-          'order',
-          context.snapshotsOf([
-            ...roles.emails,
-            ...roles.cards,
-            ...roles.devices,
-            ...roles.shippingAddresses,
-            ...roles.phones,
-          ]),
-          emails,
-          'e-mail',
-          at,
-        ),
-        // Shipped to the device's home; the billing address is the cardholder's, a ring's on a stolen card.
-        home: sharesHome(context.snapshotsOf(roles.shippingAddresses), devices),
-      },
+      watch: watchFacts(
+        'order',
+        context.snapshotsOf([
+          ...roles.emails,
+          ...roles.cards,
+          ...roles.devices,
+          ...roles.shippingAddresses,
+          ...roles.phones,
+        ]),
+        emails,
+        'e-mail',
+        at,
+      ),
       cvvResultCodes: body.paymentInfo.flatMap((p) => (p.cvv_result_code ? [p.cvv_result_code] : [])),
       avsResultCodes: body.paymentInfo.flatMap((p) => (p.avs_result_code ? [p.avs_result_code] : [])),
       giftCardUsed: body.paymentInfo.some((p) => p.giftCardUsed === 'True' || p.instrument === 'GiftCard'),
@@ -84,8 +73,8 @@ function evaluateOrder(evaluation: Evaluation<'order', { roles: OrderIdentities 
       history: {
         emails,
         cards: context.snapshotsOf(roles.cards),
-        devices,
-        places,
+        devices: context.snapshotsOf(roles.devices),
+        places: context.snapshotsOf([...roles.billingAddresses, ...roles.shippingAddresses, ...roles.phones]),
         all: context.snapshots,
       },
       time,

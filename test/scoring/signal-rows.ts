@@ -144,11 +144,6 @@ const watchedDevice = (lists: ListMarker[]) => fakeSnapshot('device', 'd1', { li
 const customer = (firstSeenAt?: number, history: FakeHistory = {}) =>
   fakeSnapshot('email', 'e1', firstSeenAt === undefined ? history : { firstSeenAt, ...history });
 const DAY_MS = 86_400_000;
-/** The event ships to its device's home (household.ts): its `watch` facts say so. */
-const atHome = <Input>(input: Input): Input => {
-  const { watch } = input as { watch?: WatchFacts };
-  return watch ? ({ ...input, watch: { ...watch, home: true } } as Input) : input;
-};
 
 function watchedNewCustomerRows<Input>(
   make: (watch: WatchFacts) => Input,
@@ -204,22 +199,6 @@ function watchedNewCustomerRows<Input>(
         ENTRY + 60 * DAY_MS,
       ),
     ),
-    silent(
-      "a household member who joined the watched device after the entry, at the device's home",
-      atHome(facts([watchedDevice([watchEntry()])], ENTRY + DAY_MS)),
-    ),
-    fires(
-      'at home, but with a lost chargeback of its own: new',
-      atHome(facts([watchedDevice([watchEntry()])], ENTRY + DAY_MS, { counts: { cbL: { d365: 1 } } })),
-      1,
-      `${ENTRY_WORDS}; e-mail first seen after it`,
-    ),
-    fires(
-      'at home, on a watched card: the card is not the home',
-      atHome(facts([fakeSnapshot('card', 'c1', { lists: [watchEntry()] })], ENTRY + DAY_MS)),
-      1,
-      `${ENTRY_WORDS.replace('device', 'card')}; e-mail first seen after it`,
-    ),
     silent('nothing watched', facts([watchedDevice([])])),
     silent(
       'an entry scoped to another event type',
@@ -253,14 +232,6 @@ function watchedKnownCustomerRows<Input>(
         fakeSnapshot('phone', 'p1', { lists: [watchEntry()] }),
       ]),
       2,
-      ENTRY_WORDS,
-    ),
-    fires(
-      "a new customer at the watched device's home: a household member",
-      atHome(
-        make(watchFacts(type, [watchedDevice([watchEntry()])], [customer()], 'e-mail', ENTRY + 2 * DAY_MS)),
-      ),
-      1,
       ENTRY_WORDS,
     ),
     silent('nothing watched', known([watchedDevice([])])),

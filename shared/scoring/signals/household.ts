@@ -20,7 +20,7 @@ const COMMON_SURNAME_SHARE = 0.05;
 const UNKNOWN_HOME_OTHERS = 1;
 
 /** One of the event's devices was already used with one of its addresses: the event is at its home. */
-export const sharesHome = (
+const sharesHome = (
   addresses: readonly IdentitySnapshot[],
   devices: readonly IdentitySnapshot[],
 ): boolean =>

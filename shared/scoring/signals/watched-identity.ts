@@ -26,11 +26,6 @@ export interface WatchFacts {
   customerWord: string;
   /** The event's own time (epoch ms). */
   at: number;
-  /**
-   * The event shows its home: its address was already used with its device (household.ts). Its
-   * customer then belongs to the household that device and address are, not to a ring on them.
-   */
-  home?: boolean;
 }
 
 /** What a customer did before the event that vouches for it, read from its own identities. */
@@ -104,22 +99,16 @@ function cleanHistoryOf(
   return { activeDays, keptEvents, abusive };
 }
 
-/** The kinds a household shares with its members: a watched one at the event's home is theirs. */
-const HOME_KINDS: ReadonlySet<string> = new Set(['device', 'address']);
-
 /**
  * How new the customer is to a watched identity, 0..1: 1 when it is new with this event or its own
  * history holds abuse, falling smoothly with its clean history, e^-(active days / 14 + kept events /
- * 3); 0 when it was known before the entry, or when the identity is a device or address and the
- * event shows it comes from their home (a household member who joined the family's device after its
- * chargeback: a ring ships to drops the device never used).
+ * 3); 0 when it was known before the entry.
  */
 function noveltyOf(watch: WatchFacts, hit: ListHit): number {
   const first = watch.customerFirstSeenAt;
-  if (first !== undefined && first < hit.marker.since) return 0;
-  if (watch.clean.abusive) return 1;
-  if (watch.home && HOME_KINDS.has(hit.kind)) return 0;
   if (first === undefined) return 1;
+  if (first < hit.marker.since) return 0;
+  if (watch.clean.abusive) return 1;
   return Math.exp(
     -(watch.clean.activeDays / CLEAN_ACTIVE_DAYS_SCALE + watch.clean.keptEvents / CLEAN_EVENTS_SCALE),
   );
