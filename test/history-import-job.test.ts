@@ -28,6 +28,7 @@ const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { admin } = await import('./support/admin.ts');
 const { newMerchant } = await import('./support/api.ts');
 const { createOwnTable, merchantItems, copyTable } = await import('./support/table-snapshot.ts');
+const { runImportLocally } = await import('./support/import-state-machine.ts');
 
 const BUCKET = 'imports-test';
 const DAY = 86_400_000;
@@ -154,6 +155,45 @@ describe('the history import job', () => {
       `${merchantId}/good.ndjson`,
     );
     expect(JSON.parse(changed.stdout).error).toContain('changed while it was being imported');
+  });
+
+  it('runs as the synthesized state machine: an upload starts it, slices loop until done, a failed slice is retried, bad lines end it refused', async () => {
+    const { merchantId } = await newMerchant({ accountUpdatesEnabled: true });
+    const key = `${merchantId}/workflow.ndjson`;
+    s3.put(BUCKET, key, toNdjson(lines));
+    // Each slice's time runs out after 30 checks, and the third slice's run crashes once.
+    let runs = 0;
+    const slice = async (input: unknown) => {
+      if (++runs === 3) throw new Error('the function crashed');
+      return handler(input, runningOut(30));
+    };
+    const run = await runImportLocally(key, slice);
+    expect(run.ended, String(run.error)).toBe('succeeded');
+    expect(run.output).toMatchObject({
+      merchantId,
+      key,
+      progress: { phase: 'done', events: lines.length, imported: lines.length, alreadyPresent: 0 },
+    });
+    expect(run.slices).toBeGreaterThan(4);
+    // Every slice but the crashed run is counted in the recorded progress.
+    expect((run.output as { progress: { slices: number } }).progress.slices).toBe(run.slices - 1);
+
+    const again = await runImportLocally(key, (input) => handler(input, roomy));
+    expect(again.output).toMatchObject({
+      progress: { phase: 'done', imported: 0, alreadyPresent: lines.length },
+    });
+
+    const bad = lines.map((l) => JSON.stringify(l));
+    bad[3] = '{"type":';
+    s3.put(BUCKET, `${merchantId}/bad.ndjson`, `${bad.join('\n')}\n`);
+    const refused = await runImportLocally(`${merchantId}/bad.ndjson`, (input) => handler(input, roomy));
+    expect(refused.ended).toBe('failed');
+    expect(refused.error).toMatchObject({ name: 'ImportRefused' });
+    expect(refused.error!.message).toContain('line 4: invalid_request: The line is not JSON.');
+
+    // An object that cannot be read is not retried: the execution fails at once.
+    const missing = await runImportLocally(`${merchantId}/missing.ndjson`, (input) => handler(input, roomy));
+    expect(missing).toMatchObject({ ended: 'failed', slices: 1, error: { name: 'ImportRefusedError' } });
   });
 
   it('bundled with the Lambda settings and aliases, reads the object through the S3 client', async () => {

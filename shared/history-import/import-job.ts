@@ -23,7 +23,14 @@ export const importSliceRequestSchema = z.strictObject({
   /** Absent when an upload starts the workflow: the key's first segment. */
   merchantId: z.string().min(1).max(64).optional(),
   /** The object's key in the imports bucket: `<merchantId>/<name>.ndjson`. */
-  key: z.string().min(1).max(1024),
+  key: z
+    .string()
+    .max(1024)
+    // Plain characters only: an upload event's key then reads the same encoded or not.
+    .regex(
+      /^[A-Za-z0-9_-]+\/[A-Za-z0-9._/-]+$/,
+      'key must be <merchantId>/<name>.ndjson: letters, digits, ".", "_", "-", "/"',
+    ),
   dryRun: z.boolean().optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
   /** Where the import stands: absent on the first slice. */
