@@ -161,7 +161,7 @@ async function validateSlice(
   options: HistoryImportOptions,
 ): Promise<ImportProgress> {
   const next = { ...progress, problems: [...progress.problems] };
-  const reader = new HistoryLineReader(progress.from);
+  const reader = new HistoryLineReader(progress.from, { touches: false });
   const lines = await linesFrom(source, progress);
   let readAny = false;
   for await (const raw of lines) {

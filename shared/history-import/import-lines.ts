@@ -104,10 +104,15 @@ export class HistoryLineReader {
   private readonly orderTouches = new RecentMap<string, string[]>(ORDERS_REMEMBERED);
   private readonly orderOfReturn = new RecentMap<string, string>(ORDERS_REMEMBERED);
   private start: FilePosition;
+  private readonly linking: boolean;
 
-  /** `from` is the first line of a run of lines at one time (or of the file). */
-  constructor(from: FilePosition) {
+  /**
+   * `from` is the first line of a run of lines at one time (or of the file). Without `touches`
+   * (validation only) events touch nothing and no order is remembered: what is read is checked only.
+   */
+  constructor(from: FilePosition, options: { touches: boolean } = { touches: true }) {
     this.start = from;
+    this.linking = options.touches;
   }
 
   /** The first line of the run of lines at the time of the last line read: a safe place to start again. */
@@ -141,7 +146,9 @@ export class HistoryLineReader {
       line: raw.line,
       at,
       idSeed: `${digest}#${occurrence}`,
-      touches: this.linkToOrder(type, body, pathParameters, touchesOf(type, body, pathParameters)),
+      touches: this.linking
+        ? this.linkToOrder(type, body, pathParameters, touchesOf(type, body, pathParameters))
+        : [],
       readFrom: this.start,
     } as ImportEvent;
     return event;
