@@ -121,7 +121,7 @@ try {
   console.log(
     `\nhistory import, ${summary.events} events (${SHOPPERS} shoppers, every event type), concurrency ${CONCURRENCY}, DynamoDB Local in memory, after a warm-up import of as many`,
   );
-  console.log(`parse + validate + sort: ${parseMs.toFixed(0)} ms`);
+  console.log(`parse + validate (in memory, from a string): ${parseMs.toFixed(0)} ms`);
   console.log(
     `import: ${summary.seconds} s, ${perSecond.toFixed(0)} events/s (imported ${summary.imported}, rejected ${summary.rejected}); CPU per event: node ${cpuPerEvent('node')} ms, DynamoDB Local ${cpuPerEvent('emulator')} ms`,
   );

@@ -117,7 +117,8 @@ export async function runImport(
         });
         counts[outcome]++;
         entry.outcome = outcome;
-        options.onProgress?.(++done);
+        done++;
+        options.onProgress?.(done);
       }),
     );
     entry.run = run;
