@@ -207,7 +207,7 @@ async function importEventsSlice(
   async function* events(): AsyncGenerator<ImportEvent> {
     for await (const raw of lines) {
       if (lastRead && options.keepGoing && !options.keepGoing()) {
-        const ahead = progress.doneAhead.filter((line) => line > raw.line);
+        const ahead = progress.doneAhead.filter((line) => line >= raw.line);
         stoppedAt = { from: reader.runStart, resumeLine: raw.line, doneAhead: ahead };
         return;
       }
