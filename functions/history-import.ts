@@ -1,36 +1,41 @@
 import type { Context } from 'aws-lambda';
-import { importJobRequestSchema, runImportJob } from '../shared/history-import/import-job.ts';
+import { importSliceRequestSchema, runImportSlice } from '../shared/history-import/import-job.ts';
 import { logger } from '../shared/observability.ts';
 import { bucketClient } from '../shared/s3-client.ts';
 
 /**
- * The history import job: invoked on demand with `{ "merchantId", "key", "dryRun"?, "resumeFrom"?,
- * "concurrency"? }` (`aws lambda invoke`), it imports the NDJSON object `key` of the imports bucket
- * (IMPORT_BUCKET) exactly as `admin import` imports a file, and answers the summary. Bad lines, an
- * unknown merchant or an unreadable object fail the invocation and write nothing.
+ * One slice of the history import workflow (lib/import-job.ts): invoked by the state machine with
+ * `{ "merchantId", "key", "dryRun"?, "progress"? }`, it validates or imports the NDJSON object `key`
+ * of the imports bucket (IMPORT_BUCKET) from where `progress` stands until a minute before its
+ * time limit, records the import's status, and answers where it stands now. An unknown merchant or
+ * an unreadable object fails the invocation; bad lines end the import refused, with nothing written.
  */
 const client = bucketClient();
 
 /**
- * No event starts in the last minute of the function's time: those in flight finish and the summary
- * (with `resumeFrom`) is returned instead of the run being cut off by the timeout.
+ * No event starts in the last minute of the function's time: those in flight finish and the slice
+ * answers where it stopped instead of being cut off by the timeout.
  */
 const STOP_BEFORE_TIMEOUT_MS = 60_000;
 
 export async function handler(event: unknown, context: Pick<Context, 'getRemainingTimeInMillis'>) {
-  const request = importJobRequestSchema.parse(event);
+  const request = importSliceRequestSchema.parse(event);
   const bucket = process.env.IMPORT_BUCKET;
   if (!bucket) throw new Error('IMPORT_BUCKET is not set');
   try {
-    const result = await runImportJob(request, {
+    const result = await runImportSlice(request, {
       client,
       bucket,
       keepGoing: () => context.getRemainingTimeInMillis() > STOP_BEFORE_TIMEOUT_MS,
     });
-    logger.info('history import', { ...result });
+    logger.info('history import slice', {
+      merchantId: result.merchantId,
+      key: result.key,
+      ...result.progress,
+    });
     return result;
   } catch (error) {
-    logger.error('history import failed', { ...request, error });
+    logger.error('history import slice failed', { merchantId: request.merchantId, key: request.key, error });
     throw error;
   }
 }

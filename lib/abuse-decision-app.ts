@@ -80,9 +80,10 @@ export function buildAbuseDecisionApp(
     });
     const imports = new ImportStack(app, stackName(config.stage, 'Import'), {
       ...common,
-      description: `Abuse-decision API, ${config.stage}: history import bucket and job (on demand)`,
+      description: `Abuse-decision API, ${config.stage}: history import bucket and state machine`,
       config,
       table: data.table,
+      alarmTopic: api.monitoring.topic,
     });
     const lake = new LakeStack(app, stackName(config.stage, 'Lake'), {
       ...common,

@@ -1,33 +1,201 @@
-import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { type CfnElement, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
+import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
-import type { Construct } from 'constructs';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import {
+  Choice,
+  Condition,
+  DefinitionBody,
+  Errors,
+  Fail,
+  LogLevel,
+  StateMachine,
+  Succeed,
+} from 'aws-cdk-lib/aws-stepfunctions';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { Construct, type IConstruct } from 'constructs';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import { privateBucket } from './private-bucket.ts';
 import { IMPORT_JOB_ACCESS } from './table-access.ts';
 
-/** The import function's entry, relative to the repository root. */
+/** The slice function's entry, relative to the repository root. */
 export const IMPORT_HANDLER_FILE = 'functions/history-import.ts';
 
 /** History files are a hand-over, not a record: the bucket forgets them after this. */
 export const IMPORT_FILE_EXPIRY = Duration.days(30);
 
+/** The state names a local run overrides with the local handler. */
+export const IMPORT_STATES = {
+  slice: 'ImportSlice',
+  next: 'DoneYet',
+  imported: 'Imported',
+  refused: 'ImportRefused',
+  failed: 'ImportFailed',
+} as const;
+
+/** Errors a retry cannot mend: the object, the merchant or the file is wrong (shared/history-import). */
+const NOT_RETRIED = ['ImportRefusedError', 'ZodError'];
+
+/** The uploads that start an import: `<merchantId>/<name>.ndjson`. */
+export const IMPORT_FILE_SUFFIX = '.ndjson';
+
+export interface ImportJobProps {
+  config: StageConfig;
+  table: ITable;
+  bucket: Bucket;
+  alarmTopic: ITopic;
+}
+
+/**
+ * History import as a state machine (docs/operations.md, History import): an upload of
+ * `<merchantId>/<name>.ndjson` to the imports bucket starts an execution (EventBridge). ImportSlice
+ * runs the import function, which validates or imports from where the import stands until a minute
+ * before its 15 minutes are up and answers where it stands now; DoneYet loops until the whole file
+ * is imported (Imported) or refused for its bad lines (ImportRefused, nothing written). A slice that
+ * fails is retried from the same position (an import is idempotent); one that keeps failing ends
+ * the execution (ImportFailed). Any failed execution raises the alarm.
+ */
+export class ImportJob extends Construct {
+  readonly function: ApiFunction;
+  readonly stateMachine: StateMachine;
+
+  constructor(scope: Construct, id: string, props: ImportJobProps) {
+    super(scope, id);
+    const { config, bucket } = props;
+    this.function = new ApiFunction(this, 'ImportFunction', {
+      name: 'historyImport',
+      handlerFile: IMPORT_HANDLER_FILE,
+      description: "One slice of a merchant's history import from the imports bucket (state machine)",
+      environment: { ...commonEnvironment(config), IMPORT_BUCKET: bucket.bucketName },
+      logRetention: config.logRetention,
+      logRemovalPolicy: removalPolicyFor(config.protectData),
+      // Lambda's limit: a slice stops starting events a minute before it and says where it stopped.
+      timeout: Duration.minutes(15),
+      // The file is streamed: a slice holds a window of events and recent orders, whatever its size.
+      memorySize: 1024,
+    });
+    this.function.bindTable(props.table, IMPORT_JOB_ACCESS);
+    // Imported events are digested as live ones are, under the merchant's key.
+    this.function.readDigestKeys(config.stage);
+    // GetObject also answers HeadObject (the object's size and version).
+    this.function.role.addToPolicy(
+      new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects('*')] }),
+    );
+
+    const slice = new LambdaInvoke(this, IMPORT_STATES.slice, {
+      lambdaFunction: this.function.handler,
+      // The state is the import's whole input, passed as is; the function answers the next state.
+      payloadResponseOnly: true,
+      retryOnServiceExceptions: true,
+    });
+    slice.addRetry({ errors: NOT_RETRIED, maxAttempts: 0 });
+    slice.addRetry({
+      errors: [Errors.ALL],
+      maxAttempts: 3,
+      interval: Duration.seconds(30),
+      backoffRate: 2,
+    });
+    const failed = new Fail(this, IMPORT_STATES.failed, {
+      errorPath: '$.failure.Error',
+      causePath: '$.failure.Cause',
+    });
+    slice.addCatch(failed, { resultPath: '$.failure' });
+    const next = new Choice(this, IMPORT_STATES.next)
+      .when(Condition.stringEquals('$.progress.phase', 'done'), new Succeed(this, IMPORT_STATES.imported))
+      .when(
+        Condition.stringEquals('$.progress.phase', 'refused'),
+        new Fail(this, IMPORT_STATES.refused, { error: 'ImportRefused', causePath: '$.error' }),
+      )
+      .otherwise(slice);
+
+    const logGroup = new LogGroup(this, 'StateMachineLogs', {
+      retention: config.logRetention,
+      removalPolicy: removalPolicyFor(config.protectData),
+    });
+    this.stateMachine = new StateMachine(this, 'Import', {
+      comment: `A merchant's history import (${config.stage}): slices of the import function until done`,
+      definitionBody: DefinitionBody.fromChainable(slice.next(next)),
+      tracingEnabled: true,
+      logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
+      // 2,000 slices of 15 minutes, within an execution's 25,000 history events (about 7 a slice).
+      timeout: Duration.days(21),
+    });
+
+    new Rule(this, 'StartOnUpload', {
+      description: 'Starts a history import for each NDJSON file uploaded to the imports bucket',
+      eventPattern: {
+        source: ['aws.s3'],
+        detailType: ['Object Created'],
+        detail: {
+          bucket: { name: [bucket.bucketName] },
+          object: { key: [{ suffix: IMPORT_FILE_SUFFIX }] },
+        },
+      },
+      targets: [
+        new SfnStateMachine(this.stateMachine, {
+          input: RuleTargetInput.fromObject({ key: EventField.fromPath('$.detail.object.key') }),
+          retryAttempts: 10,
+        }),
+      ],
+    });
+
+    const alarm = new Alarm(this, 'FailedImports', {
+      alarmDescription: `A history import failed or was refused (${config.stage}): see docs/operations.md`,
+      metric: this.stateMachine.metricFailed({ period: Duration.minutes(15) }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(new SnsAction(props.alarmTopic));
+    this.acknowledgeFindings(bucket);
+  }
+
+  /** cdk-nag's wildcard findings here, each deliberate: the bucket's objects, qualified ARNs, X-Ray and logs. */
+  private acknowledgeFindings(bucket: Bucket): void {
+    const stack = Stack.of(this);
+    const arn = (construct: IConstruct) =>
+      `<${stack.getLogicalId(construct.node.defaultChild as CfnElement)}.Arn>`;
+    Validations.of(this.function.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${arn(bucket)}/*]`,
+      reason:
+        's3:GetObject on the objects of the imports bucket (any key: the job takes the key it is given, ' +
+        "and checks it is under the merchant's prefix); no other bucket, no listing, no writing.",
+    });
+    Validations.of(this.stateMachine).acknowledge(
+      {
+        id: `AwsSolutions-IAM5[Resource::${arn(this.function.handler)}:*]`,
+        reason:
+          'The state machine invokes its slice function and its qualified ARNs, as LambdaInvoke grants it',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'X-Ray tracing and CloudWatch Logs delivery of the state machine take no resource-level ARN',
+      },
+    );
+  }
+}
+
 export interface ImportStackProps extends StackProps {
   config: StageConfig;
   table: ITable;
+  alarmTopic: ITopic;
 }
 
 /**
  * History import in AWS: a private bucket for merchants' NDJSON history files (`<merchantId>/...`)
- * and one function that imports one of them on demand (`aws lambda invoke` with `{ merchantId,
- * key }`), the code `admin import` runs. Its role may read the bucket's objects and send the table
- * actions of the event use cases, nothing else.
+ * whose uploads start the import state machine (ImportJob).
  */
 export class ImportStack extends Stack {
   readonly bucket: Bucket;
-  readonly function: ApiFunction;
+  readonly job: ImportJob;
 
   constructor(scope: Construct, id: string, props: ImportStackProps) {
     super(scope, id, props);
@@ -38,35 +206,13 @@ export class ImportStack extends Stack {
         { expiration: IMPORT_FILE_EXPIRY, abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });
-    this.function = new ApiFunction(this, 'ImportFunction', {
-      name: 'historyImport',
-      handlerFile: IMPORT_HANDLER_FILE,
-      description: "Imports a merchant's history file from the imports bucket (on demand)",
-      environment: {
-        ...commonEnvironment(config),
-        IMPORT_BUCKET: this.bucket.bucketName,
-      },
-      logRetention: config.logRetention,
-      logRemovalPolicy: removalPolicyFor(config.protectData),
-      // Lambda's limit: the job stops starting events a minute before it and says where to resume.
-      timeout: Duration.minutes(15),
-      // The file is read whole and parsed in memory (docs/operations.md, History import).
-      memorySize: 3008,
-    });
-    this.function.bindTable(props.table, IMPORT_JOB_ACCESS);
-    // Imported events are digested as live ones are, under the merchant's key.
-    this.function.readDigestKeys(config.stage);
-    this.function.role.addToPolicy(
-      new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects('*')] }),
-    );
+    // Uploads reach EventBridge by the bucket's own property (CDK's eventBridgeEnabled would add a
+    // custom resource function to set it).
+    (this.bucket.node.defaultChild as CfnBucket).notificationConfiguration = {
+      eventBridgeConfiguration: { eventBridgeEnabled: true },
+    };
+    this.job = new ImportJob(this, 'Job', { ...props, bucket: this.bucket });
 
-    const bucketId = this.getLogicalId(this.bucket.node.defaultChild as CfnBucket);
-    Validations.of(this.function.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`,
-      reason:
-        's3:GetObject on the objects of the imports bucket (any key: the job takes the key it is given, ' +
-        "and checks it is under the merchant's prefix); no other bucket, no listing, no writing.",
-    });
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason:
@@ -76,11 +222,11 @@ export class ImportStack extends Stack {
 
     new CfnOutput(this, 'ImportBucketName', {
       value: this.bucket.bucketName,
-      description: 'Upload history files here as <merchantId>/<name>.ndjson',
+      description: 'Upload history files here as <merchantId>/<name>.ndjson: each upload starts an import',
     });
-    new CfnOutput(this, 'ImportFunctionName', {
-      value: this.function.handler.functionName,
-      description: 'Invoke with {"merchantId": "...", "key": "<merchantId>/<name>.ndjson"} to import it',
+    new CfnOutput(this, 'ImportStateMachineArn', {
+      value: this.job.stateMachine.stateMachineArn,
+      description: 'Each upload runs as an execution of this state machine',
     });
   }
 }

@@ -48,17 +48,31 @@ export async function startS3ObjectServer(port = 0): Promise<S3ObjectServer> {
       response.end();
       return;
     }
+    if (request.method === 'HEAD') {
+      const body = objects.get(path);
+      response.writeHead(body ? 200 : 404, body ? objectHeaders(body) : {});
+      response.end();
+      return;
+    }
     if (request.method !== 'GET') return xmlError(response, 405, 'MethodNotAllowed', 'Not an object call');
     if (url.searchParams.get('list-type') === '2')
       return listObjects(response, objects, path, url.searchParams);
     const body = objects.get(path);
     if (!body) return xmlError(response, 404, 'NoSuchKey', 'The specified key does not exist.');
-    response.writeHead(200, {
-      'content-type': 'application/x-ndjson',
-      'content-length': body.length,
-      etag: `"${body.length.toString(16)}"`,
-      'last-modified': new Date(0).toUTCString(),
-    });
+    // `Range: bytes=N-`, the one form the history import sends (to start reading at a line).
+    const from = /^bytes=(\d+)-$/.exec(String(request.headers.range ?? ''))?.[1];
+    if (from !== undefined) {
+      if (Number(from) >= body.length)
+        return xmlError(response, 416, 'InvalidRange', 'The requested range is not satisfiable');
+      const part = body.subarray(Number(from));
+      response.writeHead(206, {
+        ...objectHeaders(part),
+        'content-range': `bytes ${from}-${body.length - 1}/${body.length}`,
+      });
+      response.end(part);
+      return;
+    }
+    response.writeHead(200, objectHeaders(body));
     response.end(body);
   });
   await new Promise<void>((resolve, reject) => {
@@ -72,6 +86,15 @@ export async function startS3ObjectServer(port = 0): Promise<S3ObjectServer> {
     get: (bucket, key) => objects.get(`/${bucket}/${key}`)?.toString('utf8'),
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+function objectHeaders(body: Buffer) {
+  return {
+    'content-type': 'application/x-ndjson',
+    'content-length': body.length,
+    etag: `"${body.length.toString(16)}"`,
+    'last-modified': new Date(0).toUTCString(),
   };
 }
 

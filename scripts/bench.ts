@@ -22,7 +22,7 @@ import { membersAttribute } from '../shared/store/link-sketch.ts';
 // `npm run bench -- scale` (or capacity | partitions | bundle): only the scale and cost figures;
 // `npm run bench -- e2e`: the warm order path beside its floor; `-- tracing`: the tracing paths side by
 // side; `-- import-profile`: the order function's cold import CPU by source module; `-- key-flood`: a
-// merchant's orders under a flood of bad keys.
+// merchant's orders under a flood of bad keys; `-- import`: history import alone.
 const SCALE_PARTS = new Set(['scale', 'capacity', 'partitions', 'bundle']);
 const OWN_PROCESS_PARTS: Record<string, string> = {
   e2e: 'scripts/bench-e2e.ts',
@@ -30,6 +30,7 @@ const OWN_PROCESS_PARTS: Record<string, string> = {
   'import-profile': 'scripts/bench-import-profile.ts',
   'key-flood': 'scripts/bench-key-flood.ts',
   lake: 'scripts/bench-lake.ts',
+  import: 'scripts/bench-import.ts',
 };
 const ownProcessPart = OWN_PROCESS_PARTS[process.argv[2] ?? ''];
 if (ownProcessPart) {

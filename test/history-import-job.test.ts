@@ -1,6 +1,7 @@
 /**
- * The history import job (functions/history-import.ts): its handler, run here as Lambda runs it,
- * reads the NDJSON object from S3 (a local server speaking GetObject, local/s3-stand-in.ts,
+ * The history import workflow's slice (functions/history-import.ts): its handler, run here as the
+ * state machine runs it (the output of one slice is the input of the next), streams the NDJSON
+ * object from S3 (a local server speaking HeadObject and ranged GetObject, local/s3-stand-in.ts,
  * through the real S3 client) and imports into DynamoDB Local with the code `admin import` runs.
  */
 import { mkdtempSync } from 'node:fs';
@@ -27,6 +28,7 @@ const { ensureTable } = await import('../shared/store/ensure-table.ts');
 const { admin } = await import('./support/admin.ts');
 const { newMerchant } = await import('./support/api.ts');
 const { createOwnTable, merchantItems, copyTable } = await import('./support/table-snapshot.ts');
+const { runImportLocally } = await import('./support/import-state-machine.ts');
 
 const BUCKET = 'imports-test';
 const DAY = 86_400_000;
@@ -47,7 +49,16 @@ afterAll(() => s3.close());
 describe('the history import job', () => {
   const lines = historyLines({ shoppers: 12, seed: 5, start: START });
 
-  it('imports an S3 object like `admin import`; out of time it stops and says where to resume; re-run, it changes nothing', async () => {
+  /** Slices run until the import is done or refused, as the state machine runs them. */
+  async function untilFinished(first: Awaited<ReturnType<Handler>>, context = roomy) {
+    let result = first;
+    while (result.progress.phase === 'validating' || result.progress.phase === 'importing') {
+      result = await handler(result, context);
+    }
+    return result;
+  }
+
+  it('imports an S3 object like `admin import`, in slices that stop before their time is up and resume where they stopped; re-run, it changes nothing', async () => {
     const { merchantId } = await newMerchant({ accountUpdatesEnabled: true });
     const key = `${merchantId}/history.ndjson`;
     s3.put(BUCKET, key, toNdjson(lines));
@@ -60,26 +71,43 @@ describe('the history import job', () => {
     const cli = await admin('import', '--merchant', merchantId, '--file', file, { TABLE_NAME: cliTable });
     expect(cli.code, cli.stderr).toBe(0);
 
-    const first = await handler({ merchantId, key }, runningOut(10));
-    expect(first).toMatchObject({ merchantId, key, events: lines.length, complete: false });
-    expect(first.imported).toBeGreaterThan(0);
-    expect(first.imported).toBeLessThanOrEqual(10);
-    expect(first.resumeFrom).toBeGreaterThan(0);
-    expect(first.resumeFrom).toBeLessThanOrEqual(first.imported);
+    // An upload names only the key: the merchant is its first segment.
+    const checking = await handler({ key }, runningOut(10));
+    expect(checking).toMatchObject({ merchantId, key, progress: { phase: 'validating', slices: 1 } });
+    expect(checking.progress.resumeLine).toBeGreaterThan(1);
+    expect(checking.progress.events).toBeLessThan(lines.length);
+    let result = await handler(checking, roomy);
+    expect(result.progress).toMatchObject({ phase: 'importing', events: lines.length, imported: 0 });
 
-    const second = await handler({ merchantId, key, resumeFrom: first.resumeFrom }, roomy);
-    expect(second).toMatchObject({ events: lines.length, complete: true, rejected: 0 });
-    expect(second.resumeFrom).toBeUndefined();
-    // Events the first run finished beyond its resume point are found present, not imported twice.
-    expect(second.imported + second.alreadyPresent).toBe(lines.length - first.resumeFrom!);
-    expect(first.imported + second.imported).toBe(lines.length);
+    const slices: (typeof result.progress)[] = [];
+    while (result.progress.phase === 'importing') {
+      result = await handler(result, runningOut(40));
+      slices.push(result.progress);
+    }
+    expect(slices.length).toBeGreaterThan(2);
+    // Each slice stopped further on than the one before, reading again from a line it recorded.
+    for (const [i, slice] of slices.slice(1, -1).entries()) {
+      expect(slice.resumeLine).toBeGreaterThan(slices[i]!.resumeLine);
+      expect(slice.from.line).toBeLessThanOrEqual(slice.resumeLine);
+    }
+    expect(result.progress).toMatchObject({ phase: 'done', events: lines.length, rejected: 0 });
+    expect(result.progress.imported).toBe(lines.length);
     const afterJob = await merchantItems(merchantId);
     expect(afterJob).toEqual(await merchantItems(merchantId, cliTable));
 
-    const again = await handler({ merchantId, key }, roomy);
-    expect(again).toMatchObject({ imported: 0, alreadyPresent: lines.length, complete: true });
+    const status = await admin('import', 'status', '--merchant', merchantId, '--file', key);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      merchantId,
+      file: key,
+      phase: 'done',
+      imported: lines.length,
+      slices: result.progress.slices,
+    });
+
+    const again = await untilFinished(await handler({ merchantId, key }, roomy));
+    expect(again.progress).toMatchObject({ phase: 'done', imported: 0, alreadyPresent: lines.length });
     expect(await merchantItems(merchantId)).toEqual(afterJob);
-    expect(s3.requests.filter((r) => r === `GET /${BUCKET}/${key}`)).toHaveLength(3);
   });
 
   it('writes nothing for a bad line, a dry run, a missing object, a key outside the merchant, an unknown merchant', async () => {
@@ -94,12 +122,15 @@ describe('the history import job', () => {
     s3.put(BUCKET, `${merchantId}/bad.ndjson`, `${bad.join('\n')}\n`);
     s3.put(BUCKET, `${merchantId}/good.ndjson`, toNdjson(lines));
 
-    await expect(handler({ merchantId, key: `${merchantId}/bad.ndjson` }, roomy)).rejects.toMatchObject({
-      name: 'ImportRefusedError',
-      message: expect.stringContaining(`line ${order + 1} (body.timestamp): invalid_timestamp`),
-    });
-    const dry = await handler({ merchantId, key: `${merchantId}/good.ndjson`, dryRun: true }, roomy);
-    expect(dry).toMatchObject({ events: lines.length, imported: 0, dryRun: true, complete: true });
+    const refused = await untilFinished(
+      await handler({ merchantId, key: `${merchantId}/bad.ndjson` }, roomy),
+    );
+    expect(refused.progress).toMatchObject({ phase: 'refused', badLines: 1 });
+    expect(refused.error).toContain(`line ${order + 1} (body.timestamp): invalid_timestamp`);
+    const dry = await untilFinished(
+      await handler({ merchantId, key: `${merchantId}/good.ndjson`, dryRun: true }, roomy),
+    );
+    expect(dry.progress).toMatchObject({ phase: 'done', events: lines.length, imported: 0 });
     await expect(handler({ merchantId, key: `${merchantId}/missing.ndjson` }, roomy)).rejects.toMatchObject({
       name: 'ImportRefusedError',
       message: `cannot read s3://${BUCKET}/${merchantId}/missing.ndjson: NoSuchKey: The specified key does not exist.`,
@@ -107,14 +138,62 @@ describe('the history import job', () => {
     await expect(handler({ merchantId, key: 'someone-else/good.ndjson' }, roomy)).rejects.toThrow(
       `not under the merchant's prefix ${merchantId}/`,
     );
-    await expect(handler({ merchantId: 'm_unknown', key: 'm_unknown/x.ndjson' }, roomy)).rejects.toThrow(
-      'no merchant m_unknown',
-    );
-    await expect(
-      handler({ merchantId, key: `${merchantId}/good.ndjson`, resumeFrom: 10_000 }, roomy),
-    ).rejects.toThrow('past the end');
+    await expect(handler({ key: 'm_unknown/x.ndjson' }, roomy)).rejects.toThrow('no merchant m_unknown');
+    // The object changed between slices: refused, not half-imported.
+    const checked = await handler({ merchantId, key: `${merchantId}/good.ndjson` }, runningOut(5));
+    s3.put(BUCKET, `${merchantId}/good.ndjson`, `${toNdjson(lines)}${JSON.stringify(lines[0])}\n`);
+    await expect(handler(checked, roomy)).rejects.toThrow('changed while it was being imported');
     await expect(handler({ merchantId, file: 'x' }, roomy)).rejects.toThrow();
     expect(await merchantItems(merchantId)).toEqual(before);
+    // Each import's status says where it stands and why it stopped.
+    const changed = await admin(
+      'import',
+      'status',
+      '--merchant',
+      merchantId,
+      '--file',
+      `${merchantId}/good.ndjson`,
+    );
+    expect(JSON.parse(changed.stdout).error).toContain('changed while it was being imported');
+  });
+
+  it('runs as the synthesized state machine: an upload starts it, slices loop until done, a failed slice is retried, bad lines end it refused', async () => {
+    const { merchantId } = await newMerchant({ accountUpdatesEnabled: true });
+    const key = `${merchantId}/workflow.ndjson`;
+    s3.put(BUCKET, key, toNdjson(lines));
+    // Each slice's time runs out after 30 checks, and the third slice's run crashes once.
+    let runs = 0;
+    const slice = async (input: unknown) => {
+      if (++runs === 3) throw new Error('the function crashed');
+      return handler(input, runningOut(30));
+    };
+    const run = await runImportLocally(key, slice);
+    expect(run.ended, String(run.error)).toBe('succeeded');
+    expect(run.output).toMatchObject({
+      merchantId,
+      key,
+      progress: { phase: 'done', events: lines.length, imported: lines.length, alreadyPresent: 0 },
+    });
+    expect(run.slices).toBeGreaterThan(4);
+    // Every slice but the crashed run is counted in the recorded progress.
+    expect((run.output as { progress: { slices: number } }).progress.slices).toBe(run.slices - 1);
+
+    const again = await runImportLocally(key, (input) => handler(input, roomy));
+    expect(again.output).toMatchObject({
+      progress: { phase: 'done', imported: 0, alreadyPresent: lines.length },
+    });
+
+    const bad = lines.map((l) => JSON.stringify(l));
+    bad[3] = '{"type":';
+    s3.put(BUCKET, `${merchantId}/bad.ndjson`, `${bad.join('\n')}\n`);
+    const refused = await runImportLocally(`${merchantId}/bad.ndjson`, (input) => handler(input, roomy));
+    expect(refused.ended).toBe('failed');
+    expect(refused.error).toMatchObject({ name: 'ImportRefused' });
+    expect(refused.error!.message).toContain('line 4: invalid_request: The line is not JSON.');
+
+    // An object that cannot be read is not retried: the execution fails at once.
+    const missing = await runImportLocally(`${merchantId}/missing.ndjson`, (input) => handler(input, roomy));
+    expect(missing).toMatchObject({ ended: 'failed', slices: 1, error: { name: 'ImportRefusedError' } });
   });
 
   it('bundled with the Lambda settings and aliases, reads the object through the S3 client', async () => {
@@ -126,7 +205,10 @@ describe('the history import job', () => {
       mkdtempSync(join(tmpdir(), 'bundle-test-')),
     );
     const bundled = (await import(asset.index)) as { handler: Handler };
-    const result = await bundled.handler({ merchantId, key }, roomy);
-    expect(result).toMatchObject({ events: 20, imported: 20, complete: true });
+    let result = await bundled.handler({ merchantId, key }, roomy);
+    while (result.progress.phase === 'validating' || result.progress.phase === 'importing') {
+      result = await bundled.handler(result, roomy);
+    }
+    expect(result.progress).toMatchObject({ phase: 'done', events: 20, imported: 20 });
   });
 });

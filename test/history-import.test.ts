@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,8 @@ const { listReviews } = await import('../shared/store/reviews.ts');
 const { admin, jsonFile } = await import('./support/admin.ts');
 const { newMerchant, startTestApi } = await import('./support/api.ts');
 const { parseImportFile } = await import('../shared/history-import/import-lines.ts');
+const { importHistory } = await import('../shared/history-import/import-history.ts');
+const { getMerchant } = await import('../shared/store/merchants.ts');
 const { createOwnTable, dropOwnTable, merchantItems, copyTable } = await import(
   './support/table-snapshot.ts'
 );
@@ -250,4 +253,69 @@ describe('admin import', () => {
     expect(summary.imported! + summary.alreadyPresent!).toBe(big.length);
     expect(await merchantItems(merchantId)).toEqual(await merchantItems(merchantId, cleanTable));
   });
+
+  it("streams a file longer than Node's longest string in bounded memory: every event imported, none twice", async () => {
+    const events = historyLines({ shoppers: 30, seed: 13, start: START });
+    const { merchantId } = await newMerchant({ accountUpdatesEnabled: true });
+    const merchant = (await getMerchant(merchantId))!;
+    const source = paddedHistory(
+      events.map((l) => JSON.stringify(l)),
+      constants.MAX_STRING_LENGTH,
+    );
+    const { bytes } = await source.describe();
+    // The whole file as one string, as the import read it before, cannot even exist.
+    expect(bytes).toBeGreaterThan(constants.MAX_STRING_LENGTH);
+    const held = () => {
+      const memory = process.memoryUsage();
+      return memory.heapUsed + memory.arrayBuffers;
+    };
+    const before = held();
+    let most = before;
+    let lastByte = 0;
+    const result = await importHistory(source, {
+      merchant,
+      onRead: (_progress, byte) => {
+        most = Math.max(most, held());
+        lastByte = byte;
+      },
+    });
+    expect(lastByte).toBe(bytes);
+    expect(result).toMatchObject({
+      phase: 'done',
+      events: events.length,
+      imported: events.length,
+      rejected: 0,
+    });
+    // What it held at most, garbage not yet collected included, is a small fraction of the file.
+    expect(most - before).toBeLessThan(64 * 1024 * 1024);
+    expect((await listDecidedEvents(merchantId, 'order', 0, 100)).events.length).toBe(
+      events.filter((l) => l.type === 'order').length,
+    );
+  });
 });
+
+/**
+ * A history file of `lines` padded with blank lines of spaces (which the import reads and skips)
+ * to more than `atLeast` bytes, made as it is read: it never exists whole, in memory or on disk.
+ */
+function paddedHistory(lines: readonly string[], atLeast: number) {
+  const blank = Buffer.concat([Buffer.alloc(60_000, ' '), Buffer.from('\n')]);
+  const blanksPerLine = Math.ceil(atLeast / lines.length / blank.length);
+  const segments = lines.flatMap((line) => [
+    Buffer.from(`${line}\n`),
+    ...Array.from({ length: blanksPerLine }, () => blank),
+  ]);
+  const bytes = segments.reduce((n, segment) => n + segment.length, 0);
+  return {
+    name: 'padded.ndjson',
+    describe: async () => ({ bytes, version: 'v1' }),
+    read: async (fromByte: number) =>
+      (async function* () {
+        let offset = 0;
+        for (const segment of segments) {
+          if (offset + segment.length > fromByte) yield segment.subarray(Math.max(0, fromByte - offset));
+          offset += segment.length;
+        }
+      })(),
+  };
+}

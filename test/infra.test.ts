@@ -190,8 +190,12 @@ function policyStatements(template: Template): { owner: string; statement: Json 
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
 
 /** The statements granted to one role: on the role itself or in the policies attached to it. */
-function statementsOf(template: Template, statements: ReturnType<typeof policyStatements>, role: IConstruct) {
-  const id = logicalId(role);
+function statementsOf(
+  template: Template,
+  statements: ReturnType<typeof policyStatements>,
+  role: IConstruct | string,
+) {
+  const id = typeof role === 'string' ? role : logicalId(role);
   const rolePolicies = new Set(
     resources(template, 'AWS::IAM::Policy')
       .filter(([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: id }]))
@@ -728,6 +732,8 @@ const COMMAND_ACTIONS: Record<string, string> = {
   TransactGetCommand: 'dynamodb:GetItem',
   SendMessageCommand: 'sqs:SendMessage',
   GetObjectCommand: 's3:GetObject',
+  // HeadObject is authorised by s3:GetObject.
+  HeadObjectCommand: 's3:GetObject',
   GenerateDataKeyCommand: 'kms:GenerateDataKey',
   DecryptCommand: 'kms:Decrypt',
   PutObjectCommand: 's3:PutObject',
@@ -1029,14 +1035,14 @@ describe.each(['sandbox', 'production'] as const)('%s history import (lib/import
     expect(environment(stage).imports.terminationProtection).toBe(protect);
   });
 
-  it('runs one on-demand import function (15 minutes) told its bucket and table, with no trigger but an invoke', () => {
+  it('runs one slice function (15 minutes, 1 GB: the file is streamed) told its bucket and table, invoked by the state machine only', () => {
     const [[, fn], ...others] = resources(template(), 'AWS::Lambda::Function') as [[string, CfnResource]];
     expect(others).toEqual([]);
     expect(fn.Properties).toMatchObject({
       Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       Timeout: 900,
-      MemorySize: 3008,
+      MemorySize: 1024,
     });
     const variables = (fn.Properties.Environment as { Variables: Json }).Variables;
     expect(variables).toMatchObject({ ENVIRONMENT: stage, POWERTOOLS_SERVICE_NAME: SERVICE_NAME });
@@ -1044,14 +1050,59 @@ describe.each(['sandbox', 'production'] as const)('%s history import (lib/import
     expect(variables.IMPORT_BUCKET).toEqual({ Ref: logicalId(environment(stage).imports.bucket) });
     expect(resources(template(), 'AWS::Lambda::EventSourceMapping')).toEqual([]);
     expect(resources(template(), 'AWS::Lambda::Permission')).toEqual([]);
-    template().hasOutput('ImportFunctionName', {});
+    template().hasOutput('ImportStateMachineArn', {});
     template().hasOutput('ImportBucketName', {});
+  });
+
+  it('an NDJSON upload to the bucket starts the state machine, which loops slices with retries until done, refused or failed (alarmed)', () => {
+    const { imports } = environment(stage);
+    const machineId = logicalId(imports.job.stateMachine);
+    const bucketId = logicalId(imports.bucket);
+    const [, bucket] = resources(template(), 'AWS::S3::Bucket')[0]!;
+    // EventBridge notifications by the bucket's own property: no custom resource function.
+    expect(bucket.Properties.NotificationConfiguration).toEqual({
+      EventBridgeConfiguration: { EventBridgeEnabled: true },
+    });
+    const rule = only(template(), 'AWS::Events::Rule').Properties;
+    expect(rule.EventPattern).toEqual({
+      source: ['aws.s3'],
+      'detail-type': ['Object Created'],
+      detail: { bucket: { name: [{ Ref: bucketId }] }, object: { key: [{ suffix: '.ndjson' }] } },
+    });
+    const [target] = rule.Targets as Json[];
+    expect(target).toMatchObject({
+      Arn: { Ref: machineId },
+      InputTransformer: { InputPathsMap: { 'detail-object-key': '$.detail.object.key' } },
+    });
+    // The rule's role may start this state machine and nothing else.
+    const ruleRole = (target!.RoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+    const ruleActions = statementsOf(template(), policyStatements(template()), ruleRole).map(
+      ({ statement }) => [statement.Action, statement.Resource],
+    );
+    expect(ruleActions).toEqual([['states:StartExecution', { Ref: machineId }]]);
+
+    const [, machine] = resources(template(), 'AWS::StepFunctions::StateMachine')[0]!;
+    const definition = JSON.stringify(machine.Properties.DefinitionString);
+    for (const part of [
+      '\\"ImportSlice\\":{\\"Next\\":\\"DoneYet\\"',
+      '\\"Default\\":\\"ImportSlice\\"',
+      '\\"ErrorEquals\\":[\\"ImportRefusedError\\",\\"ZodError\\"],\\"MaxAttempts\\":0',
+      '\\"ErrorEquals\\":[\\"States.ALL\\"],\\"IntervalSeconds\\":30,\\"MaxAttempts\\":3',
+      '\\"ImportRefused\\":{\\"Type\\":\\"Fail\\"',
+      '\\"ImportFailed\\":{\\"Type\\":\\"Fail\\"',
+    ])
+      expect(definition).toContain(part);
+    const alarms = resources(template(), 'AWS::CloudWatch::Alarm')
+      .map(([, a]) => a.Properties)
+      .filter((a) => a.MetricName === 'ExecutionsFailed' && JSON.stringify(a.Dimensions).includes(machineId));
+    expect(alarms).toHaveLength(1);
+    expect(JSON.stringify(alarms[0]!.AlarmActions)).toContain('AlarmTopic');
   });
 
   it('grants the function the table actions and the one S3 read its bundle sends, nothing more', async () => {
     const { imports } = environment(stage);
     const statements = policyStatements(template());
-    const role = logicalId(imports.function.role);
+    const role = logicalId(imports.job.function.role);
     const own = statements.filter(({ owner }) =>
       JSON.stringify(
         resources(template(), 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,

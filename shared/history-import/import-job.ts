@@ -1,32 +1,48 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import * as z from 'zod';
 import { logger } from '../observability.ts';
+import { recordImportStatus } from '../store/history-imports.ts';
 import { getMerchant } from '../store/merchants.ts';
-import { type HistoryImportResult, ImportRefusedError, importHistory } from './import-history.ts';
+import {
+  type ImportProgress,
+  ImportRefusedError,
+  importNotStarted,
+  importProgressSchema,
+  importSlice,
+  refusal,
+} from './import-history.ts';
 import { s3HistoryObject } from './s3-source.ts';
 
 /**
- * The import job (functions/history-import.ts, lib/import-job.ts): `admin import` for a file in
- * the imports bucket, invoked on demand with `{ merchantId, key }`. A merchant's files live under
- * its own prefix (`<merchantId>/...`), so a slip of the merchant id cannot import one merchant's
- * history into another's.
+ * One slice of the import workflow (functions/history-import.ts, lib/import-job.ts): the state
+ * machine passes `{ merchantId, key, progress }` from slice to slice until `progress.phase` is done
+ * or refused. A merchant's files live under its own prefix (`<merchantId>/...`), so a slip of the
+ * merchant id cannot import one merchant's history into another's.
  */
-export const importJobRequestSchema = z.strictObject({
-  merchantId: z.string().min(1).max(64),
+export const importSliceRequestSchema = z.strictObject({
+  /** Absent when an upload starts the workflow: the key's first segment. */
+  merchantId: z.string().min(1).max(64).optional(),
   /** The object's key in the imports bucket: `<merchantId>/<name>.ndjson`. */
-  key: z.string().min(1).max(1024),
+  key: z
+    .string()
+    .max(1024)
+    // Plain characters only: an upload event's key then reads the same encoded or not.
+    .regex(
+      /^[A-Za-z0-9_-]+\/[A-Za-z0-9._/-]+$/,
+      'key must be <merchantId>/<name>.ndjson: letters, digits, ".", "_", "-", "/"',
+    ),
   dryRun: z.boolean().optional(),
-  /** An earlier run's `resumeFrom` for the same object (a run that reached its time limit). */
-  resumeFrom: z.number().int().min(0).optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
+  /** Where the import stands: absent on the first slice. */
+  progress: importProgressSchema.optional(),
 });
-export type ImportJobRequest = z.infer<typeof importJobRequestSchema>;
+export type ImportSliceRequest = z.infer<typeof importSliceRequestSchema>;
 
-export interface ImportJobResult extends HistoryImportResult {
+export interface ImportSliceResult extends Omit<ImportSliceRequest, 'progress' | 'merchantId'> {
   merchantId: string;
-  key: string;
-  /** False when the run stopped before its time limit with events left: invoke again with resumeFrom. */
-  complete: boolean;
+  progress: ImportProgress;
+  /** Why the import was refused (phase refused): its bad lines. */
+  error?: string;
 }
 
 export interface ImportJobContext {
@@ -36,23 +52,32 @@ export interface ImportJobContext {
   keepGoing: () => boolean;
 }
 
-export async function runImportJob(
-  request: ImportJobRequest,
+export async function runImportSlice(
+  request: ImportSliceRequest,
   context: ImportJobContext,
-): Promise<ImportJobResult> {
-  const { merchantId, key } = request;
+): Promise<ImportSliceResult> {
+  const { key, progress: _previous, ...rest } = request;
+  const merchantId = request.merchantId ?? key.split('/')[0] ?? '';
   if (!key.startsWith(`${merchantId}/`)) {
     throw new ImportRefusedError(`key ${key} is not under the merchant's prefix ${merchantId}/`);
   }
   const merchant = await getMerchant(merchantId);
   if (!merchant) throw new ImportRefusedError(`no merchant ${merchantId}`);
-  const result = await importHistory(s3HistoryObject(context.client, context.bucket, key), {
-    merchant,
-    keepGoing: context.keepGoing,
-    onRejected: (problem) => logger.warn('history line rejected', { merchantId, key, ...problem }),
-    ...(request.dryRun !== undefined ? { dryRun: request.dryRun } : {}),
-    ...(request.resumeFrom !== undefined ? { resumeFrom: request.resumeFrom } : {}),
-    ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
-  });
-  return { merchantId, key, ...result, complete: result.resumeFrom === undefined };
+  const previous = request.progress ?? importNotStarted();
+  try {
+    const progress = await importSlice(s3HistoryObject(context.client, context.bucket, key), previous, {
+      merchant,
+      keepGoing: context.keepGoing,
+      onRejected: (problem) => logger.warn('history line rejected', { merchantId, key, ...problem }),
+      ...(request.dryRun !== undefined ? { dryRun: request.dryRun } : {}),
+      ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
+    });
+    const error = progress.phase === 'refused' ? refusal(progress).message : undefined;
+    await recordImportStatus(merchantId, key, progress, error);
+    return { merchantId, key, ...rest, progress, ...(error !== undefined ? { error } : {}) };
+  } catch (error) {
+    // The status says why the workflow stopped; the workflow's retries may still resume it.
+    await recordImportStatus(merchantId, key, previous, (error as Error).message);
+    throw error;
+  }
 }

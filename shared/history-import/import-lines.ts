@@ -19,6 +19,7 @@ import { type OrderRequest, orderRequestSchema } from '../schemas/order.ts';
 import { type ReturnRequest, returnRequestSchema } from '../schemas/return.ts';
 import { type SignupRequest, signupRequestSchema } from '../schemas/signup.ts';
 import { canonicalJson, sha256Hex } from '../store/canonical.ts';
+import { type FileLine, type FilePosition, MAX_LINE_BYTES } from './file-lines.ts';
 
 /**
  * One line of a history file: `{"type", "body", "returnId"|"orderId"}`, the body exactly as the
@@ -59,6 +60,8 @@ export type ImportEvent = {
     idSeed: string;
     /** Records and identities it reads or writes: events sharing one run in file-time order. */
     touches: string[];
+    /** Where a later run starts reading to import this line again: the first line at its time. */
+    readFrom: FilePosition;
   };
 }[ImportType];
 
@@ -86,43 +89,169 @@ const PATH_ID: Partial<Record<ImportType, { line: 'returnId' | 'orderId'; path: 
 };
 
 /**
- * Every line validated, then sorted by event time (file order among equal times). A disposition
- * carries no time: it takes the time of the line before it in the file, so it stays where the
- * merchant put it, after the return it judges.
+ * Reads a history file line by line, in file order, holding only what the next lines need: the
+ * time of the line before (a disposition carries none; times may not go back), the seeds given to
+ * identical lines at the current time, and the touches of recent orders. A file of any size is
+ * read in bounded memory, and a later run can start again at `runStart` with the same results.
+ *
+ * Lines must come in event-time order (a disposition right after the return it judges): a file of
+ * any size cannot be sorted in one function's memory, and a merchant's export can order its rows.
  */
+export class HistoryLineReader {
+  private previousAt: number | undefined;
+  /** Identical lines at the current time, counted so that each gets its own seed. */
+  private readonly seen = new Map<string, number>();
+  private readonly orderTouches = new RecentMap<string, string[]>(ORDERS_REMEMBERED);
+  private readonly orderOfReturn = new RecentMap<string, string>(ORDERS_REMEMBERED);
+  private start: FilePosition;
+  private readonly linking: boolean;
+
+  /**
+   * `from` is the first line of a run of lines at one time (or of the file). Without `touches`
+   * (validation only) events touch nothing and no order is remembered: what is read is checked only.
+   */
+  constructor(from: FilePosition, options: { touches: boolean } = { touches: true }) {
+    this.start = from;
+    this.linking = options.touches;
+  }
+
+  /** The first line of the run of lines at the time of the last line read: a safe place to start again. */
+  get runStart(): FilePosition {
+    return this.start;
+  }
+
+  /** The line as an event to import; a blank line is undefined; a bad one throws ApiError. */
+  read(raw: FileLine): ImportEvent | undefined {
+    if (raw.text === undefined) {
+      throw new ApiError('invalid_request', `The line is longer than ${MAX_LINE_BYTES} bytes.`);
+    }
+    if (raw.text.trim() === '') return undefined;
+    const { json, type, body, pathParameters } = parseLine(raw.text);
+    const at = this.timeOf(type, body);
+    if (at !== this.previousAt) {
+      this.start = { byte: raw.byte, line: raw.line };
+      this.seen.clear();
+    }
+    this.previousAt = at;
+    // Two identical lines are two events (two failed logins in one millisecond): number the repeats.
+    // Identical lines share their time, so the count starts again at each new time.
+    const digest = sha256Hex(canonicalJson(json));
+    const occurrence = this.seen.get(digest) ?? 0;
+    this.seen.set(digest, occurrence + 1);
+    const event = {
+      type,
+      endpoint: type,
+      body,
+      pathParameters,
+      line: raw.line,
+      at,
+      idSeed: `${digest}#${occurrence}`,
+      touches: this.linking
+        ? this.linkToOrder(type, body, pathParameters, touchesOf(type, body, pathParameters))
+        : [],
+      readFrom: this.start,
+    } as ImportEvent;
+    return event;
+  }
+
+  private timeOf(type: ImportType, body: Bodies[ImportType]): number {
+    const at = eventTimeOf(type, body, this.previousAt);
+    if (this.previousAt !== undefined && at < this.previousAt) {
+      throw new ApiError(
+        'invalid_request',
+        `Lines must be in event-time order: this line is at ${new Date(at).toISOString()}, before the line above it (${new Date(this.previousAt).toISOString()}).`,
+        { field: type === 'dispute' ? 'body.dispute' : 'body.timestamp' },
+      );
+    }
+    return at;
+  }
+
+  /**
+   * Returns, dispositions and disputes read and move the history of their order's identities, which
+   * their own lines do not name: they touch what the order line touches. When the order is not
+   * among the recent lines (imported before, or long ago in the file), its identities are unknown,
+   * so the event touches everything.
+   */
+  private linkToOrder(
+    type: ImportType,
+    body: Bodies[ImportType],
+    path: Record<string, string>,
+    touches: string[],
+  ): string[] {
+    let orderId: string | undefined;
+    if (type === 'order') {
+      this.orderTouches.set((body as OrderRequest).providerOrderId, touches);
+      return touches;
+    }
+    if (type === 'return') {
+      const returned = body as ReturnRequest;
+      this.orderOfReturn.set(returned.providerReturnId, returned.providerOrderId);
+      orderId = returned.providerOrderId;
+    } else if (type === 'dispute') orderId = path['order-id'];
+    else if (type === 'disposition') orderId = this.orderOfReturn.get(path['return-id'] ?? '');
+    else return touches;
+    const orderTouches = orderId !== undefined ? this.orderTouches.get(orderId) : undefined;
+    return orderTouches ? [...new Set([...touches, ...orderTouches])] : [EVERYTHING];
+  }
+}
+
+/**
+ * Orders (and returns) remembered for linking: a return usually comes days after its order, a few
+ * hundred thousand lines later for a large merchant; each entry is well under a kilobyte.
+ */
+const ORDERS_REMEMBERED = 200_000;
+
+/** A map that forgets its oldest entries past `size`. */
+class RecentMap<K, V> {
+  private readonly entries = new Map<K, V>();
+  private readonly size: number;
+
+  constructor(size: number) {
+    this.size = size;
+  }
+
+  get(key: K): V | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value as K);
+  }
+}
+
+/** A history held as text (tests, the benchmark, the eval's first day): every line read in file order. */
 export function parseImportFile(text: string): { events: ImportEvent[]; problems: LineProblem[] } {
   const events: ImportEvent[] = [];
   const problems: LineProblem[] = [];
-  const seen = new Map<string, number>();
-  let previousAt: number | undefined;
-  text.split('\n').forEach((raw, index) => {
-    const line = index + 1;
-    if (raw.trim() === '') return;
+  const reader = new HistoryLineReader({ byte: 0, line: 1 });
+  let byte = 0;
+  text.split('\n').forEach((line, index) => {
+    const next = byte + Buffer.byteLength(line) + 1;
     try {
-      const event = parseLine(raw, line, previousAt, seen);
-      previousAt = event.at;
-      events.push(event);
+      const event = reader.read({ text: line, byte, line: index + 1, next });
+      if (event) events.push(event);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      problems.push({
-        line,
-        code: error.code,
-        ...(error.field !== undefined ? { field: error.field } : {}),
-        message: error.message,
-      });
+      problems.push(problemOf(index + 1, error));
     }
+    byte = next;
   });
-  linkToOrders(events);
-  events.sort((a, b) => a.at - b.at || a.line - b.line);
   return { events, problems };
 }
 
-function parseLine(
-  raw: string,
-  line: number,
-  previousAt: number | undefined,
-  seen: Map<string, number>,
-): ImportEvent {
+/** A bad line's problem, as reported: its number, the error's code and field. */
+export function problemOf(line: number, error: ApiError): LineProblem {
+  return {
+    line,
+    code: error.code,
+    ...(error.field !== undefined ? { field: error.field } : {}),
+    message: error.message,
+  };
+}
+
+function parseLine(raw: string) {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -149,21 +278,7 @@ function parseLine(
     }
     throw error;
   }
-  const at = eventTimeOf(type, body, previousAt);
-  // Two identical lines are two events (two failed logins in one millisecond): number the repeats.
-  const digest = sha256Hex(canonicalJson(json));
-  const occurrence = seen.get(digest) ?? 0;
-  seen.set(digest, occurrence + 1);
-  return {
-    type,
-    endpoint: type,
-    body,
-    pathParameters,
-    line,
-    at,
-    idSeed: `${digest}#${occurrence}`,
-    touches: touchesOf(type, body, pathParameters),
-  } as ImportEvent;
+  return { json, type, body, pathParameters };
 }
 
 function eventTimeOf(type: ImportType, body: Bodies[ImportType], previousAt: number | undefined): number {
@@ -226,30 +341,3 @@ function touchesOf(type: ImportType, body: Bodies[ImportType], path: Record<stri
 
 /** Touched by an event whose identities the file cannot tell: it runs alone, between the others. */
 export const EVERYTHING = '*';
-
-/**
- * Returns, dispositions and disputes read and move the history of their order's identities, which
- * their own lines do not name: they touch what the order line touches. When the order is not in the
- * file (imported before), its identities are unknown, so the event touches everything.
- */
-function linkToOrders(events: ImportEvent[]): void {
-  const byOrder = new Map<string, string[]>();
-  const orderOfReturn = new Map<string, string>();
-  for (const event of events) {
-    if (event.type === 'order') byOrder.set(event.body.providerOrderId, event.touches);
-    if (event.type === 'return') orderOfReturn.set(event.body.providerReturnId, event.body.providerOrderId);
-  }
-  for (const event of events) {
-    const orderId =
-      event.type === 'return'
-        ? event.body.providerOrderId
-        : event.type === 'dispute'
-          ? event.pathParameters['order-id']
-          : event.type === 'disposition'
-            ? orderOfReturn.get(event.pathParameters['return-id'] ?? '')
-            : undefined;
-    if (event.type !== 'return' && event.type !== 'dispute' && event.type !== 'disposition') continue;
-    const orderTouches = orderId !== undefined ? byOrder.get(orderId) : undefined;
-    event.touches = orderTouches ? [...new Set([...event.touches, ...orderTouches])] : [EVERYTHING];
-  }
-}

@@ -34,6 +34,7 @@ const USE_CASES: { [T in ImportType]: EndpointUseCase<T> } = {
 };
 
 export interface ImportSummary {
+  /** Events started and finished by this run. */
   events: number;
   imported: number;
   alreadyPresent: number;
@@ -41,19 +42,12 @@ export interface ImportSummary {
   seconds: number;
 }
 
-/** A run that `keepGoing` ended early: what it left, and where the next run may start. */
-export interface UnfinishedImport {
-  /** Events not started. */
-  notStarted: number;
-  /** Index of the first event not handled: every event before it was (imported, present or rejected). */
-  firstNotDone: number;
-}
-
 export interface ImportOptions {
   merchant: Merchant;
   /** Events in flight at most (each waits for earlier events it shares a record or identity with). */
   concurrency?: number;
-  onProgress?: (done: number, total: number) => void;
+  /** Called as each event finishes, with the events this run has finished. */
+  onProgress?: (done: number) => void;
   /** A line the use case refused (unknown order, conflicting duplicate, ...): it records nothing. */
   onRejected?: (problem: LineProblem) => void;
   /**
@@ -64,26 +58,50 @@ export interface ImportOptions {
 }
 
 const DEFAULT_CONCURRENCY = 16;
+/**
+ * Events read ahead of the oldest one still running, per slot: enough to keep every slot busy
+ * past events waiting for an earlier one, few enough that memory does not grow with the file.
+ */
+const READ_AHEAD_PER_SLOT = 32;
+/** The read-ahead window of the widest concurrency: a slice's done-ahead lines fit in its recorded state. */
+export const READ_AHEAD_MAX = 64 * READ_AHEAD_PER_SLOT;
 
+interface InFlight {
+  event: ImportEvent;
+  run: Promise<void>;
+  settled: boolean;
+  outcome?: Outcome;
+}
+
+type Outcome = 'imported' | 'alreadyPresent' | 'rejected';
+
+/**
+ * Imports `events` in their order, reading them as it goes: at most a window of them is held.
+ * `firstNotDone` is the first event read that did not run (out of time): every event before it did,
+ * and of those after it, the lines in `doneAfter` did.
+ */
 export async function runImport(
-  events: readonly ImportEvent[],
+  events: AsyncIterable<ImportEvent> | Iterable<ImportEvent>,
   options: ImportOptions,
-): Promise<ImportSummary & { unfinished?: UnfinishedImport }> {
+): Promise<ImportSummary & { firstNotDone?: ImportEvent; doneAfter?: number[] }> {
   const started = performance.now();
   const counts = { imported: 0, alreadyPresent: 0, rejected: 0 };
-  const handled = new Array<boolean>(events.length).fill(false);
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   let outOfTime = false;
-  const slots = new Slots(options.concurrency ?? DEFAULT_CONCURRENCY);
+  const slots = new Slots(concurrency);
   const lastByTouch = new Map<string, Promise<void>>();
   let barrier: Promise<void> = Promise.resolve();
-  let sinceBarrier: Promise<void>[] = [];
+  const sinceBarrier = new Set<Promise<void>>();
+  const window: InFlight[] = [];
+  let firstNotDone: ImportEvent | undefined;
   let done = 0;
   let stopped: unknown;
-  const all: Promise<void>[] = [];
 
-  for (const [index, event] of events.entries()) {
+  for await (const event of events) {
+    if (stopped) break;
     const alone = event.touches.includes(EVERYTHING);
-    const before = alone ? sinceBarrier : event.touches.flatMap((t) => lastByTouch.get(t) ?? []);
+    const before = alone ? [...sinceBarrier] : event.touches.flatMap((t) => lastByTouch.get(t) ?? []);
+    const entry: InFlight = { event, run: Promise.resolve(), settled: false };
     const run = Promise.all([barrier, ...before]).then(() =>
       slots.run(async () => {
         // After a store failure nothing more starts: the import stops, and a re-run resumes it.
@@ -93,36 +111,51 @@ export async function runImport(
           outOfTime = true;
           return;
         }
-        const outcome = await importOne(event, options.merchant).catch((error: unknown) => {
+        const outcome: Outcome = await importOne(event, options.merchant).catch((error: unknown) => {
           stopped ??= error;
           throw error;
         });
-        if (outcome === 'rejected') counts.rejected++;
-        else if (outcome === 'alreadyPresent') counts.alreadyPresent++;
-        else counts.imported++;
-        handled[index] = true;
-        options.onProgress?.(++done, events.length);
+        counts[outcome]++;
+        entry.outcome = outcome;
+        done++;
+        options.onProgress?.(done);
       }),
     );
-    all.push(run);
+    entry.run = run;
+    // Failures are kept in `stopped`; what is left of a settled run is let go.
+    run
+      .catch(() => {})
+      .finally(() => {
+        entry.settled = true;
+        sinceBarrier.delete(run);
+        for (const touch of event.touches) if (lastByTouch.get(touch) === run) lastByTouch.delete(touch);
+      });
+    window.push(entry);
     if (alone) {
       barrier = run;
-      sinceBarrier = [];
+      sinceBarrier.clear();
       lastByTouch.clear();
     } else {
       for (const touch of event.touches) lastByTouch.set(touch, run);
-      sinceBarrier.push(run);
+      sinceBarrier.add(run);
     }
+    while (!firstNotDone && window.length >= Math.min(concurrency * READ_AHEAD_PER_SLOT, READ_AHEAD_MAX)) {
+      await window[0]!.run.catch(() => {});
+      firstNotDone ??= letGoOfSettled(window);
+    }
+    if (outOfTime) break;
   }
-  await Promise.all(all);
-  const notStarted = handled.filter((done) => !done).length;
+  await Promise.allSettled(window.map((entry) => entry.run));
+  if (stopped) throw stopped;
+  firstNotDone ??= letGoOfSettled(window);
   return {
-    events: events.length,
+    events: done,
     ...counts,
     seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
-    ...(notStarted > 0 ? { unfinished: { notStarted, firstNotDone: handled.indexOf(false) } } : {}),
+    ...(firstNotDone
+      ? { firstNotDone, doneAfter: window.flatMap((entry) => (entry.outcome ? [entry.event.line] : [])) }
+      : {}),
   };
-
   async function importOne(event: ImportEvent, merchant: Merchant) {
     // The write gate every write of a request passes (store/client.ts) tells whether this one wrote.
     let wrote = false;
@@ -158,6 +191,18 @@ export async function runImport(
       throw error;
     }
   }
+}
+
+/**
+ * Drops the settled runs at the window's front up to the first that did not run (out of time),
+ * which stays at the front with those after it; that event, if any.
+ */
+function letGoOfSettled(window: InFlight[]): ImportEvent | undefined {
+  while (window[0]?.settled) {
+    if (!window[0].outcome) return window[0].event;
+    window.shift();
+  }
+  return undefined;
 }
 
 /** The one place an imported line becomes a use case's call: the merchant, the line's body and path id, no webhooks. */

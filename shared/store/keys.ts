@@ -127,6 +127,15 @@ export const listGsi1 = {
 };
 
 /**
+ * A history import's status (shared/store/history-imports.ts): one item per merchant and file,
+ * named by a digest of the file's name (an S3 key may be longer than a key should be).
+ */
+export const historyImportKeys = {
+  status: (merchantId: string, fileDigest: string) =>
+    key(`${merchantScope(merchantId)}#HISTORYIMPORT#${fileDigest}`, 'STATUS'),
+};
+
+/**
  * A dispositions CSV upload being recorded (shared/store/disposition-uploads.ts): the upload item
  * (totals, progress) and its chunks of validated rows in one partition, so one Query reads the
  * chunks still to record.

@@ -6,19 +6,32 @@ const START = Date.UTC(2026, 0, 10);
 const lines = historyLines({ shoppers: 6, seed: 3, start: START });
 
 describe('parseImportFile', () => {
-  it('sorts by event time, file order among equals; a disposition keeps the time of the line before it', () => {
+  it('reads lines in file order; a disposition keeps the time of the line before it', () => {
     const { events, problems } = parseImportFile(toNdjson(lines));
     expect(problems).toEqual([]);
     expect(events).toHaveLength(lines.length);
     for (let i = 1; i < events.length; i++) {
       const [a, b] = [events[i - 1]!, events[i]!];
-      expect(a.at < b.at || (a.at === b.at && a.line < b.line)).toBe(true);
+      expect(a.line < b.line && a.at <= b.at).toBe(true);
     }
     for (const event of events.filter((e) => e.type === 'disposition')) {
       const before = events.find((e) => e.line === event.line - 1)!;
       expect(before.type).toBe('return');
       expect(event.at).toBe(before.at);
     }
+  });
+
+  it('refuses a line earlier than the line above it, naming both times', () => {
+    const [first, second] = [lines[0]!, lines[1]!].map((l) => JSON.stringify(l));
+    const { problems } = parseImportFile(`${second}\n${first}\n`);
+    expect(problems).toEqual([
+      {
+        line: 2,
+        code: 'invalid_request',
+        field: 'body.timestamp',
+        message: expect.stringContaining('Lines must be in event-time order'),
+      },
+    ]);
   });
 
   it('gives identical lines their own seeds, and the same line the same seed in any file', () => {

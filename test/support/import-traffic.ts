@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Delivery } from './live-traffic/delivery.ts';
 
 /**
@@ -8,10 +11,12 @@ import type { Delivery } from './live-traffic/delivery.ts';
 export async function importAsHistory(merchantId: string, deliveries: readonly Delivery[]): Promise<number> {
   const { getMerchant } = await import('../../shared/store/merchants.ts');
   const { importHistory } = await import('../../shared/history-import/import-history.ts');
+  const { historyFile } = await import('../../shared/history-import/file-source.ts');
   const merchant = await getMerchant(merchantId);
   if (!merchant) throw new Error(`no merchant ${merchantId}`);
-  const text = `${deliveries.map(historyLine).join('\n')}\n`;
-  const result = await importHistory({ name: 'history.ndjson', readText: async () => text }, { merchant });
+  const file = join(await mkdtemp(join(tmpdir(), 'history-')), 'history.ndjson');
+  await writeFile(file, `${deliveries.map(historyLine).join('\n')}\n`);
+  const result = await importHistory(historyFile(file), { merchant });
   if (result.imported !== deliveries.length) {
     throw new Error(`history import: ${JSON.stringify(result)} for ${deliveries.length} events`);
   }

@@ -47,7 +47,9 @@ export async function tableSnapshot(table = tableName): Promise<Map<string, stri
 export async function merchantItems(merchantId: string, table?: string): Promise<Map<string, string>> {
   const items = new Map<string, string>();
   for await (const item of scan(table ?? tableName)) {
-    if (!String(item.PK).includes(merchantId) || String(item.PK).endsWith('#RATELIMIT')) continue;
+    // Rate-limit counters and history imports' status items are bookkeeping, not what was recorded.
+    const pk = String(item.PK);
+    if (!pk.includes(merchantId) || pk.endsWith('#RATELIMIT') || pk.includes('#HISTORYIMPORT#')) continue;
     const latest = newestTime(item);
     if (latest !== undefined)
       for (const stale of [...staleBuckets(item, latest), ...staleVelocityBuckets(item, latest)])
