@@ -28,8 +28,11 @@ import { IMPORT_JOB_ACCESS } from './table-access.ts';
 /** The slice function's entry, relative to the repository root. */
 export const IMPORT_HANDLER_FILE = 'functions/history-import.ts';
 
-/** History files are a hand-over, not a record: the bucket forgets them after this. */
-export const IMPORT_FILE_EXPIRY = Duration.days(30);
+/**
+ * History files are a hand-over, not a record, and hold raw personal data (e-mails, names,
+ * addresses): the bucket forgets them after a week (the upload starts the import at once).
+ */
+export const IMPORT_FILE_EXPIRY = Duration.days(7);
 
 /** The state names a local run overrides with the local handler. */
 export const IMPORT_STATES = {
@@ -217,7 +220,7 @@ export class ImportStack extends Stack {
       id: 'AwsSolutions-S1',
       reason:
         'Operators upload history files and the import function reads them, both through IAM-authorised ' +
-        'calls CloudTrail records; objects expire after 30 days, so server access logs would add nothing.',
+        'calls CloudTrail records; objects expire after 7 days, so server access logs would add nothing.',
     });
 
     new CfnOutput(this, 'ImportBucketName', {

@@ -1020,7 +1020,7 @@ describe.each(['sandbox', 'production'] as const)('%s history import (lib/import
       LifecycleConfiguration: {
         Rules: [
           expect.objectContaining({
-            ExpirationInDays: 30,
+            ExpirationInDays: 7,
             AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
             Status: 'Enabled',
           }),
