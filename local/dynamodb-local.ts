@@ -101,12 +101,15 @@ export async function startDynamoDbLocal(options: {
   };
 }
 
+const STARTUP_LIMIT_MS = 120_000;
+
 async function waitUntilListening(
   endpoint: string,
   child: ChildProcess,
   output: () => string,
 ): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  // A hang detector: a JVM starting on a busy 2-core machine has taken over 30 s.
+  const deadline = Date.now() + STARTUP_LIMIT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited early:\n${output()}`);
     try {
@@ -117,5 +120,5 @@ async function waitUntilListening(
     }
   }
   child.kill('SIGKILL');
-  throw new Error(`DynamoDB Local did not start within 30 s:\n${output()}`);
+  throw new Error(`DynamoDB Local did not start within ${STARTUP_LIMIT_MS / 1000} s:\n${output()}`);
 }
