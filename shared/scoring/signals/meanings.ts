@@ -115,13 +115,12 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
       "How machine-made the e-mail's local part looks, 0 to 1: 1 for a hex blob, a long consonant run or a random-looking token, 0.5 for a run of five or more digits, 0 for anything a person would pick (the highest over the signup's e-mails).",
   },
   login: {
-    accountFailuresLastHour: `log2(1 + n), n = failed logins on the account in the last hour; times ${OWNER_DEVICE_DISCOUNT} when the login succeeds from a device the account trusts that failed no login itself in the last hour (the owner logging in during an attack).`,
+    accountFailuresLastHour: `log2(1 + n), n = failed logins on the account in the last hour; times ${OWNER_DEVICE_DISCOUNT} when the login succeeds from a device the account trusts (the owner logging in, after its own typos or during an attack on the account).`,
     accountFailuresEarlierToday: `log2(1 + n), n = failed logins on the account in the 24 hours before the last hour; times ${OWNER_DEVICE_DISCOUNT} like accountFailuresLastHour.`,
-    successAfterFailures: `1 when the login succeeds after at least ${SUCCESS_AFTER_FAILURES_FLOOR} failed logins on the account in the last hour, unless from a device the account trusts that failed nothing itself; else 0.`,
+    successAfterFailures: `1 when the login succeeds after at least ${SUCCESS_AFTER_FAILURES_FLOOR} failed logins on the account in the last hour, unless from a device the account trusts; else 0.`,
     deviceAccountsTried:
       "log2(1 + n), n = other accounts the login's device tried for the first time in the last 24 hours (the most over its devices).",
-    deviceFailuresLastHour:
-      "log2(1 + n), n = failed logins from the login's device in the last hour, on any account (the most over its devices).",
+    deviceFailuresLastHour: `log2(1 + n), n = failed logins from the login's device in the last hour, on any account (the most over its devices); times ${OWNER_DEVICE_DISCOUNT} like accountFailuresLastHour.`,
     newDeviceForAccount:
       '1 when the login succeeds from devices none of which the account trusts (those of its signup and successful logins), on an account that trusts some; else 0.',
     mfaNotUsedWhereUsual: `When the login succeeds without MFA on an account with at least ${MFA_HABIT_MIN_LOGINS} earlier successful logins: their share with MFA, as a ramp from 0 at ${MFA_SHARE_RAMP.from * 100} % to 1 at ${MFA_SHARE_RAMP.to * 100} %; else 0.`,
