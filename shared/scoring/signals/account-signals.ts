@@ -3,6 +3,7 @@ import { METRIC } from '../../identity/metrics.ts';
 import { plural } from '../../plural.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { accountDeviceFacts, otherAccountsOf } from './account-devices.ts';
+import { orderHousehold } from './household.ts';
 import type { IdentityTimeFacts } from './identity-time.ts';
 import {
   newIdentitiesAroundLastHour,
@@ -106,6 +107,9 @@ export const ACCOUNT_SIGNALS = [
     counted: 'customer',
     own: ({ customer }) => [customer],
     words: 'device used by',
+    // An update names no address, so nothing tells its home: like an order without one, its device's
+    // first other account is taken for a housemate's (household.ts).
+    explained: ({ history }) => orderHousehold([], history.devices),
   }),
 ] as const satisfies readonly SignalDeclaration<AccountScoringInput>[];
 

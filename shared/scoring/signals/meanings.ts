@@ -94,8 +94,7 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
       '1 when the refund goes back to the original payment (refundMode ORIGINAL_PAYMENT), else 0.',
     refundAsExchange:
       '1 when the return is an exchange (refundMode EXCHANGE), else 0; its weight is negative: an exchange keeps the value with the merchant.',
-    returnDeviceSharedAcrossEmails:
-      "log2(1 + n), n = e-mails other than the order's seen with a device the return was sent from (the most over those devices).",
+    returnDeviceSharedAcrossEmails: `log2(1 + n), n = e-mails other than the order's seen with a device the return was sent from (the most over those devices), beyond those the household explains (${HOUSEHOLD_WORDS}; the order's address and the return's device).`,
   },
   signup: {
     deviceSharedWithOtherAccounts: `log2(1 + n), n = other accounts already linked to the signup's device beyond those its household explains (${HOUSEHOLD_WORDS}); the most over its devices.`,
@@ -138,7 +137,7 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
     deviceAbuseOnOtherAccounts:
       'log2(1 + n), n = declined signups, logins and account updates in 30 days plus lost chargebacks and abusive returns in 365 days on a device of the update that other accounts used too (the most over its devices).',
     deviceSharedWithOtherAccounts:
-      'log2(1 + n), n = other accounts a device of the update was used with (signups and login attempts; the most over its devices).',
+      "log2(1 + n), n = other accounts a device of the update was used with (signups and login attempts; the most over its devices) beyond the first, taken for a housemate's: an update names no address to tell its home.",
   },
 };
 
