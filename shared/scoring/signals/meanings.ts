@@ -135,7 +135,7 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
     deviceNotSeenForAccount:
       '1 when the update comes from devices none of which the account trusts (those of its signup and successful logins), on an account that trusts some; else 0.',
     deviceAbuseOnOtherAccounts:
-      'log2(1 + n), n = declined signups, logins and account updates in 30 days plus lost chargebacks and abusive returns in 365 days on a device of the update that other accounts used too (the most over its devices).',
+      "log2(1 + n) x (k - 1) / k, n = declined signups, logins and account updates in 30 days plus lost chargebacks and abusive returns in 365 days on a device of the update that k other accounts used too, the first of them taken for a housemate's (the most over its devices).",
     deviceSharedWithOtherAccounts:
       "log2(1 + n), n = other accounts a device of the update was used with (signups and login attempts; the most over its devices) beyond the first, taken for a housemate's: an update names no address to tell its home.",
   },
