@@ -517,8 +517,16 @@ describeSweeps('account', accountSignals, {
     counts('lost chargebacks on a device of other accounts', (n) =>
       accountUpdate({
         device: {
-          links: { customer: [ACCOUNT, 'a2'] },
+          links: { customer: [ACCOUNT, 'a2', 'a3', 'a4'] },
           counts: { [METRIC.lostChargebacks]: countIn('d365', n) },
+        },
+      }),
+    ),
+    counts('other accounts on a device with 3 lost chargebacks', (n) =>
+      accountUpdate({
+        device: {
+          links: { customer: withLinks('a', n, ACCOUNT) },
+          counts: { [METRIC.lostChargebacks]: countIn('d365', 3) },
         },
       }),
     ),

@@ -3,6 +3,7 @@ import { METRIC } from '../../identity/metrics.ts';
 import { plural } from '../../plural.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { accountDeviceFacts, otherAccountsOf } from './account-devices.ts';
+import { orderHousehold } from './household.ts';
 import type { IdentityTimeFacts } from './identity-time.ts';
 import {
   newIdentitiesAroundLastHour,
@@ -10,7 +11,7 @@ import {
   youngIdentity,
 } from './identity-time.ts';
 import type { SignalDeclaration, Signals } from './signal.ts';
-import { declareSignal, saturating, signalsOf } from './signal.ts';
+import { declareSignal, SILENT_BELOW, saturating, signalsOf } from './signal.ts';
 import { flagSignal, othersLinked } from './signal-shapes.ts';
 import {
   type WatchFacts,
@@ -43,6 +44,13 @@ const riskyAfter = <Name extends string>(
     const n = risky ? count(history) : 0;
     return n > 0 ? { value: saturating(n), evidence: evidence(n) } : undefined;
   });
+
+/**
+ * Other accounts on the update's devices that its household explains: an update names no address, so
+ * nothing tells its home and, like an order without one, the first other account is taken for a
+ * housemate's (household.ts).
+ */
+const householdOthers = (devices: readonly IdentitySnapshot[]) => orderHousehold([], devices);
 
 /** An account update's signals, in the order a decision records them. */
 export const ACCOUNT_SIGNALS = [
@@ -84,21 +92,24 @@ export const ACCOUNT_SIGNALS = [
     'device never seen for this account',
   ),
   declareSignal('deviceAbuseOnOtherAccounts', ({ customer, history }: AccountScoringInput) => {
-    const abuse = Math.max(
-      0,
-      ...history.devices
-        .filter((d) => otherAccountsOf(d, customer) > 0)
-        .map(
-          (d) =>
-            d.count(METRIC.accountEventDeclines).d30 +
-            d.count(METRIC.lostChargebacks).d365 +
-            d.count(METRIC.abusiveReturns).d365,
-        ),
-    );
-    if (abuse <= 0) return undefined;
+    let worst = { abuse: 0, value: 0 };
+    for (const device of history.devices) {
+      const others = otherAccountsOf(device, customer);
+      if (others <= 0) continue;
+      const abuse =
+        device.count(METRIC.accountEventDeclines).d30 +
+        device.count(METRIC.lostChargebacks).d365 +
+        device.count(METRIC.abusiveReturns).d365;
+      // The device's abuse is its other accounts'; a housemate's (deviceSharedWithOtherAccounts'
+      // allowance) is not this account's: it counts for the share of the others beyond them.
+      const strangers = Math.max(0, others - householdOthers([device])) / others;
+      const value = saturating(abuse) * strangers;
+      if (value > worst.value) worst = { abuse, value };
+    }
+    if (worst.value < SILENT_BELOW) return undefined;
     return {
-      value: saturating(abuse),
-      evidence: `device linked to other accounts with ${plural(abuse, 'abuse signal')}`,
+      value: worst.value,
+      evidence: `device linked to other accounts with ${plural(worst.abuse, 'abuse signal')}`,
     };
   }),
   othersLinked('deviceSharedWithOtherAccounts', {
@@ -106,6 +117,7 @@ export const ACCOUNT_SIGNALS = [
     counted: 'customer',
     own: ({ customer }) => [customer],
     words: 'device used by',
+    explained: ({ history }) => householdOthers(history.devices),
   }),
 ] as const satisfies readonly SignalDeclaration<AccountScoringInput>[];
 

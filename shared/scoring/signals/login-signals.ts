@@ -46,9 +46,11 @@ export const SUCCESS_AFTER_FAILURES_FLOOR = 3;
 export const MFA_HABIT_MIN_LOGINS = 2;
 export const MFA_SHARE_RAMP = { from: 0.6, to: 0.9 } as const;
 /**
- * Weight left to the account's failures when the success comes from a device the account trusts and
- * that failed nothing itself: the failures were someone else's, and the owner logging in during an
- * attack on the account should not be declined for it.
+ * Weight left to the failures (the account's and the device's) when the success comes from a device
+ * the account trusts: the owner's device, whose own failures are the owner's typos (on a household's
+ * shared device, a housemate's), and whose success says the others' failures were an attack on the
+ * account that the owner should not be declined for. A takeover or a stuffer succeeds from a device
+ * the account never trusted.
  */
 export const OWNER_DEVICE_DISCOUNT = 0.3;
 
@@ -57,7 +59,7 @@ const devicesOf = perEvent((input: LoginScoringInput) => {
   const { history } = input;
   const facts = accountDeviceFacts(input.customer, history.customer, history.devices);
   const deviceFailures = maxCount(history.devices, METRIC.loginFailures, 'h1').count;
-  const ownerDevice = input.success && facts.trustedDevices.length > 0 && deviceFailures === 0;
+  const ownerDevice = input.success && facts.trustedDevices.length > 0;
   return { ...facts, deviceFailures, ownerDevice, failureWeight: ownerDevice ? OWNER_DEVICE_DISCOUNT : 1 };
 });
 
@@ -107,10 +109,10 @@ export const LOGIN_SIGNALS = [
     };
   }),
   declareSignal('deviceFailuresLastHour', (input: LoginScoringInput) => {
-    const { deviceFailures } = devicesOf(input);
+    const { deviceFailures, failureWeight } = devicesOf(input);
     if (deviceFailures <= 0) return undefined;
     return {
-      value: saturating(deviceFailures),
+      value: failureWeight * saturating(deviceFailures),
       evidence: `${plural(deviceFailures, 'failed login')} from this device in the last hour`,
     };
   }),

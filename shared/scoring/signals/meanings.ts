@@ -94,8 +94,7 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
       '1 when the refund goes back to the original payment (refundMode ORIGINAL_PAYMENT), else 0.',
     refundAsExchange:
       '1 when the return is an exchange (refundMode EXCHANGE), else 0; its weight is negative: an exchange keeps the value with the merchant.',
-    returnDeviceSharedAcrossEmails:
-      "log2(1 + n), n = e-mails other than the order's seen with a device the return was sent from (the most over those devices).",
+    returnDeviceSharedAcrossEmails: `log2(1 + n), n = e-mails other than the order's seen with a device the return was sent from (the most over those devices), beyond those the household explains (${HOUSEHOLD_WORDS}; the order's address and the return's device).`,
   },
   signup: {
     deviceSharedWithOtherAccounts: `log2(1 + n), n = other accounts already linked to the signup's device beyond those its household explains (${HOUSEHOLD_WORDS}); the most over its devices.`,
@@ -115,13 +114,12 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
       "How machine-made the e-mail's local part looks, 0 to 1: 1 for a hex blob, a long consonant run or a random-looking token, 0.5 for a run of five or more digits, 0 for anything a person would pick (the highest over the signup's e-mails).",
   },
   login: {
-    accountFailuresLastHour: `log2(1 + n), n = failed logins on the account in the last hour; times ${OWNER_DEVICE_DISCOUNT} when the login succeeds from a device the account trusts that failed no login itself in the last hour (the owner logging in during an attack).`,
+    accountFailuresLastHour: `log2(1 + n), n = failed logins on the account in the last hour; times ${OWNER_DEVICE_DISCOUNT} when the login succeeds from a device the account trusts (the owner logging in, after its own typos or during an attack on the account).`,
     accountFailuresEarlierToday: `log2(1 + n), n = failed logins on the account in the 24 hours before the last hour; times ${OWNER_DEVICE_DISCOUNT} like accountFailuresLastHour.`,
-    successAfterFailures: `1 when the login succeeds after at least ${SUCCESS_AFTER_FAILURES_FLOOR} failed logins on the account in the last hour, unless from a device the account trusts that failed nothing itself; else 0.`,
+    successAfterFailures: `1 when the login succeeds after at least ${SUCCESS_AFTER_FAILURES_FLOOR} failed logins on the account in the last hour, unless from a device the account trusts; else 0.`,
     deviceAccountsTried:
       "log2(1 + n), n = other accounts the login's device tried for the first time in the last 24 hours (the most over its devices).",
-    deviceFailuresLastHour:
-      "log2(1 + n), n = failed logins from the login's device in the last hour, on any account (the most over its devices).",
+    deviceFailuresLastHour: `log2(1 + n), n = failed logins from the login's device in the last hour, on any account (the most over its devices); times ${OWNER_DEVICE_DISCOUNT} like accountFailuresLastHour.`,
     newDeviceForAccount:
       '1 when the login succeeds from devices none of which the account trusts (those of its signup and successful logins), on an account that trusts some; else 0.',
     mfaNotUsedWhereUsual: `When the login succeeds without MFA on an account with at least ${MFA_HABIT_MIN_LOGINS} earlier successful logins: their share with MFA, as a ramp from 0 at ${MFA_SHARE_RAMP.from * 100} % to 1 at ${MFA_SHARE_RAMP.to * 100} %; else 0.`,
@@ -137,9 +135,9 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
     deviceNotSeenForAccount:
       '1 when the update comes from devices none of which the account trusts (those of its signup and successful logins), on an account that trusts some; else 0.',
     deviceAbuseOnOtherAccounts:
-      'log2(1 + n), n = declined signups, logins and account updates in 30 days plus lost chargebacks and abusive returns in 365 days on a device of the update that other accounts used too (the most over its devices).',
+      "log2(1 + n) x (k - 1) / k, n = declined signups, logins and account updates in 30 days plus lost chargebacks and abusive returns in 365 days on a device of the update that k other accounts used too, the first of them taken for a housemate's (the most over its devices).",
     deviceSharedWithOtherAccounts:
-      'log2(1 + n), n = other accounts a device of the update was used with (signups and login attempts; the most over its devices).',
+      "log2(1 + n), n = other accounts a device of the update was used with (signups and login attempts; the most over its devices) beyond the first, taken for a housemate's: an update names no address to tell its home.",
   },
 };
 

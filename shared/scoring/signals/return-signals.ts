@@ -1,6 +1,7 @@
 import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
+import { orderHousehold } from './household.ts';
 import type { SignalDeclaration, Signals } from './signal.ts';
 import { clampUnit, declareSignal, kindWord, SILENT_BELOW, signalsOf } from './signal.ts';
 import { flagSignal, mostOnIdentities, othersLinked } from './signal-shapes.ts';
@@ -164,6 +165,9 @@ export const RETURN_SIGNALS = [
     counted: 'email',
     own: (input) => input.ownEmails,
     words: 'return device used with',
+    // A family returns from its shared tablet too: the order's address and the return's device show
+    // the home as an order's do.
+    explained: ({ history }) => orderHousehold(history.all, history.returnDevices),
   }),
 ] as const satisfies readonly SignalDeclaration<ReturnScoringInput>[];
 

@@ -81,19 +81,27 @@ describeSignalRows('account', accountSignals, {
   ],
   deviceAbuseOnOtherAccounts: [
     fires(
-      '2 declines and 1 chargeback on a device another account used',
-      accountUpdate({ device: abusedDevice([ACCOUNT, 'a1']) }),
-      2,
+      '2 declines and 1 chargeback on a device 4 other accounts used: 3 of them beyond a housemate',
+      accountUpdate({ device: abusedDevice([ACCOUNT, 'a1', 'a2', 'a3', 'a4']) }),
+      2 * 0.75,
       'device linked to other accounts with 3 abuse signals',
+    ),
+    silent(
+      'the same on a device one other account used: a housemate’s',
+      accountUpdate({ device: abusedDevice([ACCOUNT, 'a1']) }),
     ),
     silent('the same on a device only this account used', accountUpdate({ device: abusedDevice([ACCOUNT]) })),
   ],
   deviceSharedWithOtherAccounts: [
     fires(
-      'the device used by 2 other accounts',
+      'the device used by 2 other accounts: one is a housemate',
       accountUpdate({ device: { links: { customer: [ACCOUNT, 'a1', 'a2'] } } }),
-      Math.log2(3),
+      1,
       'device used by 2 other accounts',
+    ),
+    silent(
+      'one other account: a housemate',
+      accountUpdate({ device: { links: { customer: [ACCOUNT, 'a1'] } } }),
     ),
     silent('only by this account', accountUpdate()),
   ],

@@ -62,6 +62,13 @@ describeSignalRows('login', loginSignals, {
       'success after 3 failed attempts',
     ),
     silent('the owner from its trusted device', login({ account: failures(countIn('h1', 3)) })),
+    silent(
+      'the owner from its trusted device after its own typos',
+      login({
+        account: failures(countIn('h1', 3)),
+        device: { counts: { [METRIC.loginFailures]: countIn('h1', 3) } },
+      }),
+    ),
     silent('another failure', login({ account: failures(countIn('h1', 3)), input: failed })),
   ],
   deviceAccountsTried: [
@@ -88,10 +95,16 @@ describeSignalRows('login', loginSignals, {
   ],
   deviceFailuresLastHour: [
     fires(
-      '2 failures from the device',
-      login({ device: { counts: { [METRIC.loginFailures]: countIn('h1', 2) } } }),
+      '2 failures from the device, then another',
+      login({ device: { counts: { [METRIC.loginFailures]: countIn('h1', 2) } }, input: failed }),
       Math.log2(3),
       '2 failed logins from this device in the last hour',
+    ),
+    fires(
+      'the owner’s typos on its trusted device: discounted',
+      login({ device: { counts: { [METRIC.loginFailures]: countIn('h1', 3) } } }),
+      OWNER_DEVICE_DISCOUNT * 2,
+      '3 failed logins from this device in the last hour',
     ),
     silent('none', login()),
   ],

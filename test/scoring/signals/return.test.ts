@@ -134,10 +134,29 @@ describeSignalRows('return', returnSignals, {
   ],
   returnDeviceSharedAcrossEmails: [
     fires(
-      'the return device seen with 3 other e-mails',
+      'the return device seen with 3 other e-mails, its home unknown: one is a housemate',
       returned({ device: { links: { email: [EMAIL, 'email-2', 'email-3', 'email-4'] } } }),
-      2,
+      Math.log2(3),
       'return device used with 3 other e-mails',
+    ),
+    fires(
+      'the device at the order’s address with 5 other e-mails: three are the household',
+      returned({
+        device: {
+          links: {
+            email: [EMAIL, 'email-2', 'email-3', 'email-4', 'email-5', 'email-6'],
+            address: ['address-1'],
+          },
+        },
+      }),
+      Math.log2(3),
+      'return device used with 5 other e-mails',
+    ),
+    silent(
+      'the family’s tablet at the order’s address, 3 other e-mails',
+      returned({
+        device: { links: { email: [EMAIL, 'email-2', 'email-3', 'email-4'], address: ['address-1'] } },
+      }),
     ),
     silent('only the order’s own e-mail', returned()),
   ],
