@@ -1,0 +1,138 @@
+/**
+ * Free text (docs/privacy.md, "Retention"): a reviewer's note, and its copy in the audit log, are
+ * kept in items of their own that expire after `freeText` (90 days) while their records live on;
+ * every reading shows the note while it is kept and nothing, without an error, once it is not.
+ */
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { batchGetItems, keyString } from '../shared/store/batch-get.ts';
+import { documentClient, tableName } from '../shared/store/client.ts';
+import { consoleKeys, keyOfItem, keys } from '../shared/store/keys.ts';
+import { TTL_ATTRIBUTE } from '../shared/store/table-definition.ts';
+import { admin } from './support/admin.ts';
+import { withTestApi } from './support/api.ts';
+import { consoleKey, orderAndReturn, reviewEveryReturn, saveWorkflow } from './support/console.ts';
+
+const DAY_S = 86_400;
+const NOTE = 'empty box, seen twice';
+
+describe('free text kept only as long as its retention', () => {
+  const suite = withTestApi();
+  const get = (path: string, apiKey: string) => suite.api.request('GET', path, { apiKey });
+
+  async function resolvedWithNote() {
+    const key = await consoleKey(suite.merchantId);
+    expect((await saveWorkflow(suite.api, key, 'return', reviewEveryReturn)).status).toBe(200);
+    const { returnBody } = await orderAndReturn(suite.api, suite.apiKey);
+    const queue = await get('/v1/reviews?eventType=return', key);
+    const { reviewId } = queue.body.items.find(
+      (r: { providerId: string }) => r.providerId === returnBody.providerReturnId,
+    );
+    const resolved = await suite.api.post(
+      `/v1/reviews/${reviewId}/resolve`,
+      { outcome: 'abuse', note: NOTE },
+      { apiKey: key },
+    );
+    expect(resolved.status).toBe(200);
+    expect(resolved.body.resolution.note).toBe(NOTE);
+    return { key, reviewId: reviewId as string };
+  }
+
+  /** Every place a person reads the note: the review, the resolved queue, the CLI, the audit log. */
+  async function shownNotes(key: string, reviewId: string) {
+    const shown = await get(`/v1/reviews/${reviewId}`, key);
+    expect(shown.status).toBe(200);
+    const queue = await get('/v1/reviews?status=resolved', key);
+    expect(queue.status).toBe(200);
+    const listed = queue.body.items.find((r: { reviewId: string }) => r.reviewId === reviewId);
+    const cli = await admin('reviews', 'list', '--merchant', suite.merchantId, '--status', 'resolved');
+    const fromCli = JSON.parse(cli.stdout).reviews.find((r: { reviewId: string }) => r.reviewId === reviewId);
+    const audit = await get('/v1/audit', key);
+    expect(audit.status).toBe(200);
+    const entry = audit.body.items.find(
+      (a: { action: string; subject: string }) => a.action === 'review.resolved' && a.subject === reviewId,
+    );
+    return {
+      review: shown.body.review.resolution,
+      queue: listed.resolution,
+      cli: fromCli.resolution,
+      audit: entry.detail as string,
+    };
+  }
+
+  /** The review's and its audit entry's free-text items, as the table holds them. */
+  async function textItems(reviewId: string) {
+    const { Items = [] } = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': consoleKeys.auditEntry(suite.merchantId, '', '').PK },
+      }),
+    );
+    const auditEntry = Items.find((i) => i.action === 'review.resolved' && i.subject === reviewId)!;
+    const reviewKey = keys.review(suite.merchantId, reviewId);
+    const textKeys = [keys.freeText(reviewKey), keys.freeText(keyOfItem(auditEntry))];
+    const items = await batchGetItems([reviewKey, ...textKeys]);
+    return {
+      review: items.get(keyString(reviewKey))!,
+      auditEntry,
+      reviewText: items.get(keyString(textKeys[0]!)),
+      auditText: items.get(keyString(textKeys[1]!)),
+      keys: textKeys,
+    };
+  }
+
+  it('shows the note everywhere while kept; its items expire after 90 days, their records later', async () => {
+    const { key, reviewId } = await resolvedWithNote();
+    expect(await shownNotes(key, reviewId)).toEqual({
+      review: expect.objectContaining({ outcome: 'abuse', note: NOTE }),
+      queue: expect.objectContaining({ note: NOTE }),
+      cli: expect.objectContaining({ note: NOTE }),
+      audit: `abuse: ${NOTE}`,
+    });
+
+    const stored = await textItems(reviewId);
+    const now = Date.now() / 1000;
+    // The records keep no note of their own: only the text items hold it.
+    expect(JSON.stringify([stored.review, stored.auditEntry])).not.toContain(NOTE);
+    for (const text of [stored.reviewText, stored.auditText]) {
+      expect(text?.text).toEqual({ note: NOTE });
+      expect(Number(text?.[TTL_ATTRIBUTE]) - now).toBeGreaterThan(89 * DAY_S);
+      expect(Number(text?.[TTL_ATTRIBUTE]) - now).toBeLessThan(91 * DAY_S);
+    }
+    expect(Number(stored.review[TTL_ATTRIBUTE]) - now).toBeGreaterThan(399 * DAY_S);
+    expect(Number(stored.auditEntry[TTL_ATTRIBUTE]) - now).toBeGreaterThan(729 * DAY_S);
+  });
+
+  it('shows the rest without the note once it expired, and once TTL deleted it', async () => {
+    const { key, reviewId } = await resolvedWithNote();
+    const textKeys = (await textItems(reviewId)).keys;
+    const withoutNote = {
+      review: expect.not.objectContaining({ note: expect.anything() }),
+      queue: expect.not.objectContaining({ note: expect.anything() }),
+      cli: expect.not.objectContaining({ note: expect.anything() }),
+      audit: 'abuse',
+    };
+
+    // Past its expiry but not yet deleted (DynamoDB's TTL deletes within days): already gone.
+    for (const textKey of textKeys) {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: textKey,
+          UpdateExpression: 'SET #ttl = :past',
+          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+        }),
+      );
+    }
+    const expired = await shownNotes(key, reviewId);
+    expect(expired).toEqual(withoutNote);
+    expect(expired.review).toMatchObject({ outcome: 'abuse', resolvedBy: 'ana@acme.example' });
+
+    for (const textKey of textKeys) {
+      await documentClient.send(new DeleteCommand({ TableName: tableName, Key: textKey }));
+    }
+    expect(await shownNotes(key, reviewId)).toEqual(withoutNote);
+  });
+});
