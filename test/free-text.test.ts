@@ -1,16 +1,19 @@
 /**
- * Free text (docs/privacy.md, "Retention"): a reviewer's note, and its copy in the audit log, are
- * kept in items of their own that expire after `freeText` (90 days) while their records live on;
- * every reading shows the note while it is kept and nothing, without an error, once it is not.
+ * Free text (docs/privacy.md, "Free text"): a reviewer's note and its copy in the audit log, and a
+ * disposition's inspection note and image links, are kept in items of their own that expire after
+ * `freeText` (90 days) while their records live on; every reading shows the text while it is kept
+ * and nothing, without an error, once it is not.
  */
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { batchGetItems, keyString } from '../shared/store/batch-get.ts';
 import { documentClient, tableName } from '../shared/store/client.ts';
-import { consoleKeys, keyOfItem, keys } from '../shared/store/keys.ts';
+import { loadReturnDispositions } from '../shared/store/dispositions.ts';
+import { consoleKeys, keyOfItem, keys, type TableKey } from '../shared/store/keys.ts';
 import { TTL_ATTRIBUTE } from '../shared/store/table-definition.ts';
 import { admin } from './support/admin.ts';
 import { withTestApi } from './support/api.ts';
+import { itemDisposition } from './support/commerce.ts';
 import { consoleKey, orderAndReturn, reviewEveryReturn, saveWorkflow } from './support/console.ts';
 
 const DAY_S = 86_400;
@@ -82,6 +85,19 @@ describe('free text kept only as long as its retention', () => {
     };
   }
 
+  /** What the clock would see 90 days on: the item past its expiry. */
+  async function expire(textKey: TableKey) {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: textKey,
+        UpdateExpression: 'SET #ttl = :past',
+        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
+  }
+
   it('shows the note everywhere while kept; its items expire after 90 days, their records later', async () => {
     const { key, reviewId } = await resolvedWithNote();
     expect(await shownNotes(key, reviewId)).toEqual({
@@ -115,17 +131,7 @@ describe('free text kept only as long as its retention', () => {
     };
 
     // Past its expiry but not yet deleted (DynamoDB's TTL deletes within days): already gone.
-    for (const textKey of textKeys) {
-      await documentClient.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: textKey,
-          UpdateExpression: 'SET #ttl = :past',
-          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
-        }),
-      );
-    }
+    for (const textKey of textKeys) await expire(textKey);
     const expired = await shownNotes(key, reviewId);
     expect(expired).toEqual(withoutNote);
     expect(expired.review).toMatchObject({ outcome: 'abuse', resolvedBy: 'ana@acme.example' });
@@ -134,5 +140,48 @@ describe('free text kept only as long as its retention', () => {
       await documentClient.send(new DeleteCommand({ TableName: tableName, Key: textKey }));
     }
     expect(await shownNotes(key, reviewId)).toEqual(withoutNote);
+  });
+
+  it('keeps a disposition’s inspection note and image links apart, for 90 days; its verdict stays', async () => {
+    const { order, returnBody } = await orderAndReturn(suite.api, suite.apiKey);
+    const returnId = returnBody.providerReturnId;
+    const text = { inspectionNote: 'Seal broken, tag cut', images: ['https://cdn.example.com/i/1.jpg'] };
+    const disposition = { ...itemDisposition(order, 0, 'EMPTY_BOX', 'REMOVE_SUSPECT_ABUSE'), ...text };
+    const dispose = () =>
+      suite.api.post(
+        `/v1/return/disposition/${returnId}`,
+        { itemDispositions: [disposition] },
+        {
+          apiKey: suite.apiKey,
+        },
+      );
+    expect((await dispose()).status).toBe(200);
+    const recordKey = keys.returnDispositions(suite.merchantId, returnId);
+    const items = await batchGetItems([recordKey, keys.freeText(recordKey)]);
+    const record = items.get(keyString(recordKey))!;
+    const textItem = items.get(keyString(keys.freeText(recordKey)))!;
+    expect(JSON.stringify(record)).not.toContain('Seal broken');
+    expect(JSON.stringify(record)).not.toContain('cdn.example.com');
+    const now = Date.now() / 1000;
+    expect(Number(textItem[TTL_ATTRIBUTE]) - now).toBeGreaterThan(89 * DAY_S);
+    expect(Number(textItem[TTL_ATTRIBUTE]) - now).toBeLessThan(91 * DAY_S);
+    expect(Number(record[TTL_ATTRIBUTE]) - now).toBeGreaterThan(399 * DAY_S);
+
+    const kept = await loadReturnDispositions(suite.merchantId, returnId, Date.now());
+    expect(kept.texts['0']).toMatchObject(text);
+    // The same disposition again, text and all, is a replay: nothing is written.
+    expect((await dispose()).status).toBe(200);
+    const replayed = await loadReturnDispositions(suite.merchantId, returnId, Date.now());
+    expect(replayed.dispositions?.version).toBe(kept.dispositions?.version);
+
+    await expire(keys.freeText(recordKey));
+    const expired = await loadReturnDispositions(suite.merchantId, returnId, Date.now());
+    expect(expired.texts).toEqual({});
+    expect(expired.dispositions?.byLine['0']).toMatchObject({ returnedItemCondition: 'EMPTY_BOX' });
+    // Sent again once its text has gone, the text is recorded afresh (the verdict counted once).
+    expect((await dispose()).status).toBe(200);
+    const again = await loadReturnDispositions(suite.merchantId, returnId, Date.now());
+    expect(again.texts['0']).toMatchObject(text);
+    expect(again.dispositions?.byLine['0']?.effects).toEqual(kept.dispositions?.byLine['0']?.effects);
   });
 });

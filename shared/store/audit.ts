@@ -89,7 +89,7 @@ export async function listAudit(
   const notes = await readFreeText(page.items.filter((i) => i.hasNote).map((i) => i.key));
   const items = page.items.map(({ key, entry }) => {
     const note = notes.get(keyString(key))?.note;
-    return note ? { ...entry, detail: `${entry.detail}: ${note}` } : entry;
+    return typeof note === 'string' ? { ...entry, detail: `${entry.detail}: ${note}` } : entry;
   });
   return { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }

@@ -265,7 +265,9 @@ export async function withNotes(reviews: readonly Review[]): Promise<Review[]> {
   const notes = await readFreeText(resolved.map(keyOf));
   return reviews.map((review) => {
     const note = notes.get(keyString(keyOf(review)))?.note;
-    return note && review.resolution ? { ...review, resolution: { ...review.resolution, note } } : review;
+    return typeof note === 'string' && review.resolution
+      ? { ...review, resolution: { ...review.resolution, note } }
+      : review;
   });
 }
 

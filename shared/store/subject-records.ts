@@ -44,7 +44,7 @@ export interface SubjectRecords {
   events: Record<string, unknown>[];
   /**
    * Items beside an event: an order's returned units, a feedback's network work item, the free text
-   * of its review and of the audit entries quoting it.
+   * of its dispositions, of its review and of the audit entries quoting it.
    */
   sideItems: Record<string, unknown>[];
   disputes: Record<string, unknown>[];
@@ -260,6 +260,7 @@ export async function findSubjectRecords(
   const candidates = [
     ...orderIds.map((id) => keys.orderReturnedUnits(merchantId, id)),
     ...returnIds.map((id) => keys.returnDispositions(merchantId, id)),
+    ...returnIds.map((id) => keys.freeText(keys.returnDispositions(merchantId, id))),
     ...reviewKeys,
     ...reviewKeys.map(keys.freeText),
     ...causes.map((cause) => networkKeys.work(merchantId, cause)),
@@ -303,6 +304,7 @@ export async function findSubjectRecords(
       ...orderIds.map((id) => keys.orderReturnedUnits(merchantId, id)),
       ...causes.map((cause) => networkKeys.work(merchantId, cause)),
       ...reviewKeys.map(keys.freeText),
+      ...returnIds.map((id) => keys.freeText(keys.returnDispositions(merchantId, id))),
     ]).concat(auditNotes),
     disputes,
     dispositions: stored(returnIds.map((id) => keys.returnDispositions(merchantId, id))),
