@@ -184,4 +184,22 @@ describe('free text kept only as long as its retention', () => {
     expect(again.texts['0']).toMatchObject(text);
     expect(again.dispositions?.byLine['0']?.effects).toEqual(kept.dispositions?.byLine['0']?.effects);
   });
+
+  it('keeps a return’s reasons apart, written in the return’s own transaction, for 90 days', async () => {
+    const { returnBody } = await orderAndReturn(suite.api, suite.apiKey);
+    const recordKey = keys.return(suite.merchantId, returnBody.providerReturnId);
+    const items = await batchGetItems([recordKey, keys.freeText(recordKey)]);
+    const record = items.get(keyString(recordKey))!;
+    const textItem = items.get(keyString(keys.freeText(recordKey)))!;
+    expect(record).not.toHaveProperty('reason');
+    expect((record.items as Record<string, unknown>[])[0]).not.toHaveProperty('reason');
+    expect(textItem.text).toEqual({
+      reason: returnBody.reason,
+      lines: returnBody.returnedLineItems.map((item: { reason: string }) => item.reason),
+    });
+    const now = Date.now() / 1000;
+    expect(Number(textItem[TTL_ATTRIBUTE]) - now).toBeGreaterThan(89 * DAY_S);
+    expect(Number(textItem[TTL_ATTRIBUTE]) - now).toBeLessThan(91 * DAY_S);
+    expect(Number(record[TTL_ATTRIBUTE]) - now).toBeGreaterThan(399 * DAY_S);
+  });
 });

@@ -44,7 +44,7 @@ export interface SubjectRecords {
   events: Record<string, unknown>[];
   /**
    * Items beside an event: an order's returned units, a feedback's network work item, the free text
-   * of its dispositions, of its review and of the audit entries quoting it.
+   * of a return (its reasons) and its dispositions, of its review and of the audit entries quoting it.
    */
   sideItems: Record<string, unknown>[];
   disputes: Record<string, unknown>[];
@@ -257,12 +257,16 @@ export async function findSubjectRecords(
     ...disputes.map((d) => `dispute:${String(d.disputeId)}`),
     ...reviewKeys.map((k) => `review:${recordIdOf(k)}`),
   ];
+  // Free text beside the return (its reasons), its dispositions and its review.
+  const freeTextKeys = [
+    ...returnIds.flatMap((id) => [keys.return(merchantId, id), keys.returnDispositions(merchantId, id)]),
+    ...reviewKeys,
+  ].map(keys.freeText);
   const candidates = [
     ...orderIds.map((id) => keys.orderReturnedUnits(merchantId, id)),
     ...returnIds.map((id) => keys.returnDispositions(merchantId, id)),
-    ...returnIds.map((id) => keys.freeText(keys.returnDispositions(merchantId, id))),
     ...reviewKeys,
-    ...reviewKeys.map(keys.freeText),
+    ...freeTextKeys,
     ...causes.map((cause) => networkKeys.work(merchantId, cause)),
     ...subject.map((ref) => identityKey(merchantId, ref)),
   ];
@@ -303,8 +307,7 @@ export async function findSubjectRecords(
     sideItems: stored([
       ...orderIds.map((id) => keys.orderReturnedUnits(merchantId, id)),
       ...causes.map((cause) => networkKeys.work(merchantId, cause)),
-      ...reviewKeys.map(keys.freeText),
-      ...returnIds.map((id) => keys.freeText(keys.returnDispositions(merchantId, id))),
+      ...freeTextKeys,
     ]).concat(auditNotes),
     disputes,
     dispositions: stored(returnIds.map((id) => keys.returnDispositions(merchantId, id))),
