@@ -143,7 +143,8 @@ async function recordItemDispositions(
           },
         ],
         now,
-        MAX_TRANSACTION_ITEMS - 1 - changes.identityCount - alsoWrite.length,
+        // The record and its free-text item (written, or deleted).
+        MAX_TRANSACTION_ITEMS - 2 - changes.identityCount - alsoWrite.length,
       );
       changes.absorb(lists!.history);
       const record: StoredDispositions = {
