@@ -4,6 +4,7 @@ import {
   REVIEW_STATUSES,
   type ReviewOutcome,
   type ReviewStatus,
+  withNotes,
 } from '../../shared/store/reviews.ts';
 import { resolveReview } from '../../shared/use-cases/resolve-review.ts';
 import { type AdminCommand, CommandError, positiveInteger, requireFlag, UsageError } from '../command.ts';
@@ -25,7 +26,7 @@ export const reviewCommands: AdminCommand[] = [
       }
       const limit = positiveInteger(flags, 'limit') ?? DEFAULT_LIST_LIMIT;
       const { reviews, more } = await listReviews(merchantId, status as ReviewStatus, limit);
-      return { merchantId, status, count: reviews.length, more, reviews };
+      return { merchantId, status, count: reviews.length, more, reviews: await withNotes(reviews) };
     },
   },
   {

@@ -1,8 +1,8 @@
 import { ApiError, notFound } from '../errors.ts';
 import type { ManagementUseCase } from '../http/management-handler.ts';
-import { auditPut } from '../store/audit.ts';
+import { auditPutsWithNote } from '../store/audit.ts';
 import { recordIdOf } from '../store/keys.ts';
-import { getReview, listReviewPage, type Review } from '../store/reviews.ts';
+import { getReview, listReviewPage, type Review, withNotes } from '../store/reviews.ts';
 import { resolveReview } from '../use-cases/resolve-review.ts';
 import { explainDecision } from './explain-decision.ts';
 
@@ -17,19 +17,23 @@ export const listReviews: ManagementUseCase<'reviewList'> = async ({ caller, que
     query.limit ?? DEFAULT_PAGE,
   );
   return {
-    body: { items: page.items.map(toWire), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
+    body: {
+      items: (await withNotes(page.items)).map(toWire),
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    },
   };
 };
 
 /** GET /v1/reviews/{review-id}: the review and the explanation of its event's decision. */
 export const showReview: ManagementUseCase<'reviewShow'> = async ({ caller, pathParameters }) => {
-  const review = await getReview(caller.merchantId, pathParameters['review-id'] ?? '');
-  if (!review) throw notFound('No review with this id.');
+  const stored = await getReview(caller.merchantId, pathParameters['review-id'] ?? '');
+  if (!stored) throw notFound('No review with this id.');
+  const [review = stored] = await withNotes([stored]);
   const explanation = await explainDecision(
     caller.merchantId,
-    review.eventType,
-    recordIdOf(review.eventKey),
-    review.eventKey,
+    stored.eventType,
+    recordIdOf(stored.eventKey),
+    stored.eventKey,
   );
   return { body: { review: toWire(review), ...(explanation ? { explanation } : {}) } };
 };
@@ -45,16 +49,18 @@ export const resolve: ManagementUseCase<'reviewResolve'> = async ({ caller, path
     ...(body.note ? { note: body.note } : {}),
     resolvedBy: caller.keyName,
     noteInWebhooks: caller.webhookReviewNotes,
-    alsoWrite: [
-      auditPut(caller.merchantId, {
+    alsoWrite: auditPutsWithNote(
+      caller.merchantId,
+      {
         at: new Date(now).toISOString(),
         action: 'review.resolved',
         keyId: caller.keyId,
         keyName: caller.keyName,
         subject: reviewId,
-        detail: `${body.outcome}${body.note ? `: ${body.note}` : ''}`,
-      }),
-    ],
+        detail: body.outcome,
+      },
+      body.note,
+    ),
     now,
   });
   switch (result.status) {

@@ -8,7 +8,7 @@ const RECORD_KIND_MEANINGS: Record<PrivacyRecordKind, string> = {
   events:
     'Events the merchant sent that name the subject (orders, returns, signups, logins, account updates), with the decision the service answered',
   sideItems:
-    'Items kept beside an event: units returned per order line, and feedback waiting to be shared with the network',
+    'Items kept beside an event: units returned per order line, feedback waiting to be shared with the network, and free text written about it (a reviewer’s note), kept for 90 days',
   disputes: 'Payment disputes (chargebacks) on the subject’s orders, with their history of states',
   dispositions: 'Inspection results of returned items',
   reviews: 'Decisions put in the merchant’s review queue, and how a person resolved them',
@@ -48,7 +48,8 @@ const FIELD_MEANINGS: Record<string, string> = {
   causes: 'The merchant’s confirmed-abuse reports on a network identity',
   body: 'The notification as sent',
   note: 'Words a decision quotes from a list entry',
-  resolution: 'How a person resolved the review, and their note',
+  resolution: 'How a person resolved the review (their note is kept apart, as free text)',
+  text: 'Free text a person wrote about the record (a reviewer’s note), kept for a shorter time than the record',
 };
 
 /** Attribute name patterns of identity counters: `c_<metric>_<bucket>`, `k_<kind>`, `s_<kind>`, `v_...`. */

@@ -2,6 +2,7 @@ import { retainUntil } from '../retention.ts';
 import type { ItemDisposition } from '../schemas/disposition.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
+import { freeTextDelete, freeTextPut, keptAt, liveFreeText } from './free-text.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { keys, type TableKey } from './keys.ts';
 import { isListConflict } from './list-entries.ts';
@@ -19,9 +20,25 @@ export interface DispositionEffects {
   heavilyUsedAt?: number;
 }
 
-export interface StoredDisposition extends ItemDisposition {
+/** A disposition's free text: kept apart from its record, for its own shorter retention. */
+export type DispositionText = Pick<ItemDisposition, 'images' | 'inspectionNote'>;
+
+export interface StoredDisposition extends Omit<ItemDisposition, keyof DispositionText> {
   recordedAt: string;
   effects: DispositionEffects;
+}
+
+/** The free text of a return's dispositions, by line, each with when it was written. */
+export type DispositionTexts = Record<string, DispositionText & { writtenAt: string }>;
+
+/** A disposition as sent, split into what its record keeps and its free text (if any). */
+export function splitDispositionText(item: ItemDisposition): {
+  fields: Omit<ItemDisposition, keyof DispositionText>;
+  text?: DispositionText;
+} {
+  const { images, inspectionNote, ...fields } = item;
+  const text = { ...(images ? { images } : {}), ...(inspectionNote !== undefined ? { inspectionNote } : {}) };
+  return Object.keys(text).length > 0 ? { fields, text } : { fields };
 }
 
 /** All dispositions of one return, by index of the returned line item; one item, versioned. */
@@ -38,22 +55,30 @@ export interface StoredDispositions {
 /** DynamoDB's item limit is 400 KB; stay clearly below it, leaving room for attribute names. */
 export const MAX_DISPOSITIONS_BYTES = 350_000;
 
-/** The return and its dispositions, plus any `alsoRead` items (by key string), in one BatchGetItem. */
+/**
+ * The return, its dispositions and their free text still kept at `now` (by line), plus any
+ * `alsoRead` items (by key string), in one BatchGetItem.
+ */
 export async function loadReturnDispositions(
   merchantId: string,
   providerReturnId: string,
+  now: number,
   alsoRead: readonly TableKey[] = [],
 ): Promise<{
   stored: ReturnRecord | undefined;
   dispositions: StoredDispositions | undefined;
+  texts: DispositionTexts;
   items: Map<string, Record<string, unknown>>;
 }> {
   const returnKey = keys.return(merchantId, providerReturnId);
   const dispositionsKey = keys.returnDispositions(merchantId, providerReturnId);
-  const items = await batchGetItems([returnKey, dispositionsKey, ...alsoRead]);
+  const textKey = keys.freeText(dispositionsKey);
+  const items = await batchGetItems([returnKey, dispositionsKey, textKey, ...alsoRead]);
+  const byLine = (liveFreeText(items.get(keyString(textKey)), now)?.byLine ?? {}) as DispositionTexts;
   return {
     stored: items.get(keyString(returnKey)) as ReturnRecord | undefined,
     dispositions: items.get(keyString(dispositionsKey)) as StoredDispositions | undefined,
+    texts: Object.fromEntries(Object.entries(byLine).filter(([, text]) => keptAt(text.writtenAt, now))),
     items,
   };
 }
@@ -91,24 +116,33 @@ export const isDispositionsConflict = (error: unknown): boolean =>
   error instanceof ConditionFailedError && error.key?.SK === DISPOSITIONS_SORT_KEY;
 
 /**
- * Writes a return's dispositions, read at `expectedVersion`, with the counters they move (and any
- * `alsoWrite` items: list entries, the Idempotency-Key record) in one transaction; a concurrent
- * writer that came first (or a concurrent list change) makes it a StaleRecordError.
+ * Writes a return's dispositions, read at `expectedVersion`, their free text (`texts`, replacing
+ * `hadText`), with the counters they move (and any `alsoWrite` items: list entries, the
+ * Idempotency-Key record) in one transaction; a concurrent writer that came first (or a concurrent
+ * list change) makes it a StaleRecordError.
  */
 export async function saveDispositions(
   record: StoredDispositions,
   expectedVersion: number | undefined,
+  text: { texts: DispositionTexts; hadText: boolean },
   changes: HistoryChanges,
   now: number,
   alsoWrite: TransactItems = [],
 ): Promise<void> {
+  const dispositionsKey = keys.returnDispositions(record.merchantId, record.providerReturnId);
+  const textWrite =
+    Object.keys(text.texts).length > 0
+      ? [freeTextPut(dispositionsKey, { byLine: text.texts }, now)]
+      : text.hadText
+        ? [freeTextDelete(dispositionsKey)]
+        : [];
   try {
     await transactWrite([
       {
         Put: {
           TableName: tableName,
           Item: {
-            ...keys.returnDispositions(record.merchantId, record.providerReturnId),
+            ...dispositionsKey,
             entity: 'returnDispositions',
             ...record,
             [VERSION_ATTRIBUTE]: record.version,
@@ -117,6 +151,7 @@ export async function saveDispositions(
           ...versionCondition(expectedVersion),
         },
       },
+      ...textWrite,
       ...changes.toTransactItems(record.merchantId, new Map(), now),
       ...alsoWrite,
     ]);

@@ -11,6 +11,10 @@ export interface TableKey {
 }
 
 const key = (pk: string, sk: string): TableKey => ({ [PARTITION_KEY]: pk, [SORT_KEY]: sk });
+
+/** The key of an item read from the table. */
+export const keyOfItem = (item: Record<string, unknown>): TableKey =>
+  key(String(item[PARTITION_KEY]), String(item[SORT_KEY]));
 const merchantScope = (merchantId: string) => `M#${merchantId}`;
 
 export const keys = {
@@ -49,6 +53,11 @@ export const keys = {
     key(`${merchantScope(merchantId)}#IDENTITY#${kind}#${digest}`, 'COUNTERS'),
   review: (merchantId: string, reviewId: string) =>
     key(`${merchantScope(merchantId)}#REVIEW#${reviewId}`, 'REVIEW'),
+  /**
+   * A record's free text (shared/store/free-text.ts), in a partition of its own beside the record's:
+   * never in a Query of the record's partition (the audit log's), still under the merchant's scope.
+   */
+  freeText: (recordKey: TableKey) => key(`${recordKey[PARTITION_KEY]}#TEXT`, recordKey[SORT_KEY]),
   workflow: (merchantId: string, eventType: string) =>
     key(`${merchantScope(merchantId)}#WORKFLOW#${eventType}`, 'WORKFLOW'),
 };

@@ -2,11 +2,12 @@ import { retainUntil } from '../retention.ts';
 import type { Decision } from '../scoring/decide.ts';
 import { tableName } from './client.ts';
 import { type DecidedEventRecord, decidedEventItem, type StoredDecision } from './decided-events.ts';
+import { freeTextPut } from './free-text.ts';
 import type { HistoryChanges } from './identity-history.ts';
 import { keys } from './keys.ts';
 import { getRecord } from './record-once.ts';
 import { TTL_ATTRIBUTE } from './table-definition.ts';
-import { ConditionFailedError, type TransactItems, transactWrite } from './transact.ts';
+import { ConditionFailedError, type TransactItem, type TransactItems, transactWrite } from './transact.ts';
 import { StaleRecordError, VERSION_ATTRIBUTE, versionCondition } from './versioned.ts';
 
 /** What a return adds to counters while it is not cancelled; stored so removal is exact. */
@@ -27,7 +28,6 @@ export interface StoredReturnItem {
   quantity: number;
   value: number;
   category: string;
-  reason: string;
 }
 
 interface ReturnStatusEntry {
@@ -53,7 +53,6 @@ export interface ReturnRecord extends DecidedEventRecord {
   timestamp: number;
   refundMode: string;
   returnMethod: string;
-  reason: string;
   items: StoredReturnItem[];
   /** Every identity of the original order plus the return's own devices, as `kind#digest`. */
   identities: string[];
@@ -99,6 +98,19 @@ export async function updateReturn(
     if (error instanceof ConditionFailedError && error.index === 0) throw new StaleRecordError('return');
     throw error;
   }
+}
+
+/**
+ * The Put of a return's free text (its reason and each returned line's, by line index) for the
+ * return's own transaction: kept apart from the record, for its own shorter retention.
+ */
+export function returnReasonsPut(
+  merchantId: string,
+  providerReturnId: string,
+  reasons: { reason: string; lines: readonly string[] },
+  now: number,
+): TransactItem {
+  return freeTextPut(keys.return(merchantId, providerReturnId), reasons, now);
 }
 
 export function getReturn(merchantId: string, providerReturnId: string): Promise<ReturnRecord | undefined> {

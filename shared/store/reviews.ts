@@ -6,9 +6,11 @@ import { importedEvent } from '../request-scope.ts';
 import { retainUntil } from '../retention.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { Decision } from '../scoring/decide.ts';
+import { keyString } from './batch-get.ts';
 import { sha256Hex } from './canonical.ts';
 import { documentClient, tableName } from './client.ts';
 import { reviewCounted } from './decision-settings.ts';
+import { freeTextPut, readFreeText } from './free-text.ts';
 import { queryGsi1 } from './index-query.ts';
 import { gsi1, keys, recordIdOf, type TableKey } from './keys.ts';
 import { decodeSortKeyCursor, encodeSortKeyCursor, type Page } from './pages.ts';
@@ -220,13 +222,16 @@ export async function saveReviewResolution(
   alsoWrite: TransactItems,
 ): Promise<void> {
   const { merchantId, reviewId } = review;
+  const reviewKey = keys.review(merchantId, reviewId);
   const index = gsi1.reviewByStatus(merchantId, 'resolved', resolution.resolvedAt, reviewId);
+  // The note is free text: kept apart, for its own shorter retention (free-text.ts).
+  const { note, ...kept } = resolution;
   try {
     await transactWrite([
       {
         Update: {
           TableName: tableName,
-          Key: keys.review(merchantId, reviewId),
+          Key: reviewKey,
           UpdateExpression: 'SET #status = :resolved, #resolution = :resolution, #gpk = :gpk, #gsk = :gsk',
           ConditionExpression: '#status = :open',
           ExpressionAttributeNames: {
@@ -238,18 +243,32 @@ export async function saveReviewResolution(
           ExpressionAttributeValues: {
             ':resolved': 'resolved',
             ':open': 'open',
-            ':resolution': resolution,
+            ':resolution': kept,
             ':gpk': index[GSI1.partitionKey],
             ':gsk': index[GSI1.sortKey],
           },
         },
       },
+      ...(note ? [freeTextPut(reviewKey, { note }, Date.parse(resolution.resolvedAt))] : []),
       ...alsoWrite,
     ]);
   } catch (error) {
     if (error instanceof ConditionFailedError && error.index === 0) throw new ReviewNotOpenError(reviewId);
     throw error;
   }
+}
+
+/** The reviews with their reviewers' notes, where a note was written and is still kept. */
+export async function withNotes(reviews: readonly Review[]): Promise<Review[]> {
+  const resolved = reviews.filter((r) => r.resolution);
+  const keyOf = (r: Review) => keys.review(r.merchantId, r.reviewId);
+  const notes = await readFreeText(resolved.map(keyOf));
+  return reviews.map((review) => {
+    const note = notes.get(keyString(keyOf(review)))?.note;
+    return typeof note === 'string' && review.resolution
+      ? { ...review, resolution: { ...review.resolution, note } }
+      : review;
+  });
 }
 
 function toReview(item: Record<string, unknown>): Review {

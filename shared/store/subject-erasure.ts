@@ -1,7 +1,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { forEachConcurrently } from '../concurrency.ts';
 import { documentClient, tableName } from './client.ts';
-import type { TableKey } from './keys.ts';
+import { keyOfItem, type TableKey } from './keys.ts';
 import type { LinkToRemove, SubjectRecords } from './subject-records.ts';
 
 /**
@@ -16,9 +16,11 @@ const ERASED_TEXT = 'erased on request';
 
 export async function eraseSubjectRecords(records: SubjectRecords): Promise<void> {
   await forEachConcurrently(records.links, WRITE_CONCURRENCY, removeLink);
-  await forEachConcurrently(records.auditEntries, WRITE_CONCURRENCY, (entry) => redactAudit(keyOf(entry)));
+  await forEachConcurrently(records.auditEntries, WRITE_CONCURRENCY, (entry) =>
+    redactAudit(keyOfItem(entry)),
+  );
   await forEachConcurrently(records.listEntryMentions, WRITE_CONCURRENCY, (entry) =>
-    redactListEntry(keyOf(entry)),
+    redactListEntry(keyOfItem(entry)),
   );
   const deleted = [
     ...records.webhookItems,
@@ -30,10 +32,8 @@ export async function eraseSubjectRecords(records: SubjectRecords): Promise<void
     ...records.identities,
     ...records.events,
   ];
-  await forEachConcurrently(deleted, WRITE_CONCURRENCY, (item) => deleteItem(keyOf(item)));
+  await forEachConcurrently(deleted, WRITE_CONCURRENCY, (item) => deleteItem(keyOfItem(item)));
 }
-
-const keyOf = (item: Record<string, unknown>): TableKey => ({ PK: String(item.PK), SK: String(item.SK) });
 
 async function deleteItem(key: TableKey): Promise<void> {
   await documentClient.send(new DeleteCommand({ TableName: tableName, Key: key }));

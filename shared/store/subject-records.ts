@@ -8,6 +8,7 @@ import { identityKey } from './identity-history.ts';
 import {
   consoleKeys,
   gsi1,
+  keyOfItem,
   keys,
   learningGsi1,
   listGsi1,
@@ -41,7 +42,10 @@ import { pendingOutboxEvents } from './webhook-deliveries.ts';
 export interface SubjectRecords {
   /** Decided event records: orders, returns, signups, logins, account updates. */
   events: Record<string, unknown>[];
-  /** Items beside an event: an order's returned units, a feedback's network work item. */
+  /**
+   * Items beside an event: an order's returned units, a feedback's network work item, the free text
+   * of a return (its reasons) and its dispositions, of its review and of the audit entries quoting it.
+   */
   sideItems: Record<string, unknown>[];
   disputes: Record<string, unknown>[];
   /** A return's dispositions item. */
@@ -253,10 +257,16 @@ export async function findSubjectRecords(
     ...disputes.map((d) => `dispute:${String(d.disputeId)}`),
     ...reviewKeys.map((k) => `review:${recordIdOf(k)}`),
   ];
+  // Free text beside the return (its reasons), its dispositions and its review.
+  const freeTextKeys = [
+    ...returnIds.flatMap((id) => [keys.return(merchantId, id), keys.returnDispositions(merchantId, id)]),
+    ...reviewKeys,
+  ].map(keys.freeText);
   const candidates = [
     ...orderIds.map((id) => keys.orderReturnedUnits(merchantId, id)),
     ...returnIds.map((id) => keys.returnDispositions(merchantId, id)),
     ...reviewKeys,
+    ...freeTextKeys,
     ...causes.map((cause) => networkKeys.work(merchantId, cause)),
     ...subject.map((ref) => identityKey(merchantId, ref)),
   ];
@@ -286,6 +296,10 @@ export async function findSubjectRecords(
   const outboxIds = [...new Set([...deliveries.map((d) => String(d.eventId)), ...pending])];
   const outbox = await storedItems(outboxIds.map((id) => webhookKeys.outbox(merchantId, id)));
   // An entry on the subject's own identity goes whole; entries elsewhere only lose their mention.
+  const auditEntries = await storedItems(found.auditEntries);
+  const auditNotes = await storedItems(
+    auditEntries.filter((e) => e.hasNote === true).map((e) => keys.freeText(keyOfItem(e))),
+  );
   const ownEntries = new Set((found.listEntries ?? []).map(keyString));
   const mentions = (found.listEntryMentions ?? []).filter((key) => !ownEntries.has(keyString(key)));
   return {
@@ -293,7 +307,8 @@ export async function findSubjectRecords(
     sideItems: stored([
       ...orderIds.map((id) => keys.orderReturnedUnits(merchantId, id)),
       ...causes.map((cause) => networkKeys.work(merchantId, cause)),
-    ]),
+      ...freeTextKeys,
+    ]).concat(auditNotes),
     disputes,
     dispositions: stored(returnIds.map((id) => keys.returnDispositions(merchantId, id))),
     reviews,
@@ -302,7 +317,7 @@ export async function findSubjectRecords(
     listEntries,
     listEntryMentions: await storedItems(mentions),
     webhookItems: [...deliveries, ...outbox],
-    auditEntries: await storedItems(found.auditEntries),
+    auditEntries,
     networkLedgers: stored(subjectNetworkKeys.map((nk) => networkKeys.ledger(nk, merchantId))),
     networkCauses,
   };

@@ -21,6 +21,7 @@ import {
   type ReturnRecord,
   returnedUnitsFrom,
   returnedUnitsUpdate,
+  returnReasonsPut,
   type StoredReturnItem,
   updateReturn,
 } from '../store/returns.ts';
@@ -155,7 +156,6 @@ function evaluateNewReturn({ call, plan, context, at, now, fingerprint }: Evalua
     timestamp,
     refundMode: body.refundMode.refundMode,
     returnMethod: body.returnMethod.returnMethod,
-    reason: body.reason,
     items: lines.map((line) => line.stored),
     identities: identities.map(identityId),
     decisions,
@@ -179,7 +179,15 @@ function evaluateNewReturn({ call, plan, context, at, now, fingerprint }: Evalua
       attributes: { [VERSION_ATTRIBUTE]: record.version },
       decisions: record.items.map((item, i) => ({ itemRef: itemRefOf(item), decision: decisions[i]! })),
       changes,
-      alsoWrite: returnedUnitsUpdate(record, record.applied?.units, 1),
+      alsoWrite: [
+        ...returnedUnitsUpdate(record, record.applied?.units, 1),
+        returnReasonsPut(
+          merchantId,
+          body.providerReturnId,
+          { reason: body.reason, lines: body.returnedLineItems.map((item) => item.reason) },
+          now,
+        ),
+      ],
     },
     response,
   };
@@ -241,7 +249,6 @@ function matchReturnedLines(
         quantity,
         value,
         category,
-        reason: item.reason,
       },
       scoring: { category, value, quantity, unitsBought: line.quantity, unitsReturnedBefore },
     };

@@ -11,11 +11,13 @@ import { keyString } from '../store/batch-get.ts';
 import { canonicalJson } from '../store/canonical.ts';
 import {
   type DispositionEffects,
+  type DispositionTexts,
   loadReturnDispositions,
   MAX_DISPOSITIONS_BYTES,
   type StoredDisposition,
   type StoredDispositions,
   saveDispositions,
+  splitDispositionText,
 } from '../store/dispositions.ts';
 import { HistoryChanges, loadSnapshots } from '../store/identity-history.ts';
 import { keys } from '../store/keys.ts';
@@ -46,16 +48,19 @@ async function recordItemDispositions(
   return retryOnStaleRecord(async () => {
     const now = receivedAt();
     const profileKey = keys.merchantProfile(merchantId);
-    const { stored, dispositions, items } = await loadReturnDispositions(merchantId, providerReturnId, [
-      profileKey,
-      ...(claim ? [claim.key] : []),
-    ]);
+    const { stored, dispositions, texts, items } = await loadReturnDispositions(
+      merchantId,
+      providerReturnId,
+      now,
+      [profileKey, ...(claim ? [claim.key] : [])],
+    );
     const prior = claim?.priorAnswer(items, now);
     if (prior) return prior;
     if (!stored) throw returnNotFound();
     const lines = linesOf(stored, body.itemDispositions);
     const previous = dispositions?.byLine ?? {};
     const byLine: Record<string, StoredDisposition> = { ...previous };
+    const textByLine: DispositionTexts = { ...texts };
     const changes = new HistoryChanges();
     const identities = parseIdentityIds(stored.identities);
     let heavySeen = await heavilyUsedElsewhere(stored, previous, body.itemDispositions, lines, now);
@@ -65,7 +70,7 @@ async function recordItemDispositions(
     body.itemDispositions.forEach((item, index) => {
       const line = lines[index]!;
       const before = previous[line];
-      if (before && sameDisposition(before, item)) {
+      if (before && sameDisposition(before, texts[line], item)) {
         if (before.effects.heavilyUsedAt !== undefined) heavySeen++;
         return;
       }
@@ -83,7 +88,10 @@ async function recordItemDispositions(
         before?.effects.heavilyUsedAt,
         effects.heavilyUsedAt,
       );
-      byLine[line] = { ...item, recordedAt: new Date(now).toISOString(), effects };
+      const { fields, text } = splitDispositionText(item);
+      byLine[line] = { ...fields, recordedAt: new Date(now).toISOString(), effects };
+      if (text) textByLine[line] = { ...text, writtenAt: new Date(now).toISOString() };
+      else delete textByLine[line];
       changed = true;
       if (abusiveDispositionCause(item) && !(before && abusiveDispositionCause(before))) newAbuse = true;
     });
@@ -97,7 +105,7 @@ async function recordItemDispositions(
     const idempotencyRecord = claim ? [claim.recordPut(response, now)] : [];
     if (changed) {
       // Checked before anything is written (list entries may be written ahead of the record).
-      if (Buffer.byteLength(JSON.stringify(byLine)) > MAX_DISPOSITIONS_BYTES) {
+      if (Buffer.byteLength(JSON.stringify([byLine, textByLine])) > MAX_DISPOSITIONS_BYTES) {
         throw new ApiError(
           'unprocessable_entity',
           'The dispositions of this return would exceed the stored size limit; send fewer images or shorter notes.',
@@ -135,7 +143,8 @@ async function recordItemDispositions(
           },
         ],
         now,
-        MAX_TRANSACTION_ITEMS - 1 - changes.identityCount - alsoWrite.length,
+        // The record and its free-text item (written, or deleted).
+        MAX_TRANSACTION_ITEMS - 2 - changes.identityCount - alsoWrite.length,
       );
       changes.absorb(lists!.history);
       const record: StoredDispositions = {
@@ -146,7 +155,14 @@ async function recordItemDispositions(
         version: (dispositions?.version ?? 0) + 1,
         updatedAt: new Date(now).toISOString(),
       };
-      await saveDispositions(record, dispositions?.version, changes, now, [...lists!.items, ...alsoWrite]);
+      await saveDispositions(
+        record,
+        dispositions?.version,
+        { texts: textByLine, hadText: Object.keys(texts).length > 0 },
+        changes,
+        now,
+        [...lists!.items, ...alsoWrite],
+      );
     } else if (claim) {
       await claim.recordAlone(response, now);
     }
@@ -271,7 +287,12 @@ const sameVerdict = (stored: StoredDisposition, item: ItemDisposition) =>
   stored.dispositionOutcome === item.dispositionOutcome;
 
 /** A re-sent disposition with the same fields changes nothing (idempotent per return and item). */
-function sameDisposition(stored: StoredDisposition, item: ItemDisposition): boolean {
+function sameDisposition(
+  stored: StoredDisposition,
+  text: DispositionTexts[string] | undefined,
+  item: ItemDisposition,
+): boolean {
   const { recordedAt: _recordedAt, effects: _effects, ...fields } = stored;
-  return canonicalJson(fields) === canonicalJson(item);
+  const { writtenAt: _writtenAt, ...kept } = text ?? {};
+  return canonicalJson({ ...fields, ...kept }) === canonicalJson(item);
 }

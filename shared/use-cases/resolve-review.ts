@@ -102,8 +102,8 @@ async function resolveOnce(input: ResolveInput): Promise<ResolveResult> {
     ...network,
     ...(input.alsoWrite ?? []),
   ];
-  // The resolution, its label on each identity, the further items, and the dispositions' Update.
-  const room = MAX_TRANSACTION_ITEMS - 2 - label.identityCount - alsoWrite.length;
+  // The resolution (and its note's item), its label on each identity, the further items, and the dispositions' Update.
+  const room = MAX_TRANSACTION_ITEMS - 2 - (input.note ? 1 : 0) - label.identityCount - alsoWrite.length;
   const lists = await listWritesOf(review, outcome, now, room);
   label.absorb(lists.history);
   try {

@@ -7,6 +7,7 @@ import { consoleKey, orderAndReturn } from '../support/console.ts';
 
 const { CSV_COLUMNS } = await import('../../shared/console/dispositions-upload.ts');
 const { getRecord } = await import('../../shared/store/record-once.ts');
+const { loadReturnDispositions } = await import('../../shared/store/dispositions.ts');
 const { keys, uploadKeys } = await import('../../shared/store/keys.ts');
 const { handler } = await import('../../functions/dispositions-upload-worker.ts');
 const { recordingUploads, startAttempt } = await import('../../shared/store/disposition-uploads.ts');
@@ -110,10 +111,9 @@ describe('dispositions CSV upload', () => {
       failures: [],
       finishedAt: expect.any(String),
     });
-    const stored = await getRecord<{ byLine: Record<string, { images: string[]; inspectionNote: string }> }>(
-      keys.returnDispositions(suite.merchantId, a.returnId),
-    );
-    expect(stored?.byLine['0']).toMatchObject({
+    // The note and images are free text, kept beside the dispositions (free-text.test.ts).
+    const { texts } = await loadReturnDispositions(suite.merchantId, a.returnId, Date.now());
+    expect(texts['0']).toMatchObject({
       images: ['https://img.example/a.jpg', 'https://img.example/b.jpg'],
       inspectionNote: 'box, empty',
     });
