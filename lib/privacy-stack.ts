@@ -107,8 +107,22 @@ export class PrivacyStack extends Stack {
       timeout: WORKER_TIMEOUT,
       withLakeQueries: true,
     });
-    // The request holds digests already: no digest key, no network secret, no webhook key.
+    // The request holds digests already: no digest key to read, no network secret, no webhook key.
     this.worker.bindTable(table, PRIVACY_WORKER_ACCESS);
+    // Offboarding deletes the merchant's digest key and its objects in the exports bucket.
+    this.worker.deleteDigestKeys(config.stage);
+    this.worker.role.addToPolicy(
+      new PolicyStatement({ actions: ['s3:ListBucket'], resources: [exportsBucket.bucketArn] }),
+    );
+    this.worker.role.addToPolicy(
+      new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [`${exportsBucket.bucketArn}/*`] }),
+    );
+    Validations.of(this.worker.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${exportsBucket.arnExportName}/*]`,
+      reason:
+        "Offboarding deletes a merchant's objects under its prefix <merchantId>/ in the exports bucket; " +
+        'the merchant is only known when it leaves. Deleting only, no reading.',
+    });
     this.worker.role.addToPolicy(
       new PolicyStatement({
         actions: ['s3:PutObject'],
@@ -135,6 +149,15 @@ export class PrivacyStack extends Stack {
               NewImage: {
                 entity: { S: FilterRule.isEqual('privacyRequest') },
                 status: { S: FilterRule.isEqual('pending') },
+              },
+            },
+          }),
+          // An offboarding recorded, advanced by a slice or with a failed slice counted: its next slice.
+          FilterCriteria.filter({
+            dynamodb: {
+              NewImage: {
+                entity: { S: FilterRule.isEqual('offboardedMerchant') },
+                status: { S: FilterRule.isEqual('running') },
               },
             },
           }),
