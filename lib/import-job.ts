@@ -5,6 +5,7 @@ import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import type { ExportsBucketRef } from './privacy-stack.ts';
 import { privateBucket } from './private-bucket.ts';
 import { IMPORT_JOB_ACCESS } from './table-access.ts';
 
@@ -28,6 +29,8 @@ export interface ImportStackProps extends StackProps {
 export class ImportStack extends Stack {
   readonly bucket: Bucket;
   readonly function: ApiFunction;
+  /** The bucket for the privacy worker, whose offboarding deletes a leaving merchant's files. */
+  readonly forPrivacyWorker: ExportsBucketRef;
 
   constructor(scope: Construct, id: string, props: ImportStackProps) {
     super(scope, id, props);
@@ -38,6 +41,12 @@ export class ImportStack extends Stack {
         { expiration: IMPORT_FILE_EXPIRY, abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });
+    const arnExportName = `${this.stackName}:ImportsBucketArn`;
+    this.forPrivacyWorker = {
+      bucketName: this.bucket.bucketName,
+      bucketArn: this.exportValue(this.bucket.bucketArn, { name: arnExportName }),
+      arnExportName,
+    };
     this.function = new ApiFunction(this, 'ImportFunction', {
       name: 'historyImport',
       handlerFile: IMPORT_HANDLER_FILE,

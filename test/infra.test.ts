@@ -1182,7 +1182,7 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
   });
 
   it("grants the worker the table actions its bundle sends, writes under <merchant>/privacy/, deletes offboarded merchants' objects and digest keys, rewrites lake files only", async () => {
-    const { privacy, api, lake } = environment(stage);
+    const { privacy, api, lake, imports } = environment(stage);
     const statements = statementsOf(template(), policyStatements(template()), privacy.worker.role).map(
       ({ statement }) => statement,
     );
@@ -1198,13 +1198,18 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
       'Fn::Join': ['', [{ 'Fn::ImportValue': lake.forPrivacyWorker.arnExportName }, `/${prefix}*`]],
     });
     const exportsArn = { 'Fn::ImportValue': api.exportsForWorker.arnExportName };
-    expect(s3).toEqual([
-      // Offboarding: the merchant's objects in the exports bucket, listed and deleted, not read.
-      expect.objectContaining({ Action: 's3:ListBucket', Resource: exportsArn }),
+    const importsArn = { 'Fn::ImportValue': imports.forPrivacyWorker.arnExportName };
+    // Offboarding: the merchant's objects in the exports and imports buckets, listed and deleted, not read.
+    const buckets = [exportsArn, importsArn];
+    const offboardingDeletes = [
+      expect.objectContaining({ Action: 's3:ListBucket', Resource: buckets }),
       expect.objectContaining({
         Action: 's3:DeleteObject',
-        Resource: { 'Fn::Join': ['', [exportsArn, '/*']] },
+        Resource: buckets.map((bucket) => ({ 'Fn::Join': ['', [bucket, '/*']] })),
       }),
+    ];
+    expect(s3).toEqual([
+      ...offboardingDeletes,
       expect.objectContaining({
         Action: 's3:PutObject',
         Resource: { 'Fn::Join': ['', [exportsArn, '/*/privacy/*']] },
