@@ -102,6 +102,7 @@ export function buildAbuseDecisionApp(
       config,
       table: data.table,
       exportsBucket: api.exportsForWorker,
+      importsBucket: imports.forPrivacyWorker,
       lake: lake.forPrivacyWorker,
       alarmTopic: api.monitoring.topic,
     });

@@ -133,12 +133,21 @@ export class ApiFunction extends Construct {
    * GetSecretValue on the stage's digest-key secrets only, each read once per instance.
    */
   readDigestKeys(stage: Environment): void {
+    this.grantDigestKeys(stage, 'secretsmanager:GetSecretValue', 'read-only');
+  }
+
+  /** Lets the function delete a merchant's digest key, as offboarding does, and nothing else of it. */
+  deleteDigestKeys(stage: Environment): void {
+    this.grantDigestKeys(stage, 'secretsmanager:DeleteSecret', 'delete-only (offboarding)');
+  }
+
+  private grantDigestKeys(stage: Environment, action: string, only: string): void {
     const prefix = digestKeySecretPrefix(stage);
     this.handler.addEnvironment('DIGEST_KEY_SECRET_PREFIX', prefix);
     const stack = Stack.of(this);
     this.role.addToPolicy(
       new PolicyStatement({
-        actions: ['secretsmanager:GetSecretValue'],
+        actions: [action],
         resources: [
           stack.formatArn({
             service: 'secretsmanager',
@@ -153,7 +162,7 @@ export class ApiFunction extends Construct {
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${prefix}*]`,
       reason:
         "One secret per merchant under the stage's digest-key prefix (created with the merchant, deleted " +
-        'when it is offboarded): read-only, on that prefix only, since the merchants are not known at deploy time.',
+        `when it is offboarded): ${only}, on that prefix only, since the merchants are not known at deploy time.`,
     });
   }
 

@@ -22,6 +22,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct, type IConstruct } from 'constructs';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import type { ExportsBucketRef } from './privacy-stack.ts';
 import { privateBucket } from './private-bucket.ts';
 import { IMPORT_JOB_ACCESS } from './table-access.ts';
 
@@ -199,6 +200,8 @@ export interface ImportStackProps extends StackProps {
 export class ImportStack extends Stack {
   readonly bucket: Bucket;
   readonly job: ImportJob;
+  /** The bucket for the privacy worker, whose offboarding deletes a leaving merchant's files. */
+  readonly forPrivacyWorker: ExportsBucketRef;
 
   constructor(scope: Construct, id: string, props: ImportStackProps) {
     super(scope, id, props);
@@ -215,6 +218,12 @@ export class ImportStack extends Stack {
       eventBridgeConfiguration: { eventBridgeEnabled: true },
     };
     this.job = new ImportJob(this, 'Job', { ...props, bucket: this.bucket });
+    const arnExportName = `${this.stackName}:ImportsBucketArn`;
+    this.forPrivacyWorker = {
+      bucketName: this.bucket.bucketName,
+      bucketArn: this.exportValue(this.bucket.bucketArn, { name: arnExportName }),
+      arnExportName,
+    };
 
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',

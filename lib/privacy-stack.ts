@@ -62,6 +62,8 @@ export interface PrivacyStackProps extends StackProps {
   table: Table;
   /** The API stack's exports bucket, whose links the management API signs: the worker writes there. */
   exportsBucket: ExportsBucketRef;
+  /** The Import stack's bucket of history files: offboarding deletes the merchant's. */
+  importsBucket: ExportsBucketRef;
   /** The lake, whose files an erasure rewrites without the customer's rows. */
   lake: LakeRef;
   /** The API stack's alarm topic. */
@@ -84,7 +86,7 @@ export class PrivacyStack extends Stack {
 
   constructor(scope: Construct, id: string, props: PrivacyStackProps) {
     super(scope, id, props);
-    const { config, table, exportsBucket, lake } = props;
+    const { config, table, exportsBucket, importsBucket, lake } = props;
 
     this.deadLetterQueue = new Queue(this, 'DeadLetters', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -98,6 +100,7 @@ export class PrivacyStack extends Stack {
       environment: {
         ...commonEnvironment(config),
         EXPORTS_BUCKET: exportsBucket.bucketName,
+        IMPORT_BUCKET: importsBucket.bucketName,
         LAKE_BUCKET: lake.bucketName,
         LAKE_DATABASE: lake.database,
         LAKE_WORKGROUP: lake.workGroup,
@@ -107,8 +110,24 @@ export class PrivacyStack extends Stack {
       timeout: WORKER_TIMEOUT,
       withLakeQueries: true,
     });
-    // The request holds digests already: no digest key, no network secret, no webhook key.
+    // The request holds digests already: no digest key to read, no network secret, no webhook key.
     this.worker.bindTable(table, PRIVACY_WORKER_ACCESS);
+    // Offboarding deletes the merchant's digest key and its objects in the exports and imports buckets.
+    this.worker.deleteDigestKeys(config.stage);
+    for (const bucket of [exportsBucket, importsBucket]) {
+      this.worker.role.addToPolicy(
+        new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
+      );
+      this.worker.role.addToPolicy(
+        new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [`${bucket.bucketArn}/*`] }),
+      );
+      Validations.of(this.worker.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${bucket.arnExportName}/*]`,
+        reason:
+          "Offboarding deletes a merchant's objects under its prefix <merchantId>/ in the exports and imports " +
+          'buckets; the merchant is only known when it leaves. Deleting only, no reading.',
+      });
+    }
     this.worker.role.addToPolicy(
       new PolicyStatement({
         actions: ['s3:PutObject'],
@@ -135,6 +154,15 @@ export class PrivacyStack extends Stack {
               NewImage: {
                 entity: { S: FilterRule.isEqual('privacyRequest') },
                 status: { S: FilterRule.isEqual('pending') },
+              },
+            },
+          }),
+          // An offboarding recorded, advanced by a slice or with a failed slice counted: its next slice.
+          FilterCriteria.filter({
+            dynamodb: {
+              NewImage: {
+                entity: { S: FilterRule.isEqual('offboardedMerchant') },
+                status: { S: FilterRule.isEqual('running') },
               },
             },
           }),

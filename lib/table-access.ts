@@ -20,7 +20,8 @@ export type TableAction =
   | 'dynamodb:PutItem'
   | 'dynamodb:UpdateItem'
   | 'dynamodb:DeleteItem'
-  | 'dynamodb:ConditionCheckItem';
+  | 'dynamodb:ConditionCheckItem'
+  | 'dynamodb:Scan';
 
 export interface TableAccess {
   /** Actions on the table's items. */
@@ -130,7 +131,8 @@ export const WEBHOOK_WORKER_ACCESS: TableAccess = {
  * and webhook partitions on the table (Query), reads the records it erases or exports (BatchGetItem),
  * records each slice and counts attempts (UpdateItem), deletes records, redacts audit and list text
  * and withdraws network contributions (DeleteItem, PutItem, UpdateItem), and ends the request with
- * its audit entry and tombstone in one transaction (UpdateItem, PutItem).
+ * its audit entry and tombstone in one transaction (UpdateItem, PutItem). Offboarding's slices find
+ * every item of the merchant by a parallel Scan (Scan) and delete them (DeleteItem).
  */
 export const PRIVACY_WORKER_ACCESS: TableAccess = {
   ...access([
@@ -139,6 +141,7 @@ export const PRIVACY_WORKER_ACCESS: TableAccess = {
     'dynamodb:GetItem',
     'dynamodb:PutItem',
     'dynamodb:Query',
+    'dynamodb:Scan',
     'dynamodb:UpdateItem',
   ]),
   queriedIndexes: [GSI1.name],

@@ -738,6 +738,7 @@ const COMMAND_ACTIONS: Record<string, string> = {
   DecryptCommand: 'kms:Decrypt',
   PutObjectCommand: 's3:PutObject',
   CopyObjectCommand: 's3:PutObject',
+  DeleteObjectCommand: 's3:DeleteObject',
   DeleteObjectsCommand: 's3:DeleteObject',
   ListObjectsV2Command: 's3:ListBucket',
   StartQueryExecutionCommand: 'athena:StartQueryExecution',
@@ -1167,10 +1168,11 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
     });
     const criteria = mapping?.[1].Properties.FilterCriteria as { Filters: { Pattern: string }[] } | undefined;
     const filters = criteria?.Filters ?? [];
-    // Every write to a pending request (new, a slice's progress, a failed attempt) wakes it, and an
-    // erasure just done for its first lake pass; an ended one does not.
+    // Every write to a pending request or a running offboarding (new, a slice's progress, a failed
+    // attempt) wakes it, and an erasure just done for its first lake pass; an ended one does not.
     expect(filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([
       { dynamodb: { NewImage: { entity: { S: ['privacyRequest'] }, status: { S: ['pending'] } } } },
+      { dynamodb: { NewImage: { entity: { S: ['offboardedMerchant'] }, status: { S: ['running'] } } } },
       {
         dynamodb: {
           NewImage: { entity: { S: ['privacyRequest'] }, lakeErasure: { M: { passes: { N: ['0'] } } } },
@@ -1184,7 +1186,8 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
     const variables = (fn.Properties.Environment as { Variables: Json }).Variables;
     expect(variables).toMatchObject({ ENVIRONMENT: stage });
     expect(JSON.stringify(variables.EXPORTS_BUCKET)).toContain(logicalId(api.exportsBucket));
-    expect(variables.DIGEST_KEY_SECRET_PREFIX).toBeUndefined();
+    // Offboarding deletes the merchant's digest key: the prefix is named, never read (below).
+    expect(variables.DIGEST_KEY_SECRET_PREFIX).toBe(digestKeySecretPrefix(stage));
     expect(variables.NETWORK_SECRET_ARN).toBeUndefined();
     const { lake } = environment(stage);
     expect(variables).toMatchObject({
@@ -1229,8 +1232,8 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
     });
   });
 
-  it('grants the worker the table actions its bundle sends, writes under <merchant>/privacy/ and rewrites lake files only, no secret', async () => {
-    const { privacy, api, lake } = environment(stage);
+  it("grants the worker the table actions its bundle sends, writes under <merchant>/privacy/, deletes offboarded merchants' objects and digest keys, rewrites lake files only", async () => {
+    const { privacy, api, lake, imports } = environment(stage);
     const statements = statementsOf(template(), policyStatements(template()), privacy.worker.role).map(
       ({ statement }) => statement,
     );
@@ -1245,12 +1248,22 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
     const lakeObjects = (prefix: string) => ({
       'Fn::Join': ['', [{ 'Fn::ImportValue': lake.forPrivacyWorker.arnExportName }, `/${prefix}*`]],
     });
+    const exportsArn = { 'Fn::ImportValue': api.exportsForWorker.arnExportName };
+    const importsArn = { 'Fn::ImportValue': imports.forPrivacyWorker.arnExportName };
+    // Offboarding: the merchant's objects in the exports and imports buckets, listed and deleted, not read.
+    const buckets = [exportsArn, importsArn];
+    const offboardingDeletes = [
+      expect.objectContaining({ Action: 's3:ListBucket', Resource: buckets }),
+      expect.objectContaining({
+        Action: 's3:DeleteObject',
+        Resource: buckets.map((bucket) => ({ 'Fn::Join': ['', [bucket, '/*']] })),
+      }),
+    ];
     expect(s3).toEqual([
+      ...offboardingDeletes,
       expect.objectContaining({
         Action: 's3:PutObject',
-        Resource: {
-          'Fn::Join': ['', [{ 'Fn::ImportValue': api.exportsForWorker.arnExportName }, '/*/privacy/*']],
-        },
+        Resource: { 'Fn::Join': ['', [exportsArn, '/*/privacy/*']] },
       }),
       expect.objectContaining({
         Action: ['s3:GetBucketLocation', 's3:ListBucket'],
@@ -1278,7 +1291,9 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
     );
     expect(JSON.stringify(athena?.Resource)).toContain(`workgroup/${lake.workGroupName}`);
     const actions = statements.flatMap((statement) => asList(statement.Action).map(String));
-    expect(actions.filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+    expect(actions.filter((a) => a.startsWith('secretsmanager:'))).toEqual(['secretsmanager:DeleteSecret']);
+    const secrets = statements.find((statement) => statement.Action === 'secretsmanager:DeleteSecret');
+    expect(JSON.stringify(secrets?.Resource)).toContain(`:secret:${digestKeySecretPrefix(stage)}*`);
     // KMS on the table's own key only, where the table has one (production); nothing else is opened.
     const kms = statements.filter((statement) =>
       asList(statement.Action).some((a) => String(a).startsWith('kms:')),

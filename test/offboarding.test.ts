@@ -24,6 +24,7 @@ const { keyedDigests } = await import('../shared/digests/identity-digests.ts');
 const { readNetworkSecret } = await import('../shared/network/network-secret.ts');
 const { drainNetworkQueue } = await import('../shared/use-cases/network-worker.ts');
 const { runPrivacyWorker } = await import('../shared/use-cases/privacy-requests.ts');
+const { offboardingStatus } = await import('../shared/use-cases/offboard-merchant.ts');
 const { admin } = await import('./support/admin.ts');
 const { withOwnTableApi, waitForKeyCacheExpiry } = await import('./support/api.ts');
 const { disputeEntry, placeOrder } = await import('./support/commerce.ts');
@@ -152,5 +153,96 @@ describe('merchant delete', () => {
       objects: { lake: 0 },
     });
     expect(lakeFilesOf(lakeDir, b.merchantId)).toEqual(bLake);
+  });
+
+  it('runs as a job: --no-wait returns at once, the worker goes on in many small slices, resumes a failed one, --status shows the receipt', async () => {
+    const [c, b] = [await networkMember(suite.api), await networkMember(suite.api)];
+    for (const m of [c, b]) {
+      for (let i = 0; i < 4; i++) {
+        await placeOrder(suite.api, m.apiKey, {
+          email: `${uid('job')}@example.com`,
+          timestamp: Date.now() - DAY,
+        });
+      }
+    }
+    s3.put('imports-test', `${c.merchantId}/history.ndjson`, '{}\n');
+    const cItems = await merchantItems(c.merchantId);
+    const bBefore = await merchantItems(b.merchantId);
+    const lakeDir = await lakeOfTable();
+    const bLake = lakeFilesOf(lakeDir, b.merchantId);
+    const cLake = lakeFilesOf(lakeDir, c.merchantId);
+    expect(cLake.length).toBeGreaterThan(0);
+
+    const queued = await admin(
+      'merchant',
+      'delete',
+      '--merchant',
+      c.merchantId,
+      '--confirm',
+      c.merchantId,
+      '--segments',
+      '2',
+      '--no-wait',
+    );
+    expect(queued.code, queued.stderr).toBe(0);
+    expect(JSON.parse(queued.stdout)).toMatchObject({
+      status: 'running',
+      step: 'withdraw',
+      slices: 0,
+      found: true,
+    });
+    // Refused at once (suspended: 403), before any slice has run.
+    await waitForKeyCacheExpiry();
+    expect((await suite.api.post('/v1/order', {}, { apiKey: c.apiKey })).status).toBe(403);
+
+    // A tiny slice budget: one step, or one page of 2 items per Scan segment, per slice.
+    const pass = () => runPrivacyWorker({ sliceMs: 0, pageItems: 2, offboardingLake: { dir: lakeDir } });
+    const status = async () => (await offboardingStatus(c.merchantId))!;
+    let state = await status();
+    while (state.step !== 'objects') {
+      await pass();
+      state = await status();
+    }
+    expect(state.slices).toBeGreaterThan(3);
+    // The objects step's slice is cut off (S3 unreachable): counted as an attempt, nothing recorded.
+    const endpoint = process.env.S3_ENDPOINT;
+    process.env.S3_ENDPOINT = 'http://127.0.0.1:1';
+    try {
+      await pass();
+    } finally {
+      process.env.S3_ENDPOINT = endpoint;
+    }
+    expect(await status()).toMatchObject({ status: 'running', step: 'objects', slices: state.slices });
+    for (let i = 0; i < 5 && (await status()).status === 'running'; i++) await pass();
+
+    const shown = await admin('merchant', 'delete', '--status', '--merchant', c.merchantId);
+    expect(shown.code, shown.stderr).toBe(0);
+    const receipt = JSON.parse(shown.stdout);
+    expect(receipt).toMatchObject({
+      status: 'done',
+      found: true,
+      keysRevoked: 2,
+      digestKeyDeleted: true,
+      objects: { imports: 1, lake: cLake.length },
+    });
+    // Its keys (outside its partitions) besides every item under them.
+    expect(receipt.items.total).toBeGreaterThanOrEqual(cItems.size + 2);
+    const left = (await allItems()).filter(
+      (item) => JSON.stringify(item).includes(c.merchantId) && item.entity !== 'offboardedMerchant',
+    );
+    expect(left).toEqual([]);
+    expect(changedKeys(bBefore, await merchantItems(b.merchantId))).toEqual([]);
+    expect(lakeFilesOf(lakeDir, c.merchantId)).toEqual([]);
+    expect(lakeFilesOf(lakeDir, b.merchantId)).toEqual(bLake);
+
+    // A second run changes nothing, and its receipt says so.
+    const before = await allItems();
+    const again = await admin('merchant', 'delete', '--merchant', c.merchantId, '--confirm', c.merchantId, {
+      LAKE_DIR: lakeDir,
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ status: 'done', found: false, items: { total: 0 } });
+    const after = (await allItems()).filter((item) => item.entity !== 'offboardedMerchant');
+    expect(after).toEqual(before.filter((item) => item.entity !== 'offboardedMerchant'));
   });
 });

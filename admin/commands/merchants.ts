@@ -11,7 +11,11 @@ import {
   updateMerchant,
 } from '../../shared/store/merchants.ts';
 import { saveMembership } from '../../shared/use-cases/network-membership.ts';
-import { offboardMerchant } from '../../shared/use-cases/offboard-merchant.ts';
+import {
+  offboardingStatus,
+  requestOffboarding,
+  runOffboardingToEnd,
+} from '../../shared/use-cases/offboard-merchant.ts';
 import {
   type AdminCommand,
   boundedName,
@@ -109,17 +113,29 @@ export const merchantCommands: AdminCommand[] = [
   },
   {
     words: ['merchant', 'delete'],
-    usage: 'merchant delete --merchant ID --confirm ID [--segments N]   (offboarding: docs/operations.md)',
-    options: { merchant: { type: 'string' }, confirm: { type: 'string' }, segments: { type: 'string' } },
+    usage:
+      'merchant delete --merchant ID --confirm ID [--segments N] [--no-wait] | merchant delete --status --merchant ID   (offboarding: docs/operations.md)',
+    options: {
+      merchant: { type: 'string' },
+      confirm: { type: 'string' },
+      segments: { type: 'string' },
+      'no-wait': { type: 'boolean' },
+      status: { type: 'boolean' },
+    },
     run: async (flags) => {
       const merchantId = requireFlag(flags, 'merchant');
+      if (flags.status) {
+        const status = await offboardingStatus(merchantId);
+        if (!status) throw new CommandError(`no offboarding of ${merchantId}`);
+        return status;
+      }
       if (flags.confirm !== merchantId) throw new UsageError('--confirm must repeat the merchant id');
-      // The lake's bucket where LAKE_BUCKET names it (AWS), else the local lake (.data/lake).
+      // Refused at once and recorded; the privacy worker runs it (the stream in AWS, the local poller).
+      await requestOffboarding(merchantId, adminOperator(), Date.now(), positiveInteger(flags, 'segments'));
+      if (flags['no-wait']) return offboardingStatus(merchantId);
+      // Waiting, the CLI runs slices too: the lake's bucket where LAKE_BUCKET names it (AWS), else the local lake.
       const lake = process.env.LAKE_BUCKET ? { bucket: process.env.LAKE_BUCKET } : { dir: localLakeDir() };
-      return offboardMerchant(merchantId, adminOperator(), Date.now(), {
-        segments: positiveInteger(flags, 'segments'),
-        lake,
-      });
+      return runOffboardingToEnd(merchantId, { lake });
     },
   },
   {

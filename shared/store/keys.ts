@@ -383,6 +383,7 @@ const PRIVACY_PENDING = 'PRIVACY#PENDING';
 const PRIVACY_TOMBSTONES = 'PRIVACY#TOMBSTONES';
 const PRIVACY_LAKE = 'PRIVACY#LAKE';
 const PRIVACY_OFFBOARDED = 'PRIVACY#OFFBOARDED';
+const PRIVACY_OFFBOARDING = 'PRIVACY#OFFBOARDING';
 
 export const privacyGsi1 = {
   pendingPartition: PRIVACY_PENDING,
@@ -405,5 +406,11 @@ export const privacyGsi1 = {
   offboarded: (at: string, merchantId: string) => ({
     [GSI1.partitionKey]: PRIVACY_OFFBOARDED,
     [GSI1.sortKey]: `${at}#${merchantId}`,
+  }),
+  /** Offboardings still running, oldest first: the worker's queue (they join `offboarded` when done). */
+  offboardingPartition: PRIVACY_OFFBOARDING,
+  offboarding: (startedAt: string, merchantId: string) => ({
+    [GSI1.partitionKey]: PRIVACY_OFFBOARDING,
+    [GSI1.sortKey]: `${startedAt}#${merchantId}`,
   }),
 };

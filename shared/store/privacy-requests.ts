@@ -317,28 +317,9 @@ export async function recordLakePass(
 export const listTombstones = (fromTable = tableName) =>
   listPrivacyRecords<Tombstone>(privacyGsi1.tombstonesPartition, fromTable);
 
-/** An offboarded merchant: the receipt outlives its data, so a restore can delete it again. */
+/** An offboarded merchant (shared/store/offboardings.ts): a restore deletes it again. */
 export interface OffboardedMerchant {
   offboardedMerchantId: string;
-  at: string;
-}
-
-export async function recordOffboarding(merchantId: string, now: number): Promise<void> {
-  const at = new Date(now).toISOString();
-  await documentClient.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...privacyKeys.offboarded(merchantId),
-        ...privacyGsi1.offboarded(at, merchantId),
-        entity: 'offboardedMerchant',
-        // Not `merchantId`: offboarding deletes every item naming the merchant so.
-        offboardedMerchantId: merchantId,
-        at,
-        [TTL_ATTRIBUTE]: retainUntil('tombstones', now),
-      },
-    }),
-  );
 }
 
 export const listOffboarded = (fromTable = tableName) =>

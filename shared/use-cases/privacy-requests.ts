@@ -6,6 +6,7 @@ import { identityDigests } from '../digests/identity-digests.ts';
 import { identityId, parseIdentityId, parseIdentityIds } from '../identity/identity-ids.ts';
 import { newPrivacyRequestId } from '../ids.ts';
 import type { LakeEraser } from '../lake/lake-erasure.ts';
+import type { LakeLocation } from '../lake/merchant-partitions.ts';
 import { type NetworkLedger, withCause } from '../network/reputation.ts';
 import { logger, metrics } from '../observability.ts';
 import { plural } from '../plural.ts';
@@ -46,7 +47,12 @@ import {
   type SubjectRecords,
   searchSubjectSlice,
 } from '../store/subject-records.ts';
-import { offboardMerchant } from './offboard-merchant.ts';
+import {
+  requestOffboarding,
+  runOffboardingOf,
+  runOffboardings,
+  runOffboardingToEnd,
+} from './offboard-merchant.ts';
 
 /**
  * Erase or export one customer's data at one merchant (docs/privacy.md). A request is accepted at
@@ -112,6 +118,8 @@ export interface PrivacyPass {
   sliceMs?: number;
   /** Events each query reads per page (tests make pages small, so a listing spans slices). */
   pageItems?: number;
+  /** The lake an offboarding deletes the merchant's partitions from (shared/use-cases/offboard-merchant.ts). */
+  offboardingLake?: LakeLocation;
 }
 
 /**
@@ -129,6 +137,7 @@ export async function runPrivacyWorker(options: PrivacyPass = {}): Promise<Priva
     const outcome = await runPrivacySlice(request, limits);
     if (outcome) finished.push(outcome);
   }
+  await runOffboardings({ ...limits, lake: options.offboardingLake }, options.limit);
   return finished;
 }
 
@@ -151,11 +160,17 @@ export async function runUntilFinished(merchantId: string, requestId: string): P
 export async function handlePrivacyStream(
   records: readonly DynamoDBRecord[],
   lake?: LakeEraser,
+  offboardingLake?: LakeLocation,
 ): Promise<void> {
   for (const record of records) {
     const image = record.dynamodb?.NewImage;
     if (!image) continue;
-    const { merchantId, requestId } = unmarshall(image as Record<string, AttributeValue>, UNMARSHALL_OPTIONS);
+    const item = unmarshall(image as Record<string, AttributeValue>, UNMARSHALL_OPTIONS);
+    if (item.entity === 'offboardedMerchant') {
+      await runOffboardingOf(String(item.offboardedMerchantId), offboardingLake);
+      continue;
+    }
+    const { merchantId, requestId } = item;
     const request = await getPrivacyRequest(String(merchantId), String(requestId));
     if (request?.status === 'pending')
       await runPrivacySlice(request, { deadline: Date.now() + PRIVACY_SLICE_MS });
@@ -391,7 +406,8 @@ export async function replayTombstones(by: AuditActor, now: number, fromTable?: 
   }
   const offboarded: { merchantId: string; found: number }[] = [];
   for (const { offboardedMerchantId } of await listOffboarded(fromTable)) {
-    const receipt = await offboardMerchant(offboardedMerchantId, by, now);
+    await requestOffboarding(offboardedMerchantId, by, now);
+    const receipt = await runOffboardingToEnd(offboardedMerchantId);
     offboarded.push({ merchantId: offboardedMerchantId, found: receipt.items.total });
   }
   return { erased, offboarded };
