@@ -1,6 +1,9 @@
 import type { EventType } from '../contract/endpoints.ts';
 import type { LakeQueryRunner } from './lake-queries.ts';
 
+/** The days each nightly item recounts and the overview can show: today back to 90 days ago. */
+export const OVERVIEW_ROLLUP_DAYS = 90;
+
 /** Decision parts of one outcome, score band (of ten points) and deciding workflow branch. */
 export type OverviewCell = [outcome: string, scoreBand: number, subDecision: string, parts: number];
 
