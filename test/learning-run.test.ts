@@ -7,7 +7,7 @@ import { handler as listItems } from '../functions/learning-items.ts';
 import { LEARNING_STATES } from '../lib/learning-stack.ts';
 import { caughtUpLake } from '../local/lake-runner.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
-import { OVERVIEW_ROLLUP_DAYS } from '../shared/lake/overview-rollup.ts';
+import { OVERVIEW_LIMITS } from '../shared/schemas/console.ts';
 import { getModelPointers } from '../shared/store/model-versions.ts';
 import { listOverviewRollups } from '../shared/store/overview-rollups.ts';
 import { admin } from './support/admin.ts';
@@ -103,7 +103,7 @@ describe('the learning state machine (lib/learning-stack.ts)', () => {
     expect((await getModelPointers(merchantId, 'order')).active).toBeUndefined();
     // The same item counted the overview's days: its orders of the last 90 days, today's included.
     const day = (at: number) => new Date(at).toISOString().slice(0, 10);
-    const from = day(Date.now() - OVERVIEW_ROLLUP_DAYS * DAY);
+    const from = day(Date.now() - OVERVIEW_LIMITS.days * DAY);
     const rollups = await listOverviewRollups(merchantId, 'order', from, day(Date.now()));
     const counted = rollups.flatMap((r) => r.cells).reduce((n, cell) => n + cell[3], 0);
     expect(counted).toBe(placedAt.filter((at) => day(at) >= from).length);

@@ -1,17 +1,6 @@
 import type { EventType } from '../contract/endpoints.ts';
+import type { OverviewCell, OverviewDayRollup } from '../store/overview-rollups.ts';
 import type { LakeQueryRunner } from './lake-queries.ts';
-
-/** The days each nightly item recounts and the overview can show: today back to 90 days ago. */
-export const OVERVIEW_ROLLUP_DAYS = 90;
-
-/** Decision parts of one outcome, score band (of ten points) and deciding workflow branch. */
-export type OverviewCell = [outcome: string, scoreBand: number, subDecision: string, parts: number];
-
-/** One UTC day of a merchant's decisions of one type, as the overview counts them. */
-export interface OverviewDayRollup {
-  day: string;
-  cells: OverviewCell[];
-}
 
 /**
  * A merchant's decisions of one type per UTC day between two days (inclusive), counted in the lake

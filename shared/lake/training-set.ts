@@ -1,8 +1,10 @@
 import type { EventType } from '../contract/endpoints.ts';
 import type { DecidedEventRow, FeedbackRow } from '../learning/labels.ts';
 import type { TradeoffHistogram } from '../learning/tradeoffs.ts';
+import { OVERVIEW_LIMITS } from '../schemas/console.ts';
+import type { OverviewDayRollup } from '../store/overview-rollups.ts';
 import type { LakeQueryRunner } from './lake-queries.ts';
-import { OVERVIEW_ROLLUP_DAYS, type OverviewDayRollup, readOverviewRollup } from './overview-rollup.ts';
+import { readOverviewRollup } from './overview-rollup.ts';
 import { dayOf, readLatestEventTime, readTradeoffHistogram } from './tradeoff-histogram.ts';
 
 /**
@@ -59,7 +61,7 @@ export async function readTrainingSet(
     readOverviewRollup(run, {
       merchantId,
       eventType,
-      fromDay: dayOf(input.now - OVERVIEW_ROLLUP_DAYS * DAY_MS),
+      fromDay: dayOf(input.now - OVERVIEW_LIMITS.days * DAY_MS),
       toDay,
     }),
   ]);

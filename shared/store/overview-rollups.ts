@@ -1,10 +1,18 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../contract/endpoints.ts';
-import type { OverviewCell, OverviewDayRollup } from '../lake/overview-rollup.ts';
 import { documentClient, tableName } from './client.ts';
 import { overviewKeys } from './keys.ts';
 import { queryAll } from './query-all.ts';
 import { PARTITION_KEY, SORT_KEY } from './table-definition.ts';
+
+/** Decision parts of one outcome, score band (of ten points) and deciding workflow branch. */
+export type OverviewCell = [outcome: string, scoreBand: number, subDecision: string, parts: number];
+
+/** One UTC day of a merchant's decisions of one type, as the overview counts them. */
+export interface OverviewDayRollup {
+  day: string;
+  cells: OverviewCell[];
+}
 
 /**
  * The overview's daily rollups: one item per merchant, event type and UTC day, replaced by each

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OverviewDayRollup } from '../../shared/lake/overview-rollup.ts';
+import type { OverviewDayRollup } from '../../shared/store/overview-rollups.ts';
 import { listOverviewRollups, saveOverviewRollups } from '../../shared/store/overview-rollups.ts';
 import { uid } from '../support/fixtures.ts';
 
