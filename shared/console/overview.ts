@@ -77,7 +77,8 @@ async function daysOf(
 ): Promise<{ days: OverviewDayRollup[]; more: boolean }> {
   const yesterday = dayOf(Date.parse(today) - DAY_MS);
   const [stored, live] = await Promise.all([
-    from <= yesterday
+    // DynamoDB refuses a BETWEEN whose bounds are reversed: a range ending before it starts is empty.
+    from <= yesterday && from <= to
       ? listOverviewRollups(merchantId, eventType, from, to < yesterday ? to : yesterday)
       : Promise.resolve([]),
     from <= today && to >= today ? todayOf(merchantId, eventType, today) : undefined,

@@ -246,6 +246,9 @@ describe('management API', () => {
     expect(body.scoreBands[9] - today.scoreBands[9]).toBe(5000);
     expect(body.scoreBands[4] - today.scoreBands[4]).toBe(3000);
     expect(body.topReasons[0]).toEqual({ reason: 'rollup_branch', count: 8000 });
+    const reversed = await get(`/v1/overview?from=${day(1)}&to=${day(2)}`, key);
+    expect(reversed.status).toBe(200);
+    expect(reversed.body.days).toEqual([]);
   });
 
   describe('console sessions', () => {
