@@ -7,7 +7,9 @@ import { handler as listItems } from '../functions/learning-items.ts';
 import { LEARNING_STATES } from '../lib/learning-stack.ts';
 import { caughtUpLake } from '../local/lake-runner.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
+import { OVERVIEW_LIMITS } from '../shared/schemas/console.ts';
 import { getModelPointers } from '../shared/store/model-versions.ts';
+import { listOverviewRollups } from '../shared/store/overview-rollups.ts';
 import { admin } from './support/admin.ts';
 import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { disputeEntry, placeOrder } from './support/commerce.ts';
@@ -33,6 +35,7 @@ afterAll(() => api.close());
  * Orders 70-100 days old, every other one from a ring sharing a card and device whose orders were
  * all charged back (LOST), so the newest 20 % (the holdout) holds enough abusive orders to judge.
  */
+const placedAt: number[] = [];
 async function merchantWithRing() {
   const { merchantId, apiKey } = await newMerchant();
   const start = Date.now() - 100 * DAY;
@@ -41,10 +44,12 @@ async function merchantWithRing() {
   const ring: string[] = [];
   for (let i = 0; i < 100; i++) {
     const timestamp = start + Math.floor((i * 30 * DAY) / 100);
+    placedAt.push(timestamp);
     const order = await placeOrder(api, apiKey, i % 2 === 0 ? { timestamp, card, device } : { timestamp });
     if (i % 2 === 0) ring.push(order.providerOrderId);
   }
-  await placeOrder(api, apiKey, { timestamp: Date.now() - 60_000 });
+  placedAt.push(Date.now() - 60_000);
+  await placeOrder(api, apiKey, { timestamp: placedAt.at(-1)! });
   for (const orderId of ring) {
     const body = { dispute: [disputeEntry({ disputeStatus: 'LOST', timestamp: start + 40 * DAY })] };
     expect((await api.post(`/v1/order/dispute/${orderId}`, body, { apiKey })).status).toBe(200);
@@ -96,6 +101,14 @@ describe('the learning state machine (lib/learning-stack.ts)', () => {
       promoted: false,
     });
     expect((await getModelPointers(merchantId, 'order')).active).toBeUndefined();
+    // The same item counted the overview's days: its orders of the last 90 days, today's included.
+    const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+    const from = day(Date.now() - OVERVIEW_LIMITS.days * DAY);
+    const rollups = await listOverviewRollups(merchantId, 'order', from, day(Date.now()));
+    const counted = rollups.flatMap((r) => r.cells).reduce((n, cell) => n + cell[3], 0);
+    expect(counted).toBe(placedAt.filter((at) => day(at) >= from).length);
+    expect(counted).toBeGreaterThan(50);
+    expect(rollups.flatMap((r) => r.cells).every(([, , branch]) => branch.length > 0)).toBe(true);
 
     const turnedOn = await admin('merchant', 'update', '--merchant', merchantId, '--auto-promote-models');
     expect(turnedOn.code, turnedOn.stderr).toBe(0);

@@ -16,6 +16,7 @@ export const LAKE_QUERY_NAMES = [
   'export_decided_events',
   'export_feedback',
   'latest_event',
+  'overview_rollup',
   'tradeoff_histogram',
   'training_events',
   'training_feedback',

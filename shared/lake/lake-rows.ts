@@ -31,6 +31,7 @@ export function lakeRowsOfItem(item: Record<string, unknown>, changedAt: number)
         part: index,
         event_at: event.at,
         decision: part.decision ?? null,
+        sub_decision: part.subDecision ?? null,
         abuse_score: part.abuseScore,
         model_version: part.modelVersion,
         value: part.value ?? null,

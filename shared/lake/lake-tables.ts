@@ -34,6 +34,11 @@ export const LAKE_TABLES = {
       { name: 'part', type: 'int', comment: 'The decision part: 0, or the returned line' },
       { name: 'event_at', type: 'bigint', comment: "The event's time as scored (epoch ms)" },
       { name: 'decision', type: 'string', comment: 'APPROVE, DECLINE or REVIEW' },
+      {
+        name: 'sub_decision',
+        type: 'string',
+        comment: "The workflow branch that decided: the reason's stable key (the overview counts by it)",
+      },
       { name: 'abuse_score', type: 'double', comment: '0-100' },
       { name: 'model_version', type: 'string', comment: 'The model that scored it' },
       {

@@ -1,7 +1,10 @@
 import type { EventType } from '../contract/endpoints.ts';
 import type { DecidedEventRow, FeedbackRow } from '../learning/labels.ts';
 import type { TradeoffHistogram } from '../learning/tradeoffs.ts';
+import { OVERVIEW_LIMITS } from '../schemas/console.ts';
+import type { OverviewDayRollup } from '../store/overview-rollups.ts';
 import type { LakeQueryRunner } from './lake-queries.ts';
+import { readOverviewRollup } from './overview-rollup.ts';
 import { dayOf, readLatestEventTime, readTradeoffHistogram } from './tradeoff-histogram.ts';
 
 /**
@@ -9,7 +12,8 @@ import { dayOf, readLatestEventTime, readTradeoffHistogram } from './tradeoff-hi
  * one type in the window, bounded by sampling (every part with feedback, the others at `rate`), the
  * feedback since the window opened, and, for account events, the orders and returns whose abuse they
  * inherit. The learning code (labels.ts, train.ts) takes these rows as it took the table's. The same
- * step counts the type's 90 days for the trade-off report (tradeoff-histogram.ts).
+ * step counts the type's 90 days for the trade-off report (tradeoff-histogram.ts) and the overview
+ * (overview-rollup.ts).
  */
 export interface TrainingSet {
   events: DecidedEventRow[];
@@ -22,6 +26,8 @@ export interface TrainingSet {
   partsInWindow: number;
   /** The type's trade-off histogram over the last 90 days, read by the same item for the console. */
   tradeoffs: TradeoffHistogram;
+  /** The type's daily overview rollups over the last 90 days, today's so far included. */
+  overview: OverviewDayRollup[];
 }
 
 const DAY_MS = 86_400_000;
@@ -43,7 +49,7 @@ export async function readTrainingSet(
   const partsInWindow = Number(counted?.parts ?? 0);
   const negativeSamplingRate = partsInWindow <= input.maxRows ? 1 : input.maxRows / partsInWindow;
   const linkIdentities = ACCOUNT_TYPES.includes(eventType);
-  const [events, feedback, sources, tradeoffs] = await Promise.all([
+  const [events, feedback, sources, tradeoffs, overview] = await Promise.all([
     run('training_events', {
       ...window,
       link_identities: linkIdentities,
@@ -52,6 +58,12 @@ export async function readTrainingSet(
     run('training_feedback', window),
     linkIdentities ? run('training_sources', window) : Promise.resolve([]),
     readTradeoffHistogram(run, { merchantId, eventType, now: input.now, latestEventTime }),
+    readOverviewRollup(run, {
+      merchantId,
+      eventType,
+      fromDay: dayOf(input.now - OVERVIEW_LIMITS.days * DAY_MS),
+      toDay,
+    }),
   ]);
   return {
     events: [
@@ -63,6 +75,7 @@ export async function readTrainingSet(
     negativeSamplingRate,
     partsInWindow,
     tradeoffs,
+    overview,
   };
 }
 

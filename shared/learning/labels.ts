@@ -28,6 +28,8 @@ interface DecisionPart {
   modelVersion: string;
   /** The outcome it got (APPROVE, DECLINE, REVIEW); a declined event's silence says nothing. */
   decision?: string;
+  /** The workflow branch that decided it: the reason's stable key (its text carries figures). */
+  subDecision?: string;
   /** The value the economics weigh (an order's, a returned line's), when the type has one. */
   value?: number;
 }

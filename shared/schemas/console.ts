@@ -275,9 +275,14 @@ export const overviewQuerySchema = z.strictObject({
   to: isoDay().optional().meta({ description: 'Last day (UTC), default today' }),
 });
 
-/** What one overview reads (shared/console/overview.ts); past it the answer says `truncated`. */
+/**
+ * What one overview reads (shared/console/overview.ts): the stored daily rollups (at most one item per
+ * type and day of the last 90) and today's events up to a bound; past it the answer says `truncated`.
+ */
 export const OVERVIEW_LIMITS = {
-  eventsPerType: 20_000,
+  /** The days the nightly item recounts and the overview can show: today back to 90 days ago. */
+  days: 90,
+  eventsTodayPerType: 20_000,
   openReviewsCounted: 1_000,
   topReasons: 8,
   scoreBands: 10,
@@ -287,7 +292,7 @@ export const overviewSchema = z
   .object({
     from: isoDay(),
     to: isoDay(),
-    /** One entry per day and event type with decisions: at most one per event read. */
+    /** One entry per day and event type with decisions, within the last 90 days. */
     days: z
       .array(
         z.object({
@@ -298,7 +303,7 @@ export const overviewSchema = z
           REVIEW: count(),
         }),
       )
-      .max(CONSOLE_EVENT_TYPES.length * OVERVIEW_LIMITS.eventsPerType),
+      .max(CONSOLE_EVENT_TYPES.length * OVERVIEW_LIMITS.days),
     /** Decisions per score band of ten: `scoreBands[0]` counts scores 0-9, ..., `[9]` 90-100. */
     scoreBands: z.array(count()).min(OVERVIEW_LIMITS.scoreBands).max(OVERVIEW_LIMITS.scoreBands),
     topReasons: z.array(z.object({ reason: text(), count: count() })).max(OVERVIEW_LIMITS.topReasons),

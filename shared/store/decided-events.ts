@@ -246,6 +246,7 @@ export function decidedEventRowOf(
         abuseScore: d.abuseScore,
         modelVersion: d.modelVersion,
         decision: d.decision,
+        subDecision: d.subDecision,
         ...(Number.isFinite(value) ? { value } : {}),
       };
     }),

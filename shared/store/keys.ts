@@ -264,6 +264,20 @@ export const learningKeys = {
   modelVersionPrefix: 'VERSION#',
 };
 
+/**
+ * The overview's daily rollups (lake/overview-rollup.ts): one item per merchant, event type and UTC
+ * day in one partition per merchant and type, so the console reads a range of days with one Query.
+ */
+const overviewPartition = (merchantId: string, eventType: string) =>
+  `${merchantScope(merchantId)}#OVERVIEW#${eventType}`;
+
+export const overviewKeys = {
+  day: (merchantId: string, eventType: string, day: string) =>
+    key(overviewPartition(merchantId, eventType), `DAY#${day}`),
+  partition: overviewPartition,
+  dayPrefix: 'DAY#',
+};
+
 /** GSI1 keys for learning: a merchant's disputes by creation time, so training finds its chargebacks. */
 export const learningGsi1 = {
   /** Every merchant, by creation: the nightly training job's list of whom to train. */

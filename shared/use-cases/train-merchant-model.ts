@@ -12,6 +12,7 @@ import {
   saveModelPointers,
   saveModelVersion,
 } from '../store/model-versions.ts';
+import { saveOverviewRollups } from '../store/overview-rollups.ts';
 import { saveTradeoffHistogram } from '../store/tradeoff-histograms.ts';
 import { getWorkflow } from '../store/workflows.ts';
 
@@ -53,8 +54,11 @@ export async function trainMerchantModel(input: {
   set: TrainingSet;
 }): Promise<TrainingRun> {
   const { merchantId, eventType, set } = input;
-  // The console's trade-off report reads what the item counted, whether it trains or not.
-  await saveTradeoffHistogram(merchantId, eventType, set.tradeoffs);
+  // The console's trade-off report and overview read what the item counted, whether it trains or not.
+  await Promise.all([
+    saveTradeoffHistogram(merchantId, eventType, set.tradeoffs),
+    saveOverviewRollups(merchantId, eventType, set.overview),
+  ]);
   if (set.latestEventTime === undefined)
     throw new TrainingError('no_labels', `merchant ${merchantId} has sent no events to learn from`);
   const { labeled, censored } = classifyEvents(eventType, set.events, set.feedback, set.latestEventTime);

@@ -490,8 +490,9 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
     const texts = (selector: string) => other.locator(selector).allTextContents();
     try {
       await signIn(other, suite.api.baseUrl, hostile.consoleKey);
+      // The overview counts reasons by the deciding branch (a reason's text carries figures).
       await eventually(() => texts('h2 + table tbody td:first-child')).toEqual(
-        expect.arrayContaining([hostile.order.reason, hostile.return.reason]),
+        expect.arrayContaining(['every_event']),
       );
       await nothingInterpreted();
 

@@ -4,6 +4,7 @@ import type { LakeRow } from '../../shared/lake/lake-tables.ts';
 /** What a test lake's decision part carries beyond its event's key, time, identities and revision. */
 export interface PartValues {
   decision: string;
+  sub_decision?: string | null;
   abuse_score: number;
   value: number | null;
   signals: string;
@@ -38,6 +39,7 @@ export function decidedLakeRows(
       identities,
       revision,
       changed_at: at + revision,
+      sub_decision: null,
       ...partValues(part),
     },
   }));

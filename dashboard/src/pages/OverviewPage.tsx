@@ -108,7 +108,7 @@ export function OverviewPage({ route }: { route: Route }) {
             </table>
           )}
           {data.truncated ? (
-            <p class="muted">Counted from the newest {format.number(20_000)} events per type.</p>
+            <p class="muted">Today's counts are from its newest {format.number(20_000)} events per type.</p>
           ) : null}
         </>
       ) : null}

@@ -1,0 +1,61 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType } from '../contract/endpoints.ts';
+import { documentClient, tableName } from './client.ts';
+import { overviewKeys } from './keys.ts';
+import { queryAll } from './query-all.ts';
+import { PARTITION_KEY, SORT_KEY } from './table-definition.ts';
+
+/** Decision parts of one outcome, score band (of ten points) and deciding workflow branch. */
+export type OverviewCell = [outcome: string, scoreBand: number, subDecision: string, parts: number];
+
+/** One UTC day of a merchant's decisions of one type, as the overview counts them. */
+export interface OverviewDayRollup {
+  day: string;
+  cells: OverviewCell[];
+}
+
+/**
+ * The overview's daily rollups: one item per merchant, event type and UTC day, replaced by each
+ * nightly item from the lake. An item holds counts (3 outcomes x 10 score bands x the merchant's
+ * workflow branches), never events, so a day is a few kilobytes whatever it held. Never read or
+ * written on the decision path.
+ */
+export async function saveOverviewRollups(
+  merchantId: string,
+  eventType: EventType,
+  days: readonly OverviewDayRollup[],
+): Promise<void> {
+  await Promise.all(
+    days.map(({ day, cells }) =>
+      documentClient.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { ...overviewKeys.day(merchantId, eventType, day), entity: 'overviewRollup', day, cells },
+        }),
+      ),
+    ),
+  );
+}
+
+/** The rollups of [fromDay, toDay], oldest first: one Query reading at most one item per day. */
+export async function listOverviewRollups(
+  merchantId: string,
+  eventType: EventType,
+  fromDay: string,
+  toDay: string,
+): Promise<OverviewDayRollup[]> {
+  const days: OverviewDayRollup[] = [];
+  await queryAll(
+    {
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#sk': SORT_KEY },
+      ExpressionAttributeValues: {
+        ':pk': overviewKeys.partition(merchantId, eventType),
+        ':from': `${overviewKeys.dayPrefix}${fromDay}`,
+        ':to': `${overviewKeys.dayPrefix}${toDay}`,
+      },
+    },
+    (item) => days.push({ day: String(item.day), cells: item.cells as OverviewCell[] }) > 0,
+  );
+  return days;
+}
