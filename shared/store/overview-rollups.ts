@@ -1,9 +1,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../contract/endpoints.ts';
+import { retainUntil } from '../retention.ts';
 import { documentClient, tableName } from './client.ts';
 import { overviewKeys } from './keys.ts';
 import { queryAll } from './query-all.ts';
-import { PARTITION_KEY, SORT_KEY } from './table-definition.ts';
+import { PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from './table-definition.ts';
 
 /** Decision parts of one outcome, score band (of ten points) and deciding workflow branch. */
 export type OverviewCell = [outcome: string, scoreBand: number, subDecision: string, parts: number];
@@ -30,7 +31,14 @@ export async function saveOverviewRollups(
       documentClient.send(
         new PutCommand({
           TableName: tableName,
-          Item: { ...overviewKeys.day(merchantId, eventType, day), entity: 'overviewRollup', day, cells },
+          Item: {
+            ...overviewKeys.day(merchantId, eventType, day),
+            entity: 'overviewRollup',
+            day,
+            cells,
+            // Counts of the day's events: kept as long as they.
+            [TTL_ATTRIBUTE]: retainUntil('events', Date.parse(day)),
+          },
         }),
       ),
     ),

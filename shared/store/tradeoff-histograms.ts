@@ -2,8 +2,10 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../contract/endpoints.ts';
 import type { TradeoffHistogram } from '../learning/tradeoffs.ts';
+import { retainUntil } from '../retention.ts';
 import { documentClient, tableName } from './client.ts';
 import { learningKeys } from './keys.ts';
+import { TTL_ATTRIBUTE } from './table-definition.ts';
 
 /**
  * A merchant's trade-off histogram per event type: one item beside its model versions, replaced by
@@ -23,6 +25,8 @@ export async function saveTradeoffHistogram(
         ...learningKeys.tradeoffHistogram(merchantId, eventType),
         entity: 'tradeoffHistogram',
         histogram: gzipSync(JSON.stringify(histogram)),
+        // Counts of the window's events: kept no longer than they, unless a nightly item replaces it.
+        [TTL_ATTRIBUTE]: retainUntil('events', Date.now()),
       },
     }),
   );

@@ -1,6 +1,10 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { documentClient, tableName } from '../../shared/store/client.ts';
+import { overviewKeys } from '../../shared/store/keys.ts';
 import type { OverviewDayRollup } from '../../shared/store/overview-rollups.ts';
 import { listOverviewRollups, saveOverviewRollups } from '../../shared/store/overview-rollups.ts';
+import { TTL_ATTRIBUTE } from '../../shared/store/table-definition.ts';
 import { uid } from '../support/fixtures.ts';
 
 /** The overview's daily rollup items on DynamoDB Local: saved, replaced and read by day range. */
@@ -26,5 +30,10 @@ describe('overview rollups', () => {
       day(5),
     ]);
     expect(await listOverviewRollups(merchantId, 'login', '2026-11-01', '2026-11-30')).toEqual([]);
+    // A day's counts are kept as long as the day's events (retention `events`).
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: tableName, Key: overviewKeys.day(merchantId, 'order', '2026-11-01') }),
+    );
+    expect(Item?.[TTL_ATTRIBUTE]).toBe(Date.parse('2026-11-01') / 1000 + 400 * 86_400);
   });
 });
