@@ -20,10 +20,7 @@ const COMMON_SURNAME_SHARE = 0.05;
 const UNKNOWN_HOME_OTHERS = 1;
 
 /** One of the event's devices was already used with one of its addresses: the event is at its home. */
-const sharesHome = (
-  addresses: readonly IdentitySnapshot[],
-  devices: readonly IdentitySnapshot[],
-): boolean =>
+const sharesHome = (addresses: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]): boolean =>
   devices.some((device) => addresses.some((address) => device.isLinked('address', address.ref.digest)));
 
 /** Nothing tells the event's home: no device, no address, or a device never used with one. */
