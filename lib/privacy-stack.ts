@@ -209,27 +209,28 @@ export class PrivacyStack extends Stack {
       this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Max' }),
       'A privacy request stopped waking the worker; it waits until `npm run admin -- privacy run`',
     );
-    alarm(
-      'RequestsFailedAlarm',
+    const counted = (metricName: string) =>
       new Metric({
         namespace: METRICS_NAMESPACE,
-        metricName: 'PrivacyRequestsFailed',
+        metricName,
         dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
         statistic: 'Sum',
         period,
-      }),
+      });
+    alarm(
+      'RequestsFailedAlarm',
+      counted('PrivacyRequestsFailed'),
       'A privacy request failed after its attempts; GET on it gives the reason (docs/operations.md)',
     );
     alarm(
       'LakePassesFailedAlarm',
-      new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: 'PrivacyLakePassesFailed',
-        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
-        statistic: 'Sum',
-        period,
-      }),
+      counted('PrivacyLakePassesFailed'),
       "An erasure's pass over the lake failed; it stays due and runs again (docs/operations.md)",
+    );
+    alarm(
+      'OffboardingSlicesFailedAlarm',
+      counted('OffboardingSlicesFailed'),
+      'A slice of an offboarding failed; the next resumes it, and after 3 the run ends failed (docs/operations.md)',
     );
   }
 

@@ -1212,11 +1212,12 @@ describe.each(['sandbox', 'production'] as const)('%s privacy worker (lib/privac
     expect(permission.Properties).toMatchObject({ Principal: 'events.amazonaws.com' });
   });
 
-  it('alarms to the API stack’s topic on crashes, dead letters, failed requests and failed lake passes', () => {
+  it('alarms to the API stack’s topic on crashes, dead letters, failed requests, lake passes and offboarding slices', () => {
     const alarms = resources(template(), 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
     expect(alarms.map((alarm) => alarm.MetricName).sort()).toEqual([
       'ApproximateNumberOfMessagesVisible',
       'Errors',
+      'OffboardingSlicesFailed',
       'PrivacyLakePassesFailed',
       'PrivacyRequestsFailed',
     ]);
