@@ -24,9 +24,9 @@ export function isTimeout(error: unknown): boolean {
 }
 
 /**
- * DynamoDB refusing a write for its size: an item past 400 KB, or a transaction past 4 MB. A valid
- * request can make one (a 250-line return whose every reason is 1,024 characters): it is answered
- * 413 naming the limit, never 500, and nothing of it is written.
+ * DynamoDB refusing a write for its size: an item past 400 KB, or a transaction past 4 MB. Should a
+ * valid request make one, it is answered 413 naming the limit, never 500, and nothing of it is
+ * written.
  */
 const TOO_LARGE =
   /item size (to update )?has exceeded the maximum allowed size|transaction request cannot be larger than/i;

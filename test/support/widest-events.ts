@@ -83,8 +83,8 @@ export function widestOrder(): OrderBody {
 }
 
 /**
- * A return of every line of `order`, just under the body limit; or, with `reasonLength`, each line's
- * reason that long (the record of a return at the body limit passes DynamoDB's 400 KB item limit).
+ * A return of every line of `order`, its reasons filling it to just under the body limit; or, with
+ * `reasonLength`, each line's reason that long.
  */
 export function widestReturn(order: OrderBody, options: { reasonLength?: number } = {}) {
   const tag = uid('wide-return');
