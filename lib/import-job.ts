@@ -1,6 +1,4 @@
 import { type CfnElement, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
 import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
@@ -22,6 +20,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct, type IConstruct } from 'constructs';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import { alarmOnFailedExecutions } from './monitoring.ts';
 import type { ExportsBucketRef } from './privacy-stack.ts';
 import { privateBucket } from './private-bucket.ts';
 import { IMPORT_JOB_ACCESS } from './table-access.ts';
@@ -150,15 +149,16 @@ export class ImportJob extends Construct {
       ],
     });
 
-    const alarm = new Alarm(this, 'FailedImports', {
-      alarmDescription: `A history import failed or was refused (${config.stage}): see docs/operations.md`,
-      metric: this.stateMachine.metricFailed({ period: Duration.minutes(15) }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    alarm.addAlarmAction(new SnsAction(props.alarmTopic));
+    alarmOnFailedExecutions(
+      this,
+      'FailedImports',
+      {
+        stateMachine: this.stateMachine,
+        period: Duration.minutes(15),
+        description: `A history import failed or was refused (${config.stage}): see docs/operations.md`,
+      },
+      props.alarmTopic,
+    );
     this.acknowledgeFindings(bucket);
   }
 

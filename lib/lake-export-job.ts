@@ -1,6 +1,4 @@
 import { Aws, type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
@@ -24,6 +22,7 @@ import { lakeExportKeys } from '../shared/store/keys.ts';
 import { LAKE_EXPORT_ENTITY } from '../shared/store/lake-exports.ts';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import { alarmOnFailedExecutions } from './monitoring.ts';
 
 /** The state names a local run overrides with local handlers. */
 export const LAKE_EXPORT_STATES = {
@@ -149,15 +148,16 @@ export class LakeExportJob extends Construct {
 
     this.startOnNewExports(props);
 
-    const failed = new Alarm(this, 'FailedExports', {
-      alarmDescription: `A bulk export failed (${config.stage}): see the execution's history and docs/operations.md`,
-      metric: this.stateMachine.metricFailed({ period: Duration.minutes(15) }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    failed.addAlarmAction(new SnsAction(props.alarmTopic));
+    alarmOnFailedExecutions(
+      this,
+      'FailedExports',
+      {
+        stateMachine: this.stateMachine,
+        period: Duration.minutes(15),
+        description: `A bulk export failed (${config.stage}): see the execution's history and docs/operations.md`,
+      },
+      props.alarmTopic,
+    );
     this.acknowledgeFindings(props);
   }
 

@@ -25,6 +25,7 @@ import { Construct } from 'constructs';
 import { LAKE_TABLE_NAMES } from '../shared/lake/lake-tables.ts';
 import { ApiFunction, METRICS_NAMESPACE } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import { alarmOnFailedExecutions } from './monitoring.ts';
 import { TABLE_ACCESS } from './table-access.ts';
 
 /** The state names the local run overrides with local handlers (test/support/learning-run.ts). */
@@ -248,15 +249,16 @@ export class LearningJob extends Construct {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
     failedItems.addAlarmAction(alarmAction);
-    const failedRuns = new Alarm(this, 'FailedRuns', {
-      alarmDescription: `A learning run failed as a whole (${config.stage}): see the execution's history`,
-      metric: this.stateMachine.metricFailed({ period: Duration.days(1) }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    failedRuns.addAlarmAction(alarmAction);
+    alarmOnFailedExecutions(
+      this,
+      'FailedRuns',
+      {
+        stateMachine: this.stateMachine,
+        period: Duration.days(1),
+        description: `A learning run failed as a whole (${config.stage}): see the execution's history`,
+      },
+      props.alarmTopic,
+    );
 
     new CfnOutput(this, 'LearningStateMachineArn', {
       value: this.stateMachine.stateMachineArn,

@@ -13,8 +13,9 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { EVENT_TYPES, type EventType } from '../shared/contract/endpoints.ts';
 import { DECISION_OUTCOMES, type DecisionOutcome } from '../shared/schemas/decision.ts';
@@ -213,4 +214,21 @@ function decisionsMetric(eventType: EventType, outcome: DecisionOutcome): Metric
     period: PERIOD,
     label: outcome,
   });
+}
+
+/** An alarm to `topic` on any failed execution of a job's state machine within `period`. */
+export function alarmOnFailedExecutions(
+  scope: Construct,
+  id: string,
+  job: { stateMachine: IStateMachine; period: Duration; description: string },
+  topic: ITopic,
+): void {
+  new Alarm(scope, id, {
+    alarmDescription: job.description,
+    metric: job.stateMachine.metricFailed({ period: job.period }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  }).addAlarmAction(new SnsAction(topic));
 }
