@@ -1,4 +1,3 @@
-import { ApiError } from '../errors.ts';
 import type { ManagementUseCase } from '../http/management-handler.ts';
 import { CONSOLE_EVENT_TYPES, OVERVIEW_LIMITS } from '../schemas/console.ts';
 import { DECISION_OUTCOMES, type DecisionOutcome } from '../schemas/decision.ts';
@@ -15,20 +14,16 @@ type EventType = (typeof CONSOLE_EVENT_TYPES)[number];
 /**
  * GET /v1/overview: decisions per UTC day by event type and outcome, the score distribution in bands
  * of ten, the most frequent deciding workflow branches and the open reviews, over [from, to] (whole
- * UTC days, within the last 90). Days before today are the nightly rollups counted in the lake (one
+ * UTC days; `from` no earlier than 90 days back, as the answer's `from` says). Days before today are the nightly rollups counted in the lake (one
  * item per type and day); today's are counted from a bounded read of today's events.
  */
 export const overview: ManagementUseCase<'overview'> = async ({ caller, query }) => {
   const today = dayOf(Date.now());
   const to = query.to ?? today;
-  const from = query.from ?? dayOf(Date.parse(to) - (DEFAULT_DAYS - 1) * DAY_MS);
+  // The rollups keep the last 90 days: an earlier `from` reads from there, and the answer says so.
   const earliest = dayOf(Date.now() - (OVERVIEW_LIMITS.days - 1) * DAY_MS);
-  if (from < earliest)
-    throw new ApiError(
-      'unprocessable_entity',
-      `The overview keeps the last ${OVERVIEW_LIMITS.days} days: from must be ${earliest} or later.`,
-      { field: 'from' },
-    );
+  const asked = query.from ?? dayOf(Date.parse(to) - (DEFAULT_DAYS - 1) * DAY_MS);
+  const from = asked.localeCompare(earliest) < 0 ? earliest : asked;
   const [typed, open] = await Promise.all([
     Promise.all(
       CONSOLE_EVENT_TYPES.map(async (eventType) => ({

@@ -22,6 +22,8 @@ export const humanEmail = (domain = 'example.com') => `${humanWord()}.${humanWor
 
 export interface SignupOptions {
   customerId?: string;
+  /** A farm's accounts carry names of their own; a family's share one (signals/household.ts). */
+  lastName?: string;
   email?: string;
   device?: string;
   phone?: string;
@@ -35,7 +37,7 @@ export function signupBody(options: SignupOptions = {}) {
   return {
     customerId: options.customerId ?? uid('cust'),
     firstName: 'Test',
-    lastName: 'Person',
+    lastName: options.lastName ?? 'Person',
     username: options.email ?? humanEmail(),
     website: 'shop.example.com',
     ...(options.referrerID ? { referrerID: options.referrerID, referralID: 'spring-campaign' } : {}),
