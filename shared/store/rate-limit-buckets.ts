@@ -168,6 +168,8 @@ async function reserve(
       }
     }
   }
+  // The last race lost may have shown the bucket full: then its wait is the bucket's, not a second.
+  if (known !== undefined && known > latestStart) return refusalAt(known);
   // Three corrected guesses all lost races: the merchant is sending a crowd of requests at once.
   return { admitted: false, retryAfterSeconds: 1 };
 }
