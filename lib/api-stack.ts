@@ -29,8 +29,7 @@ import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.
 import { ConsoleHosting } from './console-hosting.ts';
 import { addGatewayErrors } from './gateway-responses.ts';
 import { type MonitoredFunction, Monitoring } from './monitoring.ts';
-import type { ExportsBucketRef } from './privacy-stack.ts';
-import { privateBucket } from './private-bucket.ts';
+import { type BucketRef, bucketRef, privateBucket } from './private-bucket.ts';
 import { TABLE_ACCESS } from './table-access.ts';
 
 export interface ApiStackProps extends StackProps {
@@ -62,7 +61,7 @@ export class ApiStack extends Stack {
    */
   readonly exportsBucket: Bucket;
   /** The same bucket for the privacy worker's stack (lib/privacy-stack.ts), which writes the exports. */
-  readonly exportsForWorker: ExportsBucketRef;
+  readonly exportsForWorker: BucketRef;
   readonly console: ConsoleHosting;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
@@ -83,12 +82,7 @@ export class ApiStack extends Stack {
         'The privacy worker and the export state machine write exports and merchants read them through presigned links, IAM-signed calls ' +
         'CloudTrail records; objects expire after 8 days, so server access logs would add nothing.',
     });
-    const arnExportName = `${this.stackName}:ExportsBucketArn`;
-    this.exportsForWorker = {
-      bucketName: this.exportsBucket.bucketName,
-      bucketArn: this.exportValue(this.exportsBucket.bucketArn, { name: arnExportName }),
-      arnExportName,
-    };
+    this.exportsForWorker = bucketRef(this, this.exportsBucket, 'ExportsBucketArn');
     const environment: Record<string, string> = {
       ...commonEnvironment(config),
       DEFAULT_RATE_LIMIT_PER_SECOND: String(config.defaultRateLimit.perSecond),

@@ -21,8 +21,7 @@ import { Construct, type IConstruct } from 'constructs';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import { alarmOnFailedExecutions } from './monitoring.ts';
-import type { ExportsBucketRef } from './privacy-stack.ts';
-import { privateBucket } from './private-bucket.ts';
+import { type BucketRef, bucketRef, privateBucket } from './private-bucket.ts';
 import { IMPORT_JOB_ACCESS } from './table-access.ts';
 
 /** The slice function's entry, relative to the repository root. */
@@ -201,7 +200,7 @@ export class ImportStack extends Stack {
   readonly bucket: Bucket;
   readonly job: ImportJob;
   /** The bucket for the privacy worker, whose offboarding deletes a leaving merchant's files. */
-  readonly forPrivacyWorker: ExportsBucketRef;
+  readonly forPrivacyWorker: BucketRef;
 
   constructor(scope: Construct, id: string, props: ImportStackProps) {
     super(scope, id, props);
@@ -218,12 +217,7 @@ export class ImportStack extends Stack {
       eventBridgeConfiguration: { eventBridgeEnabled: true },
     };
     this.job = new ImportJob(this, 'Job', { ...props, bucket: this.bucket });
-    const arnExportName = `${this.stackName}:ImportsBucketArn`;
-    this.forPrivacyWorker = {
-      bucketName: this.bucket.bucketName,
-      bucketArn: this.exportValue(this.bucket.bucketArn, { name: arnExportName }),
-      arnExportName,
-    };
+    this.forPrivacyWorker = bucketRef(this, this.bucket, 'ImportsBucketArn');
 
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',

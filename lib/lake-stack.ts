@@ -23,7 +23,7 @@ import { ApiFunction } from './api-function.ts';
 import { removalPolicyFor, type StageConfig } from './config.ts';
 import { LakeExportJob } from './lake-export-job.ts';
 import { LearningJob } from './learning-stack.ts';
-import { privateBucket } from './private-bucket.ts';
+import { bucketRef, privateBucket } from './private-bucket.ts';
 
 /** The transform's entry, relative to the repository root. */
 export const LAKE_TRANSFORM_HANDLER_FILE = 'functions/lake-transform.ts';
@@ -210,14 +210,11 @@ export class LakeStack extends Stack {
       alarmTopic: props.alarmTopic,
     });
 
-    const arnExportName = `${this.stackName}:LakeBucketArn`;
-    const resultsArnExportName = `${this.stackName}:QueryResultsBucketArn`;
+    const results = bucketRef(this, this.resultsBucket, 'QueryResultsBucketArn');
     this.forPrivacyWorker = {
-      bucketName: this.bucket.bucketName,
-      bucketArn: this.exportValue(this.bucket.bucketArn, { name: arnExportName }),
-      arnExportName,
-      resultsBucketArn: this.exportValue(this.resultsBucket.bucketArn, { name: resultsArnExportName }),
-      resultsArnExportName,
+      ...bucketRef(this, this.bucket, 'LakeBucketArn'),
+      resultsBucketArn: results.bucketArn,
+      resultsArnExportName: results.arnExportName,
       database: databaseName,
       workGroup: this.workGroupName,
     };

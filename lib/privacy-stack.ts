@@ -27,6 +27,7 @@ import {
 } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import type { LakeRef } from './lake-stack.ts';
+import type { BucketRef } from './private-bucket.ts';
 import { PRIVACY_WORKER_ACCESS } from './table-access.ts';
 
 export const PRIVACY_WORKER_HANDLER_FILE = 'functions/privacy-worker.ts';
@@ -47,23 +48,13 @@ export const LAKE_PASS_SCHEDULE = Duration.minutes(15);
 /** Three slices' worth (shared/use-cases/privacy-requests.ts PRIVACY_SLICE_MS): Lambda's longest run. */
 const WORKER_TIMEOUT = Duration.minutes(15);
 
-/**
- * The exports bucket as the API stack hands it over: its ARN under an export name of the API
- * stack's choosing (CDK's own export names are hashes, and cdk-nag's acknowledgement names it).
- */
-export interface ExportsBucketRef {
-  bucketName: string;
-  bucketArn: string;
-  arnExportName: string;
-}
-
 export interface PrivacyStackProps extends StackProps {
   config: StageConfig;
   table: Table;
   /** The API stack's exports bucket, whose links the management API signs: the worker writes there. */
-  exportsBucket: ExportsBucketRef;
+  exportsBucket: BucketRef;
   /** The Import stack's bucket of history files: offboarding deletes the merchant's. */
-  importsBucket: ExportsBucketRef;
+  importsBucket: BucketRef;
   /** The lake, whose files an erasure rewrites without the customer's rows. */
   lake: LakeRef;
   /** The API stack's alarm topic. */

@@ -1,8 +1,10 @@
+import type { Stack } from 'aws-cdk-lib';
 import {
   BlockPublicAccess,
   Bucket,
   BucketEncryption,
   type BucketProps,
+  type IBucket,
   ObjectOwnership,
 } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
@@ -25,4 +27,23 @@ export function privateBucket(
     ...settings,
     removalPolicy: removalPolicyFor(retain),
   });
+}
+
+/**
+ * A bucket as a function in another stack is handed it: its ARN under an export name of this stack's
+ * choosing (CDK's own are hashes, and cdk-nag's acknowledgements name them).
+ */
+export interface BucketRef {
+  bucketName: string;
+  bucketArn: string;
+  arnExportName: string;
+}
+
+export function bucketRef(stack: Stack, bucket: IBucket, exportName: string): BucketRef {
+  const arnExportName = `${stack.stackName}:${exportName}`;
+  return {
+    bucketName: bucket.bucketName,
+    bucketArn: stack.exportValue(bucket.bucketArn, { name: arnExportName }),
+    arnExportName,
+  };
 }
