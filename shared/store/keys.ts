@@ -274,6 +274,9 @@ const overviewPartition = (merchantId: string, eventType: string) =>
 export const overviewKeys = {
   day: (merchantId: string, eventType: string, day: string) =>
     key(overviewPartition(merchantId, eventType), `DAY#${day}`),
+  /** A day's counters kept from the table's stream (store/overview-counters.ts) until its rollup lands. */
+  counters: (merchantId: string, eventType: string, day: string) =>
+    key(overviewPartition(merchantId, eventType), `LIVE#${day}`),
   partition: overviewPartition,
   dayPrefix: 'DAY#',
 };
