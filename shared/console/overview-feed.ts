@@ -16,7 +16,7 @@ const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
  * score band and deciding branch. Only inserts count: a later change of a record (a return's status)
  * is the same event, already counted.
  */
-export function overviewIncrementsOf(inserted: readonly Record<string, unknown>[]): OverviewIncrement[] {
+function overviewIncrementsOf(inserted: readonly Record<string, unknown>[]): OverviewIncrement[] {
   const items = new Map<string, { increment: OverviewIncrement; cells: Map<string, OverviewCell> }>();
   for (const item of inserted) {
     const eventType = CONSOLE_EVENT_TYPES.find((type) => type === item.entity);
