@@ -18,7 +18,7 @@ import type { LakeQueryRunner } from './lake-queries.ts';
  * more, so the rows held at once stay bounded whatever the merchant's history. The same query runs on
  * DuckDB locally and on Athena in AWS; the re-deciding is the request path's pure code.
  */
-export const BACKTEST_SAMPLE_CAP = 200_000;
+const BACKTEST_SAMPLE_CAP = 200_000;
 
 export interface BacktestWindow {
   merchantId: string;
@@ -28,7 +28,7 @@ export interface BacktestWindow {
   to: string;
 }
 
-export interface BacktestCoverage {
+interface BacktestCoverage {
   /** Decision parts the window holds. */
   eventsInWindow: number;
   /** 1: every part; below 1: each part was kept with this probability. */
