@@ -10,7 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_TYPES, type EventType } from '../shared/contract/endpoints.ts';
 import { duckDbRunner } from '../shared/lake/lake-queries.ts';
@@ -23,6 +23,8 @@ const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-27T00:00:00.000Z');
 /** LAKE_BENCH_SCALE (0-1] makes every volume that share of the design's, for a quicker round. */
 const SCALE = Number(process.env.LAKE_BENCH_SCALE ?? 1);
+/** LAKE_BENCH_MEMORY is DuckDB's memory_limit for the queries (it spills past it). */
+const MEMORY_LIMIT = process.env.LAKE_BENCH_MEMORY ?? '4GB';
 const dir = process.env.LAKE_BENCH_DIR ?? join(tmpdir(), SCALE === 1 ? 'lake-bench' : `lake-bench-${SCALE}`);
 /** Rows per kind and the days they span, and the share of them that get abusive feedback. */
 const VOLUMES: Record<EventType, { rows: number; days: number; signals: string[] }> = {
@@ -108,7 +110,18 @@ async function generate(eventType: EventType): Promise<void> {
   console.log(`  generated in ${seconds(started)} s under ${dir}`);
 }
 
-const reopened = await openLocalLake(dir);
+/** DuckDB bounded like a real worker: a memory limit, a directory to spill to, the machine's cores. */
+async function openBoundedLake() {
+  const connection = await openLocalLake(dir);
+  const spill = join(tmpdir(), 'lake-bench-spill');
+  mkdirSync(spill, { recursive: true });
+  await connection.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+  await connection.run(`SET temp_directory = '${spill}'`);
+  await connection.run(`SET threads = ${availableParallelism()}`);
+  return connection;
+}
+
+const reopened = await openBoundedLake();
 const run = duckDbRunner(reopened);
 const [{ parts }] = (await run('event_count', {
   merchant_id: MERCHANT,
@@ -122,7 +135,7 @@ const work = join(tmpdir(), 'lake-bench-sets');
 mkdirSync(work, { recursive: true });
 for (const eventType of EVENT_TYPES) {
   await generate(eventType);
-  const run = duckDbRunner(await openLocalLake(dir));
+  const run = duckDbRunner(await openBoundedLake());
   const started = performance.now();
   const set = await readTrainingSetFor(run, { merchantId: MERCHANT, eventType, now: NOW });
   const queried = seconds(started);
