@@ -1,11 +1,11 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backtestWindow, sampleRateFor } from '../../shared/lake/lake-backtest.ts';
 import { duckDbRunner, type LakeQueryRunner } from '../../shared/lake/lake-queries.ts';
 import type { LakeRow } from '../../shared/lake/lake-tables.ts';
-import { appendLakeRows, openLocalLake } from '../../shared/lake/local-lake.ts';
+import { appendLakeRows, defineLakeViews, openLocalLake } from '../../shared/lake/local-lake.ts';
 import { sampleKeyOf } from '../../shared/learning/sampling.ts';
 import { backtest, type ReplayedEvent } from '../../shared/scoring/backtest.ts';
 import type { Workflow } from '../../shared/scoring/workflow.ts';
@@ -126,5 +126,33 @@ describe('backtestWindow', () => {
     expect(report.coverage.sampled).toBeLessThan(140);
     expect(report.transitions).toEqual(expected.transitions);
     expect(report.outcomes).toEqual(expected.outcomes);
+  });
+
+  it('reads the columns added since older files were written as null, as Athena does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lake-older-'));
+    const lake = await openLocalLake(dir);
+    await appendLakeRows(lake, dir, lakeRows().slice(0, 4));
+    // Those files rewritten as a version before `fields` and `model_thresholds` wrote them.
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.parquet'))
+      .map((name) => join(dir, name));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      await lake.run(
+        `COPY (SELECT * EXCLUDE (fields, model_thresholds) FROM read_parquet('${file}')) TO '${file}.old' (FORMAT parquet)`,
+      );
+      renameSync(`${file}.old`, file);
+    }
+    await defineLakeViews(lake, dir);
+    const counted = await lake.runAndReadAll(
+      'SELECT count(*) AS rows, count(fields) AS fields, count(model_thresholds) AS thresholds FROM decided_events',
+    );
+    expect(counted.getRowObjectsJS()).toEqual([{ rows: 4n, fields: 0n, thresholds: 0n }]);
+    const report = await backtestWindow(
+      duckDbRunner(lake),
+      { merchantId: M, eventType: 'order', from: '2026-11-01', to: '2026-11-30' },
+      await loadWorkflow(candidate),
+    );
+    expect(report.decisionsWithoutFields).toBe(report.decisions);
   });
 });
