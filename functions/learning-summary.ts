@@ -2,7 +2,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { z } from 'zod';
 import { getJson } from '../shared/lake/s3-json.ts';
 import { logger, metrics } from '../shared/observability.ts';
-import { countLearningResults, type LearningItemResult } from '../shared/use-cases/learning-run.ts';
+import { type LearningItemResult, learningRunOutput } from '../shared/use-cases/learning-run.ts';
 
 /**
  * The learning run's last step: counts the items' outcomes from the Distributed Map's result files
@@ -32,10 +32,11 @@ export async function handler(event: unknown) {
         results.push(output && !('failed' in output) ? (output as LearningItemResult) : { failed: true });
       }
     }
-  const counts = countLearningResults(results);
-  metrics.addMetric('LearningItemsTrained', MetricUnit.Count, counts.trained);
-  metrics.addMetric('LearningItemsFailed', MetricUnit.Count, counts.failed);
+  const output = learningRunOutput(results);
+  metrics.addMetric('LearningItemsTrained', MetricUnit.Count, output.trained);
+  metrics.addMetric('LearningItemsFailed', MetricUnit.Count, output.failed);
   metrics.publishStoredMetrics();
+  const { results: _listed, ...counts } = output;
   logger.info('learning run', counts);
-  return counts;
+  return output;
 }

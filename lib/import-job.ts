@@ -1,4 +1,12 @@
-import { type CfnElement, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  ArnFormat,
+  type CfnElement,
+  CfnOutput,
+  Duration,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
 import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
@@ -12,11 +20,14 @@ import {
   DefinitionBody,
   Errors,
   Fail,
+  JsonPath,
   LogLevel,
+  Pass,
   StateMachine,
   Succeed,
+  TaskInput,
 } from 'aws-cdk-lib/aws-stepfunctions';
-import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { LambdaInvoke, StepFunctionsStartExecution } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct, type IConstruct } from 'constructs';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
@@ -35,12 +46,23 @@ export const IMPORT_FILE_EXPIRY = Duration.days(7);
 
 /** The state names a local run overrides with the local handler. */
 export const IMPORT_STATES = {
+  newRun: 'NewRun',
   slice: 'ImportSlice',
   next: 'DoneYet',
+  nextRun: 'NextRun',
+  continueAsNew: 'ContinueAsNew',
+  continued: 'ContinuedAsNew',
   imported: 'Imported',
   refused: 'ImportRefused',
   failed: 'ImportFailed',
 } as const;
+
+/**
+ * Slices an execution runs before it hands the import on to a new execution of itself: about 7
+ * history events a slice keeps 1,000 slices (10 days of 15-minute slices) far inside an execution's
+ * 25,000 events, so an import of any size runs on, execution after execution.
+ */
+export const IMPORT_SLICES_PER_EXECUTION = 1_000;
 
 /** Errors a retry cannot mend: the object, the merchant or the file is wrong (shared/history-import). */
 const NOT_RETRIED = ['ImportRefusedError', 'ZodError'];
@@ -53,6 +75,8 @@ export interface ImportJobProps {
   table: ITable;
   bucket: Bucket;
   alarmTopic: ITopic;
+  /** IMPORT_SLICES_PER_EXECUTION unless a test needs a handover after a few slices. */
+  slicesPerExecution?: number;
 }
 
 /**
@@ -62,7 +86,9 @@ export interface ImportJobProps {
  * before its 15 minutes are up and answers where it stands now; DoneYet loops until the whole file
  * is imported (Imported) or refused for its bad lines (ImportRefused, nothing written). A slice that
  * fails is retried from the same position (an import is idempotent); one that keeps failing ends
- * the execution (ImportFailed). Any failed execution raises the alarm.
+ * the execution (ImportFailed). Any failed execution raises the alarm. After `slicesPerExecution`
+ * slices an execution starts the next one of the same import where it stands (ContinueAsNew), named
+ * after the import's first execution and its generation, so a retried start cannot start two.
  */
 export class ImportJob extends Construct {
   readonly function: ApiFunction;
@@ -71,6 +97,9 @@ export class ImportJob extends Construct {
   constructor(scope: Construct, id: string, props: ImportJobProps) {
     super(scope, id);
     const { config, bucket } = props;
+    const slicesPerExecution = props.slicesPerExecution ?? IMPORT_SLICES_PER_EXECUTION;
+    // Named, so that its definition can start itself by an ARN known before it exists.
+    const stateMachineName = `${Stack.of(this).stackName}-history-import`;
     this.function = new ApiFunction(this, 'ImportFunction', {
       name: 'historyImport',
       handlerFile: IMPORT_HANDLER_FILE,
@@ -109,11 +138,50 @@ export class ImportJob extends Construct {
       causePath: '$.failure.Cause',
     });
     slice.addCatch(failed, { resultPath: '$.failure' });
+
+    // An upload starts generation 0; the run's root names every later generation's execution.
+    const newRun = new Pass(this, IMPORT_STATES.newRun, {
+      parameters: {
+        root: JsonPath.hash(JsonPath.executionName, 'SHA-1'),
+        generation: 0,
+        slices: 0,
+      },
+      resultPath: '$.run',
+    });
+    const begin = new Choice(this, 'Begin')
+      .when(Condition.isPresent('$.run'), slice)
+      .otherwise(newRun.next(slice));
+    const nextRun = new Pass(this, IMPORT_STATES.nextRun, {
+      parameters: {
+        root: JsonPath.stringAt('$.run.root'),
+        generation: JsonPath.mathAdd(JsonPath.numberAt('$.run.generation'), 1),
+        slices: 0,
+      },
+      resultPath: '$.run',
+    });
+    const ownArn = Stack.of(this).formatArn({
+      service: 'states',
+      resource: 'stateMachine',
+      resourceName: stateMachineName,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    const continueAsNew = new StepFunctionsStartExecution(this, IMPORT_STATES.continueAsNew, {
+      stateMachine: StateMachine.fromStateMachineArn(this, 'Itself', ownArn),
+      name: JsonPath.format('{}-g{}', JsonPath.stringAt('$.run.root'), JsonPath.stringAt('$.run.generation')),
+      input: TaskInput.fromJsonPathAt('$'),
+      resultPath: JsonPath.DISCARD,
+    });
+    continueAsNew.addRetry({ errors: [Errors.ALL], maxAttempts: 3, interval: Duration.seconds(5) });
+    continueAsNew.addCatch(failed, { resultPath: '$.failure' });
     const next = new Choice(this, IMPORT_STATES.next)
       .when(Condition.stringEquals('$.progress.phase', 'done'), new Succeed(this, IMPORT_STATES.imported))
       .when(
         Condition.stringEquals('$.progress.phase', 'refused'),
         new Fail(this, IMPORT_STATES.refused, { error: 'ImportRefused', causePath: '$.error' }),
+      )
+      .when(
+        Condition.numberGreaterThanEquals('$.run.slices', slicesPerExecution),
+        nextRun.next(continueAsNew).next(new Succeed(this, IMPORT_STATES.continued)),
       )
       .otherwise(slice);
 
@@ -121,13 +189,15 @@ export class ImportJob extends Construct {
       retention: config.logRetention,
       removalPolicy: removalPolicyFor(config.protectData),
     });
+    slice.next(next);
     this.stateMachine = new StateMachine(this, 'Import', {
+      stateMachineName,
       comment: `A merchant's history import (${config.stage}): slices of the import function until done`,
-      definitionBody: DefinitionBody.fromChainable(slice.next(next)),
+      definitionBody: DefinitionBody.fromChainable(begin),
       tracingEnabled: true,
       logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
-      // 2,000 slices of 15 minutes, within an execution's 25,000 history events (about 7 a slice).
-      timeout: Duration.days(21),
+      // Slices run until the handover (about 10 days), with room for retries.
+      timeout: Duration.days(14),
     });
 
     new Rule(this, 'StartOnUpload', {

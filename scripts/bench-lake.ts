@@ -10,7 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_TYPES, type EventType } from '../shared/contract/endpoints.ts';
 import { duckDbRunner } from '../shared/lake/lake-queries.ts';
@@ -23,6 +23,8 @@ const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-27T00:00:00.000Z');
 /** LAKE_BENCH_SCALE (0-1] makes every volume that share of the design's, for a quicker round. */
 const SCALE = Number(process.env.LAKE_BENCH_SCALE ?? 1);
+/** LAKE_BENCH_MEMORY is DuckDB's memory_limit for the queries (it spills past it). */
+const MEMORY_LIMIT = process.env.LAKE_BENCH_MEMORY ?? '4GB';
 const dir = process.env.LAKE_BENCH_DIR ?? join(tmpdir(), SCALE === 1 ? 'lake-bench' : `lake-bench-${SCALE}`);
 /** Rows per kind and the days they span, and the share of them that get abusive feedback. */
 const VOLUMES: Record<EventType, { rows: number; days: number; signals: string[] }> = {
@@ -46,6 +48,13 @@ const peakMb = () =>
   Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) / 1024);
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 
+// Identities follow the customer, as in real traffic: each customer has an inbox and a device of
+// their own, and one in ten shares a device with another household member (customers c and
+// c + DEVICES). Drawn apart from the customer (200,000 devices for every event, each shared by tens
+// of customers) a few thousand chargebacks linked almost every account event to feedback.
+const CUSTOMERS = 2_000_000;
+const DEVICES = 1_800_000;
+
 /** Generates one type's rows and feedback, unless a run before left them (LAKE_BENCH_DIR). */
 async function generate(eventType: EventType): Promise<void> {
   if (existsSync(join(dir, 'decided_events', `kind=${eventType}`))) return;
@@ -67,16 +76,18 @@ async function generate(eventType: EventType): Promise<void> {
   await lake.run(`
     COPY (
       WITH base AS (
-        SELECT i, hash(i, '${eventType}') AS h1, hash(i, 'signals') AS h2, hash(i % 200000, 'device') AS h3,
+        SELECT i, hash(i, '${eventType}') AS h1, hash(i, 'signals') AS h2,
+          hash(hash(i, '${eventType}') % ${CUSTOMERS} % ${DEVICES}, 'device') AS h3,
           ${NOW - days * DAY} + (i * ${days * DAY} // ${rows}) AS event_at
         FROM range(${rows}) AS t(i)
       )
       SELECT
         '${eventType.toUpperCase()}#' || i AS event_key, '${eventType[0]}' || i AS event_id, 0 AS part, event_at,
         CASE WHEN h1 % 200 = 0 THEN 'DECLINE' WHEN h1 % 50 = 0 THEN 'REVIEW' ELSE 'APPROVE' END AS decision,
-        CAST(h1 % 100 AS DOUBLE) AS abuse_score, '${eventType}-default' AS model_version,
+        CAST(h1 % 100 AS DOUBLE) AS abuse_score, CAST(NULL AS VARCHAR) AS sub_decision,
+        '${eventType}-default' AS model_version,
         CAST(10 + h2 % 200 AS DOUBLE) AS value, '{' || ${signalJson} || '}' AS signals,
-        ['email#' || (h1 % 3000000)::VARCHAR, 'device#' || (h3 % 1000000)::VARCHAR, 'customer#' || (h1 % 2000000)::VARCHAR] AS identities,
+        ['email#' || (h1 % ${CUSTOMERS})::VARCHAR, 'device#' || (h1 % ${CUSTOMERS} % ${DEVICES})::VARCHAR, 'customer#' || (h1 % ${CUSTOMERS})::VARCHAR] AS identities,
         CAST(('0x' || sha256('${MERCHANT}|${eventType}|${eventType.toUpperCase()}#' || i || '|0')[1:8]) AS UBIGINT) / 4294967296.0 AS sample_key,
         0 AS revision, event_at AS changed_at,
         '${eventType}' AS kind, '${MERCHANT}' AS merchant_id, strftime(make_timestamp(event_at * 1000), '%Y-%m-%d') AS day
@@ -108,7 +119,18 @@ async function generate(eventType: EventType): Promise<void> {
   console.log(`  generated in ${seconds(started)} s under ${dir}`);
 }
 
-const reopened = await openLocalLake(dir);
+/** DuckDB bounded like a real worker: a memory limit, a directory to spill to, the machine's cores. */
+async function openBoundedLake() {
+  const connection = await openLocalLake(dir);
+  const spill = join(tmpdir(), 'lake-bench-spill');
+  mkdirSync(spill, { recursive: true });
+  await connection.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+  await connection.run(`SET temp_directory = '${spill}'`);
+  await connection.run(`SET threads = ${availableParallelism()}`);
+  return connection;
+}
+
+const reopened = await openBoundedLake();
 const run = duckDbRunner(reopened);
 const [{ parts }] = (await run('event_count', {
   merchant_id: MERCHANT,
@@ -122,7 +144,7 @@ const work = join(tmpdir(), 'lake-bench-sets');
 mkdirSync(work, { recursive: true });
 for (const eventType of EVENT_TYPES) {
   await generate(eventType);
-  const run = duckDbRunner(await openLocalLake(dir));
+  const run = duckDbRunner(await openBoundedLake());
   const started = performance.now();
   const set = await readTrainingSetFor(run, { merchantId: MERCHANT, eventType, now: NOW });
   const queried = seconds(started);

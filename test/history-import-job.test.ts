@@ -196,6 +196,37 @@ describe('the history import job', () => {
     expect(missing).toMatchObject({ ended: 'failed', slices: 1, error: { name: 'ImportRefusedError' } });
   });
 
+  it('hands a long import on to a new execution of itself every few slices, named by run and generation, until done', async () => {
+    const { merchantId } = await newMerchant({ accountUpdatesEnabled: true });
+    const key = `${merchantId}/long.ndjson`;
+    s3.put(BUCKET, key, toNdjson(lines));
+    let runs = 0;
+    const slice = async (input: unknown) => {
+      // A crash in a later execution is still retried there.
+      if (++runs === 5) throw new Error('the function crashed');
+      return handler(input, runningOut(25));
+    };
+    const run = await runImportLocally(key, slice, { slicesPerExecution: 2 });
+    expect(run.ended, String(run.error)).toBe('succeeded');
+    expect(run.output).toMatchObject({
+      merchantId,
+      key,
+      progress: { phase: 'done', events: lines.length, imported: lines.length },
+    });
+    const generations = run.started.length + 1;
+    expect(generations).toBeGreaterThan(2);
+    // Every execution but the last ran its two slices; the crashed run is not counted.
+    const recorded = (run.output as { progress: { slices: number } }).progress.slices;
+    expect(recorded).toBe(run.slices - 1);
+    expect(recorded).toBeGreaterThan(2 * (generations - 1));
+    expect(recorded).toBeLessThanOrEqual(2 * generations);
+    // One root for the import, one name per generation: a retried start names the same execution.
+    const [root] = run.started[0]!.split('-g');
+    expect(root).toMatch(/^[0-9a-f]{40}$/);
+    expect(run.started).toEqual(run.started.map((_, i) => `${root}-g${i + 1}`));
+    expect(run.output).toMatchObject({ run: { root, generation: generations - 1 } });
+  });
+
   it('bundled with the Lambda settings and aliases, reads the object through the S3 client', async () => {
     const { merchantId } = await newMerchant({ accountUpdatesEnabled: true });
     const key = `${merchantId}/bundled.ndjson`;

@@ -1091,8 +1091,24 @@ describe.each(['sandbox', 'production'] as const)('%s history import (lib/import
       '\\"ErrorEquals\\":[\\"States.ALL\\"],\\"IntervalSeconds\\":30,\\"MaxAttempts\\":3',
       '\\"ImportRefused\\":{\\"Type\\":\\"Fail\\"',
       '\\"ImportFailed\\":{\\"Type\\":\\"Fail\\"',
+      // After 1,000 slices the execution hands the import on to a new one of itself, then ends.
+      '{\\"Variable\\":\\"$.run.slices\\",\\"NumericGreaterThanEquals\\":1000,\\"Next\\":\\"NextRun\\"}',
+      '\\"ContinueAsNew\\":{\\"Next\\":\\"ContinuedAsNew\\"',
+      ':states:startExecution\\"',
     ])
       expect(definition).toContain(part);
+    // It may start itself (by its own name) and nothing else; its name is the stack's.
+    expect(machine.Properties.StateMachineName).toBe(`AbuseDecision-${stage}-Import-history-import`);
+    const machineRole = (machine.Properties.RoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+    const starts = statementsOf(template(), policyStatements(template()), machineRole)
+      .filter(({ statement }) => asList(statement.Action).some((a) => String(a).startsWith('states:')))
+      .map(({ statement }) => [statement.Action, JSON.stringify(statement.Resource)]);
+    expect(starts).toEqual([
+      [
+        'states:StartExecution',
+        expect.stringContaining(':stateMachine:AbuseDecision-' + stage + '-Import-history-import"'),
+      ],
+    ]);
     const alarms = resources(template(), 'AWS::CloudWatch::Alarm')
       .map(([, a]) => a.Properties)
       .filter((a) => a.MetricName === 'ExecutionsFailed' && JSON.stringify(a.Dimensions).includes(machineId));

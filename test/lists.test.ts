@@ -186,6 +186,30 @@ describe('the watch list on decisions (model signals)', () => {
     );
     expect(member.abuseScore).toBeLessThan(ring.abuseScore);
   });
+
+  it('a fraudster back after the chargeback on the same device and drop, with a new e-mail and card, is not approved', async () => {
+    const { api, apiKey } = suite;
+    const device = uid('fraud-laptop');
+    const drop = `${uid('drop')} Dock Rd`;
+    // The ring's order, charged back as fraud weeks later.
+    const fraud = await placeOrder(api, apiKey, {
+      device,
+      street: drop,
+      timestamp: Date.now() - 30 * DAY_MS,
+    });
+    const lost = disputeEntry({
+      disputeStatus: 'LOST',
+      disputeReason: 'FRAUD',
+      timestamp: Date.now() - 3 * DAY_MS,
+    });
+    await reportDispute(api, apiKey, fraud.providerOrderId, lost);
+
+    const back = orderDecision(
+      await api.post('/v1/order', orderBody({ device, street: drop, timestamp: Date.now() }), { apiKey }),
+    );
+    expect(back.decision, back.decisionReason).not.toBe('APPROVE');
+    expect(back.decisionReason).toMatch(/on the watch list since .*; e-mail first seen after it/);
+  });
 });
 
 describe('abusiveDisposition and abuseReview', () => {

@@ -1,8 +1,14 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { caughtUpLake } from '../local/lake-runner.ts';
 import { admin } from './support/admin.ts';
 import { newMerchant, startTestApi, type TestApi } from './support/api.ts';
 import { disputeEntry, placeOrder } from './support/commerce.ts';
 import { uid } from './support/fixtures.ts';
+import { runLearningLocally } from './support/learning-state-machine.ts';
+import { startStepFunctionsStandIn } from './support/step-functions-stand-in.ts';
 import { createOwnTable } from './support/table-snapshot.ts';
 
 const DAY = 86_400_000;
@@ -112,6 +118,66 @@ describe('models CLI', () => {
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stderr).error).toMatch(/no labeled return events/);
     expect(json(await admin('models', 'list', ...args)).active).toBe(listed.active);
+  });
+
+  it('against a stage, trains as one execution of the learning state machine and prints what it trained', async () => {
+    const { merchantId, ring } = await merchantWithRing({ goodShoppers: 48, ringOrders: 12 });
+    const lakeDir = mkdtempSync(join(tmpdir(), 'stage-lake-'));
+    // The stand-in runs the synthesized learning state machine with local handlers, as the stage would.
+    const stepFunctions = await startStepFunctionsStandIn(
+      async (input) =>
+        (await runLearningLocally(input as never, { lake: await caughtUpLake(lakeDir) })).counts,
+    );
+    const machine = 'arn:aws:states:us-east-1:123456789012:stateMachine:learning';
+    const stage = {
+      LEARNING_STATE_MACHINE_ARN: machine,
+      AWS_ENDPOINT_URL_SFN: stepFunctions.endpoint,
+      LEARNING_POLL_MS: '100',
+    };
+    const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
+    try {
+      const trained = await admin('models', 'train', '--merchant', merchantId, '--type', 'order', stage);
+      expect(trained.code, trained.stderr).toBe(0);
+      expect(stepFunctions.started).toEqual([
+        {
+          stateMachineArn: machine,
+          name: expect.stringMatching(new RegExp(`^cli-${merchantId}-order-\\d+$`)),
+          input: { merchantId, eventType: 'order' },
+        },
+      ]);
+      expect(trained.stderr).toMatch(new RegExp(`training ${merchantId}/order: SUCCEEDED after \\d+ s`));
+      const result = json(trained);
+      expect(result.execution).toBe(
+        `arn:aws:states:us-east-1:123456789012:execution:learning:${stepFunctions.started[0]!.name}`,
+      );
+      expect(result).toMatchObject({ promoted: false, trainedOn: { events: 60, positives: ring.length } });
+      expect(result.evaluation.candidate.rocAuc).toBeGreaterThanOrEqual(0.9);
+      const listed = json(await admin('models', 'list', '--merchant', merchantId, '--type', 'order'));
+      expect(listed.versions.map((v: { version: string }) => v.version)).toContain(result.version);
+
+      // What the execution could not train is the CLI's error, as locally.
+      const notTrained = await admin('models', 'train', '--merchant', merchantId, '--type', 'return', stage);
+      expect(notTrained.code).toBe(1);
+      expect(JSON.parse(lastLine(notTrained.stderr)).error).toMatch(
+        /^cannot train: .*no labeled return events/,
+      );
+      const bounded = await admin(
+        'models',
+        'train',
+        '--merchant',
+        merchantId,
+        '--type',
+        'order',
+        '--max-rows',
+        '10',
+        stage,
+      );
+      expect(bounded.code).toBe(2);
+      expect(bounded.stderr).toContain('--max-rows is for a local run');
+      expect(stepFunctions.started).toHaveLength(2);
+    } finally {
+      await stepFunctions.close();
+    }
   });
 
   it('refuses bad input with a clear message and exit 1, changing nothing', async () => {

@@ -26,7 +26,8 @@ import {
   readTrainingSetFor,
   trainMerchantModel,
 } from '../../shared/use-cases/train-merchant-model.ts';
-import { type AdminCommand, CommandError, positiveInteger, requireFlag } from '../command.ts';
+import { type AdminCommand, CommandError, positiveInteger, requireFlag, UsageError } from '../command.ts';
+import { learningStateMachineArn, trainInStage } from '../stage-learning.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -45,6 +46,11 @@ export const modelCommands: AdminCommand[] = [
     run: async (flags) => {
       const { merchantId, eventType } = await requireTarget(flags);
       const maxRows = positiveInteger(flags, 'max-rows');
+      const stateMachineArn = learningStateMachineArn();
+      if (stateMachineArn) {
+        if (maxRows) throw new UsageError('--max-rows is for a local run: a stage trains with its own bound');
+        return trainOnStage(stateMachineArn, merchantId, eventType, flags.promote === true);
+      }
       try {
         // The nightly item's two steps: the training set from the lake (caught up with the table), the fit.
         const now = Date.now();
@@ -61,13 +67,7 @@ export const modelCommands: AdminCommand[] = [
           now,
           set,
         });
-        return {
-          version: version.version,
-          trainedOn: version.trainedOn,
-          thresholds: version.thresholds,
-          evaluation: readable(version).evaluation,
-          promoted,
-        };
+        return trainedSummary(version, promoted);
       } catch (error) {
         if (error instanceof TrainingError) throw new CommandError(`cannot train: ${error.message}`);
         throw error;
@@ -199,6 +199,37 @@ async function requireTarget(flags: Flags): Promise<{ merchantId: string; eventT
 }
 
 /** A version to print: its kept holdout rows (data for the trade-off report) only counted. */
+function trainedSummary(version: ModelVersion, promoted: boolean) {
+  return {
+    version: version.version,
+    trainedOn: version.trainedOn,
+    thresholds: version.thresholds,
+    evaluation: readable(version).evaluation,
+    promoted,
+  };
+}
+
+/** On a stage: one execution of the learning state machine, then the version it wrote. */
+async function trainOnStage(
+  stateMachineArn: string,
+  merchantId: string,
+  eventType: EventType,
+  promote: boolean,
+) {
+  const { executionArn, output } = await trainInStage(
+    stateMachineArn,
+    { merchantId, eventType, ...(promote ? { promote } : {}) },
+    (line) => process.stderr.write(`${line}\n`),
+  );
+  const [result] = output.results ?? [];
+  if (!result || 'failed' in result)
+    throw new CommandError(`training failed: its retries are spent (execution ${executionArn})`);
+  if (result.outcome !== 'trained' || !result.version)
+    throw new CommandError(`cannot train: ${(result.reasons ?? []).join('; ')}`);
+  const version = await requireVersion(merchantId, eventType, result.version);
+  return { ...trainedSummary(version, result.promoted === true), execution: executionArn };
+}
+
 function readable(version: ModelVersion) {
   const { holdoutRows, ...evaluation } = version.evaluation;
   return { ...version, evaluation: { ...evaluation, holdoutRowsKept: holdoutRows?.rows.length ?? 0 } };

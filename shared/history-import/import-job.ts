@@ -35,6 +35,17 @@ export const importSliceRequestSchema = z.strictObject({
   concurrency: z.number().int().min(1).max(64).optional(),
   /** Where the import stands: absent on the first slice. */
   progress: importProgressSchema.optional(),
+  /**
+   * The state machine's execution bookkeeping (lib/import-job.ts): which run of the import this is
+   * and how many slices it has run; each slice counts itself.
+   */
+  run: z
+    .strictObject({
+      root: z.string().max(64),
+      generation: z.number().int().min(0),
+      slices: z.number().int().min(0),
+    })
+    .optional(),
 });
 export type ImportSliceRequest = z.infer<typeof importSliceRequestSchema>;
 
@@ -56,7 +67,7 @@ export async function runImportSlice(
   request: ImportSliceRequest,
   context: ImportJobContext,
 ): Promise<ImportSliceResult> {
-  const { key, progress: _previous, ...rest } = request;
+  const { key, progress: _previous, run, ...rest } = request;
   const merchantId = request.merchantId ?? key.split('/')[0] ?? '';
   if (!key.startsWith(`${merchantId}/`)) {
     throw new ImportRefusedError(`key ${key} is not under the merchant's prefix ${merchantId}/`);
@@ -74,7 +85,14 @@ export async function runImportSlice(
     });
     const error = progress.phase === 'refused' ? refusal(progress).message : undefined;
     await recordImportStatus(merchantId, key, progress, error);
-    return { merchantId, key, ...rest, progress, ...(error !== undefined ? { error } : {}) };
+    return {
+      merchantId,
+      key,
+      ...rest,
+      progress,
+      ...(run ? { run: { ...run, slices: run.slices + 1 } } : {}),
+      ...(error !== undefined ? { error } : {}),
+    };
   } catch (error) {
     // The status says why the workflow stopped; the workflow's retries may still resume it.
     await recordImportStatus(merchantId, key, previous, (error as Error).message);

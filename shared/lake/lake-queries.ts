@@ -8,6 +8,7 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
  * (`-- parameters: a, b, a`), and a run names its values.
  */
 export const LAKE_QUERY_NAMES = [
+  'backtest_events',
   'erasure_kept_decided_events',
   'erasure_kept_feedback',
   'erasure_kept_list_changes',

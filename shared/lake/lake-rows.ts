@@ -36,6 +36,8 @@ export function lakeRowsOfItem(item: Record<string, unknown>, changedAt: number)
         model_version: part.modelVersion,
         value: part.value ?? null,
         signals: JSON.stringify(part.signals),
+        fields: part.fields ? JSON.stringify(part.fields) : null,
+        model_thresholds: part.modelThresholds ? JSON.stringify(part.modelThresholds) : null,
         identities: [...event.identities],
         sample_key: sampleKeyOf(`${merchantId}|${eventType}`, event.eventKey, index),
         ...change,

@@ -47,6 +47,16 @@ export const LAKE_TABLES = {
         comment: "The value the economics weigh (an order's total, a line's)",
       },
       { name: 'signals', type: 'string', comment: 'The signal values as the model saw them (JSON object)' },
+      {
+        name: 'fields',
+        type: 'string',
+        comment: 'The event fields the workflow read (JSON object; null before they were kept): backtests',
+      },
+      {
+        name: 'model_thresholds',
+        type: 'string',
+        comment: "The model's thresholds the workflow read (JSON object or null): backtests",
+      },
       { name: 'identities', type: 'array<string>', comment: "The event's identities as kind#digest" },
       {
         name: 'sample_key',

@@ -51,17 +51,31 @@ export async function openLocalLake(dir: string): Promise<DuckDBConnection> {
   return connection;
 }
 
-/** (Re)defines the views: an empty table until the first file of a table is written. */
+/**
+ * (Re)defines the views: an empty table until the first file of a table is written. A column no file
+ * has yet (one added to the table since they were written) reads as null, as Athena reads Parquet by
+ * column name.
+ */
 export async function defineLakeViews(connection: DuckDBConnection, dir: string): Promise<void> {
   for (const table of LAKE_TABLE_NAMES) {
     const tableDir = join(dir, table);
     const columns = columnTypes(table);
-    const body = hasFiles(tableDir)
-      ? `SELECT ${columns.map(([name, type]) => `CAST("${name}" AS ${type}) AS "${name}"`).join(', ')}
-         FROM read_parquet(${sqlText(join(tableDir, '**', '*.parquet'))}, hive_partitioning = true,
-           union_by_name = true, hive_types = {'kind': VARCHAR, 'merchant_id': VARCHAR, 'day': VARCHAR})`
-      : `SELECT ${columns.map(([name, type]) => `CAST(NULL AS ${type}) AS "${name}"`).join(', ')} WHERE false`;
-    await connection.run(`CREATE OR REPLACE VIEW ${table} AS ${body}`);
+    const nulls = (names: readonly (readonly [string, string])[]) =>
+      names.map(([name, type]) => `CAST(NULL AS ${type}) AS "${name}"`).join(', ');
+    if (!hasFiles(tableDir)) {
+      await connection.run(`CREATE OR REPLACE VIEW ${table} AS SELECT ${nulls(columns)} WHERE false`);
+      continue;
+    }
+    const files = `read_parquet(${sqlText(join(tableDir, '**', '*.parquet'))}, hive_partitioning = true,
+      union_by_name = true, hive_types = {'kind': VARCHAR, 'merchant_id': VARCHAR, 'day': VARCHAR})`;
+    const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${files}`);
+    const present = new Set(described.getRowObjects().map((row) => String(row.column_name)));
+    const select = columns
+      .map(([name, type]) =>
+        present.has(name) ? `CAST("${name}" AS ${type}) AS "${name}"` : nulls([[name, type]]),
+      )
+      .join(', ');
+    await connection.run(`CREATE OR REPLACE VIEW ${table} AS SELECT ${select} FROM ${files}`);
   }
 }
 

@@ -1,4 +1,6 @@
 import type { EventType } from '../contract/endpoints.ts';
+import type { ModelThresholds } from '../scoring/model.ts';
+import type { FieldValue } from '../scoring/variables.ts';
 
 /**
  * Label rules: which decided events turned out abusive, from the feedback that concerns them. Pure:
@@ -32,6 +34,9 @@ interface DecisionPart {
   subDecision?: string;
   /** The value the economics weigh (an order's, a returned line's), when the type has one. */
   value?: number;
+  /** What the workflow read besides the signals (the lake keeps them for backtests). */
+  fields?: Readonly<Record<string, FieldValue>>;
+  modelThresholds?: ModelThresholds;
 }
 
 /** Feedback in its current state (a dispute that went LOST then WON is WON). */

@@ -16,6 +16,17 @@ export interface BacktestEvent {
   decisions: readonly Decision[];
 }
 
+/** An event as a replay reads it: from the table's items or the lake's rows. */
+export interface ReplayedEvent extends Omit<BacktestEvent, 'decisions'> {
+  decisions: readonly ReplayedDecision[];
+}
+
+/** What a stored decision keeps that a replay reads: the table's items and the lake's rows both have it. */
+export type ReplayedDecision = Pick<
+  Decision,
+  'decision' | 'subDecision' | 'abuseScore' | 'modelThresholds' | 'signals' | 'fields'
+>;
+
 interface BacktestExample {
   eventId: string;
   createdAt: string;
@@ -48,7 +59,7 @@ export interface BacktestReport {
 
 export function backtest(
   candidate: RunnableWorkflow,
-  events: readonly BacktestEvent[],
+  events: readonly ReplayedEvent[],
   maxExamples = WORKFLOW_LIMITS.backtestExamples,
 ): BacktestReport {
   const report: BacktestReport = {

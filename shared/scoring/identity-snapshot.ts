@@ -20,6 +20,11 @@ export interface IdentitySnapshot {
   /** The latest event time recorded on it (a late event may find one after its own time). */
   lastSeenAt: number | undefined;
   count: (metric: string) => WindowedCount;
+  /**
+   * Seconds from the latest event of a metric whose moments are kept (a new-device login) to the
+   * event's time; negative when it came later, undefined when none was kept.
+   */
+  secondsSinceLatest: (metric: string) => number | undefined;
   /** Distinct identities of a linked kind in the last 15 min / 1 h / 24 h, the event's own left out. */
   distinct: (kind: string, own?: readonly { digest: string }[]) => DistinctCount;
   /** Distinct identities of a kind linked to this one. */

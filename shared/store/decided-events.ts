@@ -247,6 +247,8 @@ export function decidedEventRowOf(
         modelVersion: d.modelVersion,
         decision: d.decision,
         subDecision: d.subDecision,
+        ...(d.fields ? { fields: d.fields } : {}),
+        ...(d.modelThresholds ? { modelThresholds: d.modelThresholds } : {}),
         ...(Number.isFinite(value) ? { value } : {}),
       };
     }),

@@ -52,6 +52,10 @@ export function toSnapshot(
     firstSeenAt: typeof item?.firstSeenAt === 'number' ? item.firstSeenAt : undefined,
     lastSeenAt: typeof item?.lastSeenAt === 'number' ? item.lastSeenAt : undefined,
     count: (metric) => windowedCount(item, metric, at),
+    secondsSinceLatest: (metric) => {
+      const latest = item?.[latestAttribute(metric)];
+      return typeof latest === 'number' ? (at - latest) / 1000 : undefined;
+    },
     distinct: (kind, own = []) =>
       distinctCount(
         item,
@@ -91,6 +95,8 @@ interface PendingIdentityChange {
   links: Map<IdentityKind, Set<string>>;
   /** Velocity bucket attribute -> fingerprints of linked identities seen in it. */
   sightings: Map<string, Set<number>>;
+  /** Per stamped metric, the latest event time it was stamped with (`stamp`). */
+  stamps: Map<string, number>;
   /** Earliest and latest event time among the moves (first/last seen are their min/max). */
   earliestAt: number | undefined;
   touchedAt: number | undefined;
@@ -126,6 +132,7 @@ export class HistoryChanges {
         adds: new Map(),
         links: new Map(),
         sightings: new Map(),
+        stamps: new Map(),
         earliestAt: undefined,
         touchedAt: undefined,
       };
@@ -141,6 +148,18 @@ export class HistoryChanges {
     for (const attribute of attributesForEvent(metric, at)) {
       change.adds.set(attribute, (change.adds.get(attribute) ?? 0) + amount);
     }
+    touch(change, at);
+    return this;
+  }
+
+  /**
+   * Keeps the moment of a metric's latest event on the identity (`latest_<metric>`, read back as
+   * `secondsSinceLatest`), for a signal that fades with the time since it: counts keep windows, not
+   * moments. Moves only forward, as last seen does.
+   */
+  stamp(ref: IdentityRef, metric: string, at: number): this {
+    const change = this.entry(ref);
+    change.stamps.set(metric, Math.max(change.stamps.get(metric) ?? at, at));
     touch(change, at);
     return this;
   }
@@ -161,6 +180,8 @@ export class HistoryChanges {
         for (const member of members) set.add(member);
         mine.sightings.set(attribute, set);
       }
+      for (const [metric, at] of change.stamps)
+        mine.stamps.set(metric, Math.max(mine.stamps.get(metric) ?? at, at));
       if (change.earliestAt !== undefined) touch(mine, change.earliestAt);
       if (change.touchedAt !== undefined) touch(mine, change.touchedAt);
       // In order: the last rewrite, on condition of what the first one read.
@@ -305,6 +326,14 @@ export class HistoryChanges {
         values[':last'] = latest;
         setClauses.push('#last = :last');
       }
+      for (const [metric, at] of change.stamps) {
+        const stamped = stored?.[latestAttribute(metric)];
+        if (typeof stamped === 'number' && stamped >= at) continue;
+        names[`#t${n}`] = latestAttribute(metric);
+        values[`:t${n}`] = at;
+        setClauses.push(`#t${n} = :t${n}`);
+        n++;
+      }
       // A member's shared identity without a network key waits for the worker, sighted when the
       // merchant first saw it (an identity known before joining is not a new one); once keyed, it is
       // never queued again.
@@ -364,6 +393,9 @@ const legacyAttributes = (stored: Record<string, unknown>): string[] =>
     0,
     LEGACY_REMOVALS_PER_WRITE,
   );
+
+/** Where `stamp` keeps a metric's latest moment: no bucket or legacy pattern matches it. */
+const latestAttribute = (metric: string) => `latest_${metric}`;
 
 function touch(change: PendingIdentityChange, at: number): void {
   change.earliestAt = Math.min(change.earliestAt ?? at, at);

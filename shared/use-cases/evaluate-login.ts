@@ -82,7 +82,8 @@ function evaluateAttempt({
     changes.link(customer, roles.devices, at);
     if (mfaUsed) changes.add(customer, METRIC.mfaLogins, 1, at);
     // Read by account updates: a risky change soon after a new-device login is the takeover pattern.
-    if (deviceFacts.newDevice) changes.add(customer, METRIC.newDeviceLogins, 1, at);
+    if (deviceFacts.newDevice)
+      changes.add(customer, METRIC.newDeviceLogins, 1, at).stamp(customer, METRIC.newDeviceLogins, at);
   }
   recordDecline(changes, decision, roles.all, at);
   const login: LoginRecord = {

@@ -102,8 +102,23 @@ async function guardFor(merchantId: string, eventType: EventType, now: number) {
   }
 }
 
+/** Up to this many items, a run's output lists each item's result too (a run on demand has one). */
+const RESULTS_LISTED = 10;
+
+export type LearningRunOutput = ReturnType<typeof countLearningResults> & {
+  results?: (LearningItemResult | { failed: true })[];
+};
+
+/** The learning run's output: its counts, and each item's result when there are few. */
+export function learningRunOutput(
+  results: readonly (LearningItemResult | { failed: true })[],
+): LearningRunOutput {
+  const counts = countLearningResults(results);
+  return results.length <= RESULTS_LISTED ? { ...counts, results: [...results] } : counts;
+}
+
 /** A run's outcome in numbers: items whose result is missing failed (Step Functions gave up on them). */
-export function countLearningResults(results: readonly (LearningItemResult | { failed: true })[]) {
+function countLearningResults(results: readonly (LearningItemResult | { failed: true })[]) {
   const done = results.filter((r): r is LearningItemResult => !('failed' in r));
   return {
     items: results.length,

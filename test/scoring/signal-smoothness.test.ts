@@ -35,8 +35,7 @@ import { countIn, fakeSnapshot, listMarker } from './snapshots.ts';
  * - A time's neighbours are 10 % apart, from a second to 400 days (a day apart where the signal
  *   reads days): at most 0.25.
  * - A ratio's neighbours are 0.02 apart: at most 0.3.
- * Windowed counts (the last hour, 24 hours) are counts; where a signal reads a window's edge as its
- * time, the step there is the one its meaning states (riskyChangeAfterNewDeviceLogin).
+ * Windowed counts (the last hour, 24 hours) are counts.
  */
 const STEP = { count: 1, time: 0.25, ratio: 0.3 } as const;
 
@@ -500,8 +499,14 @@ describeSweeps('account', accountSignals, {
   youngIdentity: youngSweep('customer', updateWithTime),
   newIdentitiesAroundLastHour: velocitySweep('customersPerDevice', updateWithTime),
   riskyChange: FLAG,
-  riskyChangeAfterNewDeviceLogin:
-    'the windows a new-device login is still in (15 minutes, the hour, the day): 0.2, 0.4 and 0.4, as its meaning states',
+  riskyChangeAfterNewDeviceLogin: [
+    seconds('since the latest new-device login', (s) =>
+      accountUpdate({
+        account: { links: { device: ['device-1'] }, latest: { [METRIC.newDeviceLogins]: s } },
+        input: risky,
+      }),
+    ),
+  ],
   riskyChangeAfterFailures: [
     counts('failed logins today', (n) =>
       accountUpdate({ account: accountCounts(METRIC.loginFailures, countIn('h24', n)), input: risky }),

@@ -17,6 +17,8 @@ export interface FakeHistory {
   distinct?: Record<string, Partial<DistinctCount>>;
   firstSeenAt?: number;
   lastSeenAt?: number;
+  /** Seconds since each stamped metric's latest event (secondsSinceLatest). */
+  latest?: Record<string, number>;
   /** List entries on the identity, acting at the time the snapshot is read. */
   lists?: readonly ListMarker[];
 }
@@ -36,6 +38,7 @@ export function fakeSnapshot(
     lastSeenAt: history.lastSeenAt ?? history.firstSeenAt,
     distinct: (linkKind) => ({ m15: 0, h1: 0, h24: 0, ...history.distinct?.[linkKind] }),
     count: (metric) => ({ ...ZERO, ...history.counts?.[metric] }),
+    secondsSinceLatest: (metric) => history.latest?.[metric],
     linkedCount: (linkKind) => history.links?.[linkKind]?.length ?? 0,
     isLinked: (linkKind, linked) => history.links?.[linkKind]?.includes(linked) ?? false,
     lists: history.lists ?? [],

@@ -8,6 +8,8 @@ export interface PartValues {
   abuse_score: number;
   value: number | null;
   signals: string;
+  fields?: string | null;
+  model_thresholds?: string | null;
   sample_key: number;
 }
 
@@ -40,6 +42,8 @@ export function decidedLakeRows(
       revision,
       changed_at: at + revision,
       sub_decision: null,
+      fields: null,
+      model_thresholds: null,
       ...partValues(part),
     },
   }));

@@ -11,11 +11,12 @@ import { LEARNING_STATES, LearningJob } from '../../lib/learning-stack.ts';
 import type { duckDbRunner, LakeQueryRunner } from '../../shared/lake/lake-queries.ts';
 import type { TrainingSet } from '../../shared/lake/training-set.ts';
 import {
-  countLearningResults,
   fitLearningItem,
   type LearningItem,
   type LearningItemResult,
+  type LearningRunOutput,
   learningItems,
+  learningRunOutput,
 } from '../../shared/use-cases/learning-run.ts';
 import { readTrainingSetFor } from '../../shared/use-cases/train-merchant-model.ts';
 
@@ -84,7 +85,7 @@ function asLocalRun(definition: Json): Json {
 }
 
 export interface LocalLearningRun {
-  counts: ReturnType<typeof countLearningResults>;
+  counts: LearningRunOutput;
   results: (LearningItemResult | (LearningItem & { failed: true }))[];
   /** How many times each step ran, by `merchantId/eventType`. */
   attempts: Record<string, number>;
@@ -144,7 +145,7 @@ export async function runLearningLocally(
         },
         [LEARNING_STATES.summarize]: (input) => {
           results = (input as unknown as { resultWriter: LocalLearningRun['results'] }).resultWriter;
-          return countLearningResults(results) as never;
+          return learningRunOutput(results) as never;
         },
       },
       retryIntervalOverrides: { [LEARNING_STATES.trainingSet]: 0, [LEARNING_STATES.fit]: 0 },

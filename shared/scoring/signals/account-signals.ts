@@ -6,12 +6,13 @@ import { accountDeviceFacts, otherAccountsOf } from './account-devices.ts';
 import { orderHousehold } from './household.ts';
 import type { IdentityTimeFacts } from './identity-time.ts';
 import {
+  durationWords,
   newIdentitiesAroundLastHour,
   scriptSpeedAfterPreviousEvent,
   youngIdentity,
 } from './identity-time.ts';
 import type { SignalDeclaration, Signals } from './signal.ts';
-import { declareSignal, SILENT_BELOW, saturating, signalsOf } from './signal.ts';
+import { declareSignal, fadeAround, SILENT_BELOW, saturating, signalsOf } from './signal.ts';
 import { flagSignal, othersLinked } from './signal-shapes.ts';
 import {
   type WatchFacts,
@@ -33,6 +34,14 @@ export interface AccountScoringInput {
     devices: readonly IdentitySnapshot[];
   };
 }
+
+/**
+ * A takeover changes the account within the session it got in with: minutes, at most a few hours
+ * (an attacker does not come back tomorrow to a door that may have been shut). A risky change counts
+ * almost fully within three hours of a login from a device new to the account, half at six, hardly
+ * at twelve, and not the next day: fadeAround(seconds between them, 6 hours).
+ */
+const NEW_DEVICE_SESSION_SECONDS = 6 * 3600;
 
 /** Signals only a high-risk change can fire: `n` of something before it, log2(1 + n). */
 const riskyAfter = <Name extends string>(
@@ -65,15 +74,14 @@ export const ACCOUNT_SIGNALS = [
     (input) => `${input.changeType} is a high-risk change`,
   ),
   declareSignal('riskyChangeAfterNewDeviceLogin', ({ risky, history }: AccountScoringInput) => {
-    const logins = history.customer.count(METRIC.newDeviceLogins);
-    if (!risky || logins.h24 <= 0) return undefined;
-    // The takeover pattern is minutes; the same day still counts, less: each window the login is
-    // still in adds its part (15 minutes 0.2, the hour 0.4, the day 0.4), never one step to nothing.
-    const value = (logins.m15 > 0 ? 0.2 : 0) + (logins.h1 > 0 ? 0.4 : 0) + 0.4;
-    return {
-      value,
-      evidence: `shortly after a login from a new device (${logins.h1 > 0 ? 'last hour' : 'last 24 hours'})`,
-    };
+    const since = history.customer.secondsSinceLatest(METRIC.newDeviceLogins);
+    if (!risky || since === undefined) return undefined;
+    // Either side of the login: a login timed by our clock and a change by the merchant's can land
+    // in either order, seconds apart.
+    const apart = Math.abs(since);
+    const value = fadeAround(apart, NEW_DEVICE_SESSION_SECONDS);
+    if (value < SILENT_BELOW) return undefined;
+    return { value, evidence: `within ${durationWords(Math.round(apart))} of a login from a new device` };
   }),
   riskyAfter(
     'riskyChangeAfterFailures',

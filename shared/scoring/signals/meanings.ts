@@ -127,7 +127,7 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
   account: {
     riskyChange: `1 when the change is high-risk (${[...RISKY_CHANGE_TYPES].join(', ')}), else 0.`,
     riskyChangeAfterNewDeviceLogin:
-      'For a high-risk change after a successful login from a device new to the account: 0.4 for a login in the last 24 hours, 0.4 more within the hour, 0.2 more within 15 minutes (1 in all); else 0.',
+      "For a high-risk change near the account's latest successful login from a device new to it: 1 / (1 + (t / 6 h)^4), t the time between them (either side); else 0.",
     riskyChangeAfterFailures:
       'log2(1 + n), n = failed logins on the account in the last 24 hours, for a high-risk change; else 0.',
     riskyChangesLastHour:

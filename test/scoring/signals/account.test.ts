@@ -11,6 +11,12 @@ const accountCounts = (metric: string, windows: Record<string, number>) => ({
   links: { device: ['device-1'] },
   counts: { [metric]: windows },
 });
+/** An account whose latest login from a device new to it was `seconds` before the change. */
+const sinceNewDeviceLogin = (seconds: number): FakeHistory => ({
+  links: { device: ['device-1'] },
+  counts: { [METRIC.newDeviceLogins]: countIn('d30', 1) },
+  latest: { [METRIC.newDeviceLogins]: seconds },
+});
 /** A signal only a high-risk change fires: on the account's `history`, and not on a low-risk change. */
 const riskyAfter = (label: string, history: FakeHistory, value: number, evidence: string) => [
   fires(label, accountUpdate({ account: history, input: risky }), value, evidence),
@@ -42,21 +48,31 @@ describeSignalRows('account', accountSignals, {
   ],
   riskyChangeAfterNewDeviceLogin: [
     fires(
-      'within the hour of a new-device login, not the last 15 minutes: 0.4 + 0.4',
-      accountUpdate({ account: accountCounts(METRIC.newDeviceLogins, countIn('h1', 1)), input: risky }),
-      0.8,
-      'shortly after a login from a new device (last hour)',
+      'ten minutes after a new-device login: almost fully',
+      accountUpdate({ account: sinceNewDeviceLogin(600), input: risky }),
+      1 / (1 + (600 / 21_600) ** 4),
+      'within 10 minutes of a login from a new device',
     ),
     fires(
-      'later the same day',
-      accountUpdate({ account: accountCounts(METRIC.newDeviceLogins, countIn('h24', 1)), input: risky }),
-      0.4,
-      'shortly after a login from a new device (last 24 hours)',
+      'four hours after: still the session an attacker got in with',
+      accountUpdate({ account: sinceNewDeviceLogin(4 * 3600), input: risky }),
+      1 / (1 + (4 / 6) ** 4),
+      'within 4 hours of a login from a new device',
     ),
-    silent(
-      'a low-risk change after one',
-      accountUpdate({ account: accountCounts(METRIC.newDeviceLogins, countIn('h1', 1)) }),
+    fires(
+      'six hours after: half',
+      accountUpdate({ account: sinceNewDeviceLogin(6 * 3600), input: risky }),
+      0.5,
+      'within 6 hours of a login from a new device',
     ),
+    silent('the next day', accountUpdate({ account: sinceNewDeviceLogin(26 * 3600), input: risky })),
+    fires(
+      'a login timed a minute after the change (two clocks): the same',
+      accountUpdate({ account: sinceNewDeviceLogin(-60), input: risky }),
+      1 / (1 + (60 / 21_600) ** 4),
+      'within 60 seconds of a login from a new device',
+    ),
+    silent('a low-risk change after one', accountUpdate({ account: sinceNewDeviceLogin(600) })),
   ],
   riskyChangeAfterFailures: riskyAfter(
     'after 3 failed logins today',
