@@ -276,13 +276,15 @@ export const overviewQuerySchema = z.strictObject({
 });
 
 /**
- * What one overview reads (shared/console/overview.ts): the stored daily rollups (at most one item per
- * type and day of the last 90) and today's events up to a bound; past it the answer says `truncated`.
+ * What one overview reads (shared/console/overview.ts), whatever the merchant's size: per type, the
+ * stored daily rollups (at most one item per day of the last 90) and the stream-fed counters of the
+ * last `countedDays` days (one item per day), and the open reviews up to `openReviewsCounted`.
  */
 export const OVERVIEW_LIMITS = {
   /** The days the nightly item recounts and the overview can show: today back to 90 days ago. */
   days: 90,
-  eventsTodayPerType: 20_000,
+  /** Days the stream-fed counters stand in for a rollup: today, and two nights the rollup may be late. */
+  countedDays: 3,
   openReviewsCounted: 1_000,
   topReasons: 8,
   scoreBands: 10,
@@ -307,8 +309,8 @@ export const overviewSchema = z
     /** Decisions per score band of ten: `scoreBands[0]` counts scores 0-9, ..., `[9]` 90-100. */
     scoreBands: z.array(count()).min(OVERVIEW_LIMITS.scoreBands).max(OVERVIEW_LIMITS.scoreBands),
     topReasons: z.array(z.object({ reason: text(), count: count() })).max(OVERVIEW_LIMITS.topReasons),
+    /** Open reviews, counted up to 1,000 (1,000 means at least as many). */
     openReviews: boundedInt(0, OVERVIEW_LIMITS.openReviewsCounted),
-    truncated: z.boolean(),
   })
   .meta({ id: 'Overview' });
 

@@ -279,6 +279,7 @@ export const overviewKeys = {
     key(overviewPartition(merchantId, eventType), `LIVE#${day}`),
   partition: overviewPartition,
   dayPrefix: 'DAY#',
+  countersPrefix: 'LIVE#',
 };
 
 /** GSI1 keys for learning: a merchant's disputes by creation time, so training finds its chargebacks. */

@@ -46,11 +46,34 @@ export async function saveOverviewRollups(
 }
 
 /** The rollups of [fromDay, toDay], oldest first: one Query reading at most one item per day. */
-export async function listOverviewRollups(
+export function listOverviewRollups(
   merchantId: string,
   eventType: EventType,
   fromDay: string,
   toDay: string,
+): Promise<OverviewDayRollup[]> {
+  return queryOverviewDays(
+    merchantId,
+    eventType,
+    overviewKeys.dayPrefix,
+    fromDay,
+    toDay,
+    (item) => item.cells as OverviewCell[],
+  );
+}
+
+/**
+ * The items of one kind (sort-key prefix) of a merchant's type's overview partition for the days
+ * [fromDay, toDay], oldest first, each turned into its day's cells by `cellsOf`: one Query, at most
+ * one item per day.
+ */
+export async function queryOverviewDays(
+  merchantId: string,
+  eventType: EventType,
+  prefix: string,
+  fromDay: string,
+  toDay: string,
+  cellsOf: (item: Record<string, unknown>) => OverviewCell[],
 ): Promise<OverviewDayRollup[]> {
   const days: OverviewDayRollup[] = [];
   await queryAll(
@@ -59,11 +82,11 @@ export async function listOverviewRollups(
       ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#sk': SORT_KEY },
       ExpressionAttributeValues: {
         ':pk': overviewKeys.partition(merchantId, eventType),
-        ':from': `${overviewKeys.dayPrefix}${fromDay}`,
-        ':to': `${overviewKeys.dayPrefix}${toDay}`,
+        ':from': `${prefix}${fromDay}`,
+        ':to': `${prefix}${toDay}`,
       },
     },
-    (item) => days.push({ day: String(item.day), cells: item.cells as OverviewCell[] }) > 0,
+    (item) => days.push({ day: String(item.day), cells: cellsOf(item) }) > 0,
   );
   return days;
 }
