@@ -60,6 +60,7 @@ const { startUploadPoller } = await import('../local/upload-poller.ts');
 const { startLakePoller } = await import('../local/lake-poller.ts');
 const { startPrivacyPoller } = await import('../local/privacy-poller.ts');
 const { startLakeExportPoller } = await import('../local/lake-export-poller.ts');
+const { startOverviewPoller } = await import('../local/overview-poller.ts');
 
 await ensureTable(dynamoDbClient, tableName);
 
@@ -109,6 +110,8 @@ const lake = await startLakePoller(join(dataDir, 'lake'));
 const privacy = startPrivacyPoller(join(dataDir, 'lake'));
 // Bulk exports (POST /v1/exports) run on the local lake from here, as the export state machine does in AWS.
 const exports = startLakeExportPoller(join(dataDir, 'lake'));
+// Decisions reach the console overview's counters from here, as the overview feed Lambda counts them in AWS.
+const overviewCounters = startOverviewPoller();
 server.listen(port, '127.0.0.1', () => {
   console.log(`Abuse-decision API (${readRuntimeConfig().environment}) ready at http://127.0.0.1:${port}`);
   console.log(
@@ -127,6 +130,7 @@ async function stop() {
   lake.stop();
   privacy.stop();
   exports.stop();
+  overviewCounters.stop();
   await s3.close();
   server.close();
   server.closeAllConnections();

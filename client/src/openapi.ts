@@ -1744,7 +1744,6 @@ export interface components {
             }[];
             /** Format: int32 */
             openReviews: number;
-            truncated: boolean;
         };
         AuditPage: {
             items: components["schemas"]["AuditEntry"][];

@@ -26,6 +26,7 @@ vi.hoisted(() => {
 const { createOwnTable, dropOwnTable } = await import('../support/table-snapshot.ts');
 await createOwnTable({ stream: true });
 const { caughtUpLake } = await import('../../local/lake-runner.ts');
+const { overviewFeed } = await import('../../local/overview-poller.ts');
 const { runLearningLocally } = await import('../support/learning-state-machine.ts');
 // Privacy exports go to an S3 stand-in, as under `npm start`.
 const { startS3ObjectServer } = await import('../../local/s3-stand-in.ts');
@@ -74,6 +75,8 @@ const asciiDigits = (text: string) =>
   text.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (digit) => String(digit.charCodeAt(0) & 0xf));
 
 const suite = withTestApi();
+/** The overview's counters fed from the table's stream, as `npm start`'s poller feeds them. */
+const feedOverview = overviewFeed();
 let browser: Browser;
 let chartChunk: string[];
 let hostile: Awaited<ReturnType<typeof seedHostileText>>;
@@ -97,6 +100,7 @@ beforeAll(async () => {
   // The rule's reason words lead each decision's reason: the merchant's text is in what is shown.
   expect(hostile.order.reason.startsWith(`${HOSTILE_TEXT}; `)).toBe(true);
   expect(hostile.return.reason.startsWith(`${HOSTILE_TEXT}; `)).toBe(true);
+  await feedOverview();
 });
 afterAll(async () => {
   await browser?.close();
@@ -408,6 +412,7 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
 
   it('shows the overview charts and the audit log of the changes; a page opened directly skips the chart library', async () => {
     await placeOrder(suite.api, merchant.apiKey);
+    await feedOverview();
     await nav('Overview');
     await visible(page.getByText('Decisions per day'));
     await visible(page.locator('.chart canvas'));

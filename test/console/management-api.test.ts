@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { OVERVIEW_LIMITS } from '../../shared/schemas/console.ts';
-import { saveOverviewRollups } from '../../shared/store/overview-rollups.ts';
 import { expectError, TEST_OPERATOR, waitForKeyCacheExpiry, withTestApi } from '../support/api.ts';
 import { countersOf, emailOf } from '../support/commerce.ts';
 import { consoleKey, orderAndReturn, reviewEveryReturn, saveWorkflow } from '../support/console.ts';
 import { uid } from '../support/fixtures.ts';
-
-const DAY = 86_400_000;
 
 const { revokeApiKey, findApiKeyByHash, hashApiKey } = await import('../../shared/store/merchants.ts');
 const { ROUTES } = await import('../../shared/http/routes.ts');
@@ -201,55 +197,6 @@ describe('management API', () => {
       rules: [{ name: 'high_abuse_score', decision: 'DECLINE', condition: 'abuseScore >= 85' }],
       defaultBranch: { name: 'default_approve', decision: 'APPROVE' },
     });
-  });
-
-  it('gives an overview of decisions per day, score bands, reasons and open reviews', async () => {
-    const key = await consoleKey(suite.merchantId);
-    const today = new Date().toISOString().slice(0, 10);
-    const body = (await get(`/v1/overview?from=${today}&to=${today}`, key)).body;
-    const orders = body.days.filter((d: { eventType: string }) => d.eventType === 'order');
-    expect(orders.length).toBe(1);
-    expect(orders[0].day).toBe(today);
-    const decided = body.days.reduce(
-      (n: number, d: Record<string, number>) => n + d.APPROVE! + d.DECLINE! + d.REVIEW!,
-      0,
-    );
-    expect(body.scoreBands.reduce((a: number, b: number) => a + b, 0)).toBe(decided);
-    expect(body.topReasons.length).toBeGreaterThan(0);
-    expect(body.openReviews).toBeGreaterThan(0);
-    expectError(await get('/v1/overview?from=yesterday', key), 422, 'unprocessable_entity', 'from');
-    const longAgo = new Date(Date.now() - OVERVIEW_LIMITS.days * DAY).toISOString().slice(0, 10);
-    const kept = new Date(Date.now() - (OVERVIEW_LIMITS.days - 1) * DAY).toISOString().slice(0, 10);
-    expect((await get(`/v1/overview?from=${longAgo}`, key)).body.from).toBe(kept);
-  });
-
-  it("shows earlier days from the nightly rollups, today's from today's events", async () => {
-    const key = await consoleKey(suite.merchantId);
-    const day = (ago: number) => new Date(Date.now() - ago * DAY).toISOString().slice(0, 10);
-    await saveOverviewRollups(suite.merchantId, 'return', [
-      {
-        day: day(2),
-        cells: [
-          ['DECLINE', 9, 'rollup_branch', 5000],
-          ['APPROVE', 0, 'default_approve', 7],
-        ],
-      },
-      { day: day(1), cells: [['REVIEW', 4, 'rollup_branch', 3000]] },
-    ]);
-    const today = (await get(`/v1/overview?from=${day(0)}`, key)).body;
-    const body = (await get(`/v1/overview?from=${day(2)}`, key)).body;
-    const returns = body.days.filter((d: { eventType: string }) => d.eventType === 'return');
-    expect(returns).toEqual([
-      { day: day(2), eventType: 'return', APPROVE: 7, DECLINE: 5000, REVIEW: 0 },
-      { day: day(1), eventType: 'return', APPROVE: 0, DECLINE: 0, REVIEW: 3000 },
-      ...today.days.filter((d: { eventType: string }) => d.eventType === 'return'),
-    ]);
-    expect(body.scoreBands[9] - today.scoreBands[9]).toBe(5000);
-    expect(body.scoreBands[4] - today.scoreBands[4]).toBe(3000);
-    expect(body.topReasons[0]).toEqual({ reason: 'rollup_branch', count: 8000 });
-    const reversed = await get(`/v1/overview?from=${day(1)}&to=${day(2)}`, key);
-    expect(reversed.status).toBe(200);
-    expect(reversed.body.days).toEqual([]);
   });
 
   describe('console sessions', () => {

@@ -1,11 +1,7 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { forEachConcurrently } from '../../shared/concurrency.ts';
-import { newMerchantId } from '../../shared/ids.ts';
-import type { Decision } from '../../shared/scoring/decide.ts';
-import { documentClient, dynamoDbClient, tableName } from '../../shared/store/client.ts';
-import { decidedEventItem, listDecidedEvents } from '../../shared/store/decided-events.ts';
-import { keys } from '../../shared/store/keys.ts';
+import { dynamoDbClient } from '../../shared/store/client.ts';
+import { listDecidedEvents } from '../../shared/store/decided-events.ts';
+import { merchantWithOrders } from '../support/decided-orders.ts';
 
 /**
  * A listing reads about `limit` items from the 64 shards of a merchant's event index, however many
@@ -14,44 +10,6 @@ import { keys } from '../../shared/store/keys.ts';
 const SMALL = 1_000;
 const LARGE = 100_000;
 const START = Date.parse('2026-01-01T00:00:00.000Z');
-
-const decision: Decision = {
-  decision: 'APPROVE',
-  subDecision: 'default_approve',
-  decisionType: 'APPROVE/DECLINE',
-  reason: 'r',
-  abuseScore: 6,
-  modelVersion: 'order-1',
-  workflowVersion: 'default-order-1',
-  signals: {},
-};
-
-/** `count` orders a minute apart, written with BatchWriteItem (25 a call, 8 calls at once). */
-async function merchantWithOrders(count: number): Promise<{ merchantId: string; orderIds: string[] }> {
-  const merchantId = newMerchantId();
-  const orderIds = Array.from({ length: count }, (_, i) => `o-${String(i).padStart(6, '0')}`);
-  const batches = Array.from({ length: Math.ceil(count / 25) }, (_, b) =>
-    orderIds.slice(b * 25, b * 25 + 25),
-  );
-  await forEachConcurrently(batches, 8, async (batch) => {
-    let requests = batch.map((orderId) => {
-      const at = START + Number(orderId.slice(2)) * 60_000;
-      const record = { merchantId, createdAt: new Date(at).toISOString(), eventAt: at, decision };
-      const item = decidedEventItem(
-        { eventType: 'order', key: keys.order(merchantId, orderId), eventId: orderId },
-        record,
-      );
-      return { PutRequest: { Item: item } };
-    });
-    while (requests.length > 0) {
-      const { UnprocessedItems } = await documentClient.send(
-        new BatchWriteCommand({ RequestItems: { [tableName]: requests } }),
-      );
-      requests = (UnprocessedItems?.[tableName] ?? []) as typeof requests;
-    }
-  });
-  return { merchantId, orderIds };
-}
 
 let scanned = 0;
 dynamoDbClient.middlewareStack.add(
@@ -74,8 +32,8 @@ let small: { merchantId: string; orderIds: string[] };
 let large: { merchantId: string; orderIds: string[] };
 
 beforeAll(async () => {
-  small = await merchantWithOrders(SMALL);
-  large = await merchantWithOrders(LARGE);
+  small = await merchantWithOrders(SMALL, START);
+  large = await merchantWithOrders(LARGE, START);
 });
 
 describe('queryGsi1 over 64 shards', () => {

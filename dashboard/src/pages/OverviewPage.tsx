@@ -107,9 +107,6 @@ export function OverviewPage({ route }: { route: Route }) {
               </tbody>
             </table>
           )}
-          {data.truncated ? (
-            <p class="muted">Today's counts are from its newest {format.number(20_000)} events per type.</p>
-          ) : null}
         </>
       ) : null}
     </div>

@@ -1,0 +1,43 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { feedOverviewCounters } from '../shared/console/overview-feed.ts';
+import { pollEvery } from './poll.ts';
+import { readTableStream, type StreamCheckpoint, streamsClient } from './table-stream.ts';
+
+/**
+ * Local mode's overview feed: DynamoDB Local's stream of the table, read as the feed function reads
+ * the table's Kinesis stream in AWS, into the same counters (shared/console/overview-feed.ts). Where
+ * each shard was read to is kept in memory only: a restarted poller reads the stream from its start
+ * again, and the counters' per-shard guard counts each change once all the same.
+ */
+export function overviewFeed(client: DynamoDBStreamsClient = streamsClient()) {
+  let checkpoint: StreamCheckpoint | undefined;
+  /** One pass: every shard from where the last pass stopped; answers how many changes it read. */
+  return async (): Promise<number> => {
+    const read = await readTableStream(checkpoint, client);
+    if (!read) return 0;
+    await feedOverviewCounters(
+      read.records.map(({ shardId, record }) => ({
+        shardId,
+        sequenceNumber: record.dynamodb?.SequenceNumber ?? '',
+        eventName: record.eventName ?? '',
+        newImage: record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined,
+      })),
+    );
+    checkpoint = read.checkpoint;
+    return read.records.length;
+  };
+}
+
+/** `npm start`'s overview feed: a pass every second, so a decision shows on the overview at once. */
+export function startOverviewPoller(options: { intervalMs?: number; log?: (line: string) => void } = {}) {
+  const log = options.log ?? console.log;
+  const pass = overviewFeed();
+  return pollEvery(
+    options.intervalMs ?? 1_000,
+    async () => {
+      await pass();
+    },
+    (error) => log(`overview feed: ${error.message}`),
+  );
+}

@@ -1,0 +1,109 @@
+import { DescribeTableCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  type _Record,
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from '@aws-sdk/client-dynamodb-streams';
+import { readRuntimeConfig } from '../shared/config.ts';
+import { dynamoDbClient, tableName } from '../shared/store/client.ts';
+
+/**
+ * DynamoDB Local's stream of the table, read as local mode's stand-in for the AWS consumers of the
+ * table's changes (the lake feed, the overview feed): each reader keeps where it read each shard to.
+ */
+export interface StreamCheckpoint {
+  streamArn: string;
+  /** Per shard: the last sequence number read, or `closed` once a closed shard was read to its end. */
+  shards: Record<string, string>;
+}
+
+/** The changes of one pass, each with its shard, in shard order. */
+export interface StreamRecords {
+  checkpoint: StreamCheckpoint;
+  records: { shardId: string; record: _Record }[];
+}
+
+export const streamsClient = () => {
+  const config = readRuntimeConfig();
+  return new DynamoDBStreamsClient({
+    region: config.region,
+    ...(config.dynamoDbEndpoint
+      ? {
+          endpoint: config.dynamoDbEndpoint,
+          credentials: {
+            accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local',
+            secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+          },
+        }
+      : {}),
+  });
+};
+
+/**
+ * Every shard read from where `saved` stopped (from its start for a new stream); undefined while the
+ * table has no stream yet (switched on here, so the next pass reads it).
+ */
+export async function readTableStream(
+  saved: StreamCheckpoint | undefined,
+  client: DynamoDBStreamsClient,
+): Promise<StreamRecords | undefined> {
+  const streamArn = await tableStreamArn();
+  if (!streamArn) return undefined;
+  const checkpoint: StreamCheckpoint =
+    saved?.streamArn === streamArn ? { streamArn, shards: { ...saved.shards } } : { streamArn, shards: {} };
+  const records: StreamRecords['records'] = [];
+  for (const shardId of await shardIds(client, streamArn)) {
+    const last = checkpoint.shards[shardId];
+    if (last === 'closed') continue;
+    let iterator = (
+      await client.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shardId,
+          ...(last
+            ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: last }
+            : { ShardIteratorType: 'TRIM_HORIZON' }),
+        }),
+      )
+    ).ShardIterator;
+    while (iterator) {
+      const page = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+      const read = page.Records ?? [];
+      for (const record of read) records.push({ shardId, record });
+      const newest = read.at(-1)?.dynamodb?.SequenceNumber;
+      if (newest) checkpoint.shards[shardId] = newest;
+      if (!page.NextShardIterator) checkpoint.shards[shardId] = 'closed';
+      // An open shard answers an empty page once it is read to its end.
+      iterator = read.length > 0 ? page.NextShardIterator : undefined;
+    }
+  }
+  return { checkpoint, records };
+}
+
+/** The table's stream, switched on for a table made before the lake had one (answers undefined then). */
+async function tableStreamArn(): Promise<string | undefined> {
+  const { Table } = await dynamoDbClient.send(new DescribeTableCommand({ TableName: tableName }));
+  if (Table?.StreamSpecification?.StreamEnabled && Table.LatestStreamArn) return Table.LatestStreamArn;
+  await dynamoDbClient.send(
+    new UpdateTableCommand({
+      TableName: tableName,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    }),
+  );
+  return undefined;
+}
+
+async function shardIds(client: DynamoDBStreamsClient, streamArn: string): Promise<string[]> {
+  const ids: string[] = [];
+  let start: string | undefined;
+  do {
+    const { StreamDescription } = await client.send(
+      new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }),
+    );
+    for (const shard of StreamDescription?.Shards ?? []) if (shard.ShardId) ids.push(shard.ShardId);
+    start = StreamDescription?.LastEvaluatedShardId;
+  } while (start);
+  return ids;
+}
