@@ -23,6 +23,7 @@ import { ApiFunction } from './api-function.ts';
 import { removalPolicyFor, type StageConfig } from './config.ts';
 import { LakeExportJob } from './lake-export-job.ts';
 import { LearningJob } from './learning-stack.ts';
+import { OverviewFeed } from './overview-feed.ts';
 import { bucketRef, privateBucket } from './private-bucket.ts';
 
 /** The transform's entry, relative to the repository root. */
@@ -110,6 +111,8 @@ export class LakeStack extends Stack {
   readonly learning: LearningJob;
   /** Bulk exports from the lake (lib/lake-export-job.ts). */
   readonly exports: LakeExportJob;
+  /** The console overview's day counters, fed from the table's changes. */
+  readonly overviewFeed: OverviewFeed;
   /** What the privacy worker, in a stack of its own, needs of the lake to erase a customer's rows. */
   readonly forPrivacyWorker: LakeRef;
 
@@ -207,6 +210,13 @@ export class LakeStack extends Stack {
         ),
         arnExport: props.exportsBucketArnExport,
       },
+      alarmTopic: props.alarmTopic,
+    });
+
+    this.overviewFeed = new OverviewFeed(this, 'Overview', {
+      config,
+      table: props.table,
+      changes: props.changes,
       alarmTopic: props.alarmTopic,
     });
 

@@ -1,4 +1,5 @@
 import { ENDPOINTS, type EndpointName } from '../shared/contract/endpoints.ts';
+import { overviewKeys } from '../shared/store/keys.ts';
 import { GSI1 } from '../shared/store/table-definition.ts';
 
 /**
@@ -164,3 +165,13 @@ export const UPLOAD_WORKER_ACCESS: TableAccess = access(RECORD_EVENT, FEEDBACK_L
  * order's or return's status-only re-send reads and updates one item).
  */
 export const IMPORT_JOB_ACCESS: TableAccess = access(RECORD_EVENT, FEEDBACK_LISTS, ['dynamodb:GetItem']);
+
+/**
+ * The overview feed (functions/overview-feed.ts, lib/overview-feed.ts): ADDs a batch's decisions to
+ * the overview's day counters (UpdateItem) and, for a redelivered batch, reads the counter item's
+ * per-shard mark (GetItem); only the merchants' overview partitions.
+ */
+export const OVERVIEW_FEED_ACCESS: TableAccess = {
+  ...access(['dynamodb:GetItem', 'dynamodb:UpdateItem']),
+  leadingKeys: [overviewKeys.partitions],
+};

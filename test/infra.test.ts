@@ -20,6 +20,7 @@ import { IMPORT_HANDLER_FILE } from '../lib/import-job.ts';
 import { QUERY_RESULT_EXPIRY_DAYS } from '../lib/lake-stack.ts';
 import { CEL_CHUNK_FILE, REPO_ROOT } from '../lib/lambda-bundle.ts';
 import { LEARNING_HANDLER_FILES } from '../lib/learning-stack.ts';
+import { OVERVIEW_FEED_RETRIES } from '../lib/overview-feed.ts';
 import {
   LAKE_PASS_SCHEDULE,
   PRIVACY_STREAM_RETRIES,
@@ -27,6 +28,7 @@ import {
 } from '../lib/privacy-stack.ts';
 import {
   IMPORT_JOB_ACCESS,
+  OVERVIEW_FEED_ACCESS,
   PRIVACY_WORKER_ACCESS,
   TABLE_ACCESS,
   type TableAction,
@@ -42,6 +44,7 @@ import { FALLBACK_HANDLER_FILE, PUBLIC_ROUTES, ROUTES } from '../shared/http/rou
 import { FAILED_AUTHENTICATION_LIMIT } from '../shared/http/web-acl-rules.ts';
 import { ERASURE_STAGING_PREFIX } from '../shared/lake/lake-erasure.ts';
 import { LAKE_TABLE_NAMES, LAKE_TABLES } from '../shared/lake/lake-tables.ts';
+import { CONSOLE_EVENT_TYPES } from '../shared/schemas/console.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
 import { LAKE_RECHECK_MS, PRIVACY_SLICE_MS } from '../shared/use-cases/privacy-requests.ts';
 
@@ -1726,6 +1729,81 @@ describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-exp
         .flatMap((s) => asList(s.Action).map(String))
         .filter((a) => /^(s3|athena|glue):/.test(a)),
     ).toEqual([]);
+  });
+});
+
+describe.each(['sandbox', 'production'] as const)('%s overview feed (lib/overview-feed.ts)', (stage) => {
+  it("reads the table's Kinesis stream on a consumer of its own, inserted decided events only, one shard's batch at a time", () => {
+    const { lake, data } = environment(stage);
+    const template = templateOf(lake);
+    const consumer = only(template, 'AWS::Kinesis::StreamConsumer').Properties;
+    expect(JSON.stringify(consumer.StreamARN)).toContain(logicalId(data.changes));
+    const [mapping, ...others] = resources(template, 'AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+      JSON.stringify(m.Properties.FunctionName).includes(logicalId(lake.overviewFeed.feed.handler)),
+    );
+    expect(others).toEqual([]);
+    expect(mapping?.[1].Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [expect.stringMatching(/Consumer/), 'ConsumerARN'] },
+      StartingPosition: 'LATEST',
+      ParallelizationFactor: 1,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: OVERVIEW_FEED_RETRIES,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/DeadLetters/), 'Arn'] } },
+      },
+    });
+    const criteria = mapping?.[1].Properties.FilterCriteria as { Filters: { Pattern: string }[] } | undefined;
+    expect((criteria?.Filters ?? []).map((f) => JSON.parse(f.Pattern))).toEqual([
+      {
+        data: {
+          eventName: ['INSERT'],
+          dynamodb: { NewImage: { entity: { S: [...CONSOLE_EVENT_TYPES] } } },
+        },
+      },
+    ]);
+  });
+
+  it('may update and read overview items only, exactly what its bundle sends, and read its consumer', async () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const statements = statementsOf(template, policyStatements(template), lake.overviewFeed.feed.role).map(
+      ({ statement }) => statement,
+    );
+    const onTable = statements.filter((s) => asList(s.Action).some((a) => String(a).startsWith('dynamodb:')));
+    expect(
+      onTable.map((s) => ({ actions: asList(s.Action).map(String).sort(), condition: s.Condition })),
+    ).toEqual([
+      {
+        actions: [...OVERVIEW_FEED_ACCESS.actions],
+        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['M#*#OVERVIEW#*'] } },
+      },
+    ]);
+    const sent = await actionsSentBy('functions/overview-feed.ts');
+    expect(sent.actions).toEqual([...OVERVIEW_FEED_ACCESS.actions].sort());
+    expect(sent.queriesIndex).toBe(false);
+    const actions = statements.flatMap((s) => asList(s.Action).map(String));
+    expect(actions).toContain('kinesis:SubscribeToShard');
+    expect(actions.filter((a) => !/^(dynamodb|kinesis|xray|logs|sqs|kms):/.test(a))).toEqual([]);
+    // Its queue only to give a batch up to, the table's key (production's own) only to read it with.
+    for (const statement of statements.filter((s) => /"(sqs|kms):/.test(JSON.stringify(s.Action))))
+      expect(JSON.stringify(statement.Resource)).toMatch(/OverviewDeadLetters|DecisionTableKey/);
+  });
+
+  it('alarms when it falls behind the stream and when it gives a batch up', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const alarms = resources(template, 'AWS::CloudWatch::Alarm')
+      .map(([, a]) => a.Properties)
+      .filter(
+        (a) =>
+          JSON.stringify(a).includes(logicalId(lake.overviewFeed.feed.handler)) ||
+          JSON.stringify(a).includes(logicalId(lake.overviewFeed.deadLetterQueue)),
+      );
+    expect(alarms.map((a) => a.MetricName).sort()).toEqual([
+      'ApproximateNumberOfMessagesVisible',
+      'IteratorAge',
+    ]);
+    for (const alarm of alarms) expect(JSON.stringify(alarm.AlarmActions)).toContain('AlarmTopic');
   });
 });
 

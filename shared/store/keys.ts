@@ -278,6 +278,8 @@ export const overviewKeys = {
   counters: (merchantId: string, eventType: string, day: string) =>
     key(overviewPartition(merchantId, eventType), `LIVE#${day}`),
   partition: overviewPartition,
+  /** Every merchant's overview partitions, as an IAM LeadingKeys pattern (the overview feed's). */
+  partitions: overviewPartition('*', '*'),
   dayPrefix: 'DAY#',
   countersPrefix: 'LIVE#',
 };
