@@ -223,10 +223,28 @@ export function alarmOnFailedExecutions(
   job: { stateMachine: IStateMachine; period: Duration; description: string },
   topic: ITopic,
 ): void {
+  alarmAtOrAbove(
+    scope,
+    id,
+    { metric: job.stateMachine.metricFailed({ period: job.period }), description: job.description },
+    topic,
+  );
+}
+
+/**
+ * An alarm to `topic` when one period of `metric` reaches `threshold` (by default 1: any at all);
+ * no data is no alarm.
+ */
+export function alarmAtOrAbove(
+  scope: Construct,
+  id: string,
+  { metric, threshold = 1, description }: { metric: IMetric; threshold?: number; description: string },
+  topic: ITopic,
+): void {
   new Alarm(scope, id, {
-    alarmDescription: job.description,
-    metric: job.stateMachine.metricFailed({ period: job.period }),
-    threshold: 1,
+    alarmDescription: description,
+    metric,
+    threshold,
     evaluationPeriods: 1,
     comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     treatMissingData: TreatMissingData.NOT_BREACHING,

@@ -1,6 +1,4 @@
 import { Duration, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IStream, StreamConsumer } from 'aws-cdk-lib/aws-kinesis';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
@@ -11,6 +9,7 @@ import { Construct } from 'constructs';
 import { CONSOLE_EVENT_TYPES } from '../shared/schemas/console.ts';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import { alarmAtOrAbove } from './monitoring.ts';
 import { OVERVIEW_FEED_ACCESS } from './table-access.ts';
 
 export interface OverviewFeedProps {
@@ -86,27 +85,26 @@ export class OverviewFeed extends Construct {
       }),
     );
 
-    const alarm = (name: string, metric: IMetric, threshold: number, description: string) =>
-      new Alarm(this, name, {
-        metric,
-        threshold,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: description,
-      }).addAlarmAction(new SnsAction(props.alarmTopic));
     const period = Duration.minutes(5);
-    alarm(
+    alarmAtOrAbove(
+      this,
       'LagAlarm',
-      this.feed.handler.metric('IteratorAge', { period, statistic: 'Maximum' }),
-      OVERVIEW_FEED_LAG_ALARM.toMilliseconds(),
-      "The overview feed is behind the table's stream: today's overview lags by as much",
+      {
+        metric: this.feed.handler.metric('IteratorAge', { period, statistic: 'Maximum' }),
+        threshold: OVERVIEW_FEED_LAG_ALARM.toMilliseconds(),
+        description: "The overview feed is behind the table's stream: today's overview lags by as much",
+      },
+      props.alarmTopic,
     );
-    alarm(
+    alarmAtOrAbove(
+      this,
       'DeadLettersAlarm',
-      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Max' }),
-      1,
-      'The overview feed gave a batch up: its decisions are missing from the overview until the nightly rollup',
+      {
+        metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Max' }),
+        description:
+          'The overview feed gave a batch up: its decisions are missing from the overview until the nightly rollup',
+      },
+      props.alarmTopic,
     );
   }
 }

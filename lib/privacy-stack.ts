@@ -1,12 +1,5 @@
 import { Aws, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import {
-  Alarm,
-  ComparisonOperator,
-  type IMetric,
-  Metric,
-  TreatMissingData,
-} from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { type IMetric, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -27,6 +20,7 @@ import {
 } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import type { LakeRef } from './lake-stack.ts';
+import { alarmAtOrAbove } from './monitoring.ts';
 import type { BucketRef } from './private-bucket.ts';
 import { PRIVACY_WORKER_ACCESS } from './table-access.ts';
 
@@ -181,14 +175,7 @@ export class PrivacyStack extends Stack {
     });
 
     const alarm = (name: string, metric: IMetric, description: string) =>
-      new Alarm(this, name, {
-        metric,
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: description,
-      }).addAlarmAction(new SnsAction(props.alarmTopic));
+      alarmAtOrAbove(this, name, { metric, description }, props.alarmTopic);
     const period = Duration.minutes(5);
     alarm(
       'WorkerErrorsAlarm',
