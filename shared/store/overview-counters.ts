@@ -7,7 +7,7 @@ import { type OverviewCell, type OverviewDayRollup, queryOverviewDays } from './
 import { TTL_ATTRIBUTE } from './table-definition.ts';
 
 /** One decision the table's stream carried: where its change sits in its shard, and its cell. */
-export interface StreamedDecision {
+interface StreamedDecision {
   sequenceNumber: string;
   cell: [outcome: string, scoreBand: number, subDecision: string];
 }
