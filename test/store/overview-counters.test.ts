@@ -1,5 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
+import type { KinesisStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { handler } from '../../functions/overview-feed.ts';
 import { feedOverviewCounters, type TableChange } from '../../shared/console/overview-feed.ts';
 import { listOverviewCounters } from '../../shared/store/overview-counters.ts';
 import { uid } from '../support/fixtures.ts';
@@ -87,5 +89,35 @@ describe('overview counters', () => {
         ['REVIEW', 5, 'manual', 1],
       ]),
     );
+  });
+
+  it("reads Kinesis records of the table's changes in the AWS function, a redelivered batch counted once", async () => {
+    const merchantId = `mer_${uid()}`;
+    const record = (sequenceNumber: string, eventName: string, hour: number) => ({
+      eventID: `shardId-000000000007:${sequenceNumber}`,
+      kinesis: {
+        sequenceNumber,
+        data: Buffer.from(
+          JSON.stringify({
+            eventName,
+            dynamodb: {
+              NewImage: marshall(
+                decided(merchantId, `2026-11-27T${hour}:00:00.000Z`, 'REVIEW', 42, 'manual'),
+              ),
+            },
+          }),
+        ).toString('base64'),
+      },
+    });
+    const event = {
+      Records: [
+        record('49590338271490256608559692538361571095921575989136588898', 'INSERT', 10),
+        record('49590338271490256608559692538361571095921575989136588899', 'MODIFY', 10),
+        record('49590338271490256608559692538361571095921575989136588900', 'INSERT', 11),
+      ],
+    } as unknown as KinesisStreamEvent;
+    await handler(event);
+    await handler(event);
+    expect(await cellsOf(merchantId, 'order', '2026-11-27')).toEqual([['REVIEW', 4, 'manual', 2]]);
   });
 });
