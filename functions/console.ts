@@ -1,4 +1,5 @@
 import { listAuditLog } from '../shared/console/audit-log.ts';
+import { createBacktest, showBacktest } from '../shared/console/backtests.ts';
 import { saveSettings, showSettings, showTradeoffs } from '../shared/console/decision-settings.ts';
 import { showDecision } from '../shared/console/decisions.ts';
 import { showUpload, uploadDispositions } from '../shared/console/dispositions-upload.ts';
@@ -27,13 +28,7 @@ import {
   showWebhook,
   testWebhook,
 } from '../shared/console/webhooks.ts';
-import {
-  backtestCandidate,
-  listVersions,
-  saveCandidate,
-  showWorkflow,
-  validateCandidate,
-} from '../shared/console/workflows.ts';
+import { listVersions, saveCandidate, showWorkflow, validateCandidate } from '../shared/console/workflows.ts';
 import { managementHandler, routedFunction } from '../shared/http/management-handler.ts';
 
 /** The management API's one Lambda function: each route's use case behind its own definition. */
@@ -47,7 +42,6 @@ export const handler = routedFunction({
   workflowShow: managementHandler('workflowShow', showWorkflow),
   workflowSave: managementHandler('workflowSave', saveCandidate),
   workflowValidate: managementHandler('workflowValidate', validateCandidate),
-  workflowBacktest: managementHandler('workflowBacktest', backtestCandidate),
   workflowVersions: managementHandler('workflowVersions', listVersions),
   dispositionsUpload: managementHandler('dispositionsUpload', uploadDispositions),
   dispositionsUploadShow: managementHandler('dispositionsUploadShow', showUpload),
@@ -78,4 +72,6 @@ export const handler = routedFunction({
   privacyRequestShow: managementHandler('privacyRequestShow', showPrivacyRequest),
   lakeExportCreate: managementHandler('lakeExportCreate', createLakeExport),
   lakeExportShow: managementHandler('lakeExportShow', showLakeExport),
+  backtestCreate: managementHandler('backtestCreate', createBacktest),
+  backtestShow: managementHandler('backtestShow', showBacktest),
 });

@@ -1,9 +1,8 @@
-import { Aws, type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import {
@@ -22,7 +21,9 @@ import { lakeExportKeys } from '../shared/store/keys.ts';
 import { LAKE_EXPORT_ENTITY } from '../shared/store/lake-exports.ts';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import { grantLakeQueries } from './lake-query-grants.ts';
 import { alarmOnFailedExecutions } from './monitoring.ts';
+import { NEW_IMAGE, startOnNewItems } from './start-on-new-items.ts';
 
 /** The state names a local run overrides with local handlers. */
 export const LAKE_EXPORT_STATES = {
@@ -88,7 +89,7 @@ export class LakeExportJob extends Construct {
       outcome: fn('outcome', "Records an export's files or failure, audited"),
     };
     const { exportKind, outcome } = this.functions;
-    this.grantExportKind(exportKind, props);
+    const queryFindings = this.grantExportKind(exportKind, props);
     // The outcome reads and updates the export's own item and adds to the merchant's audit log.
     outcome.bindTable(props.table, {
       actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
@@ -146,7 +147,13 @@ export class LakeExportJob extends Construct {
       timeout: Duration.hours(2),
     });
 
-    this.startOnNewExports(props);
+    startOnNewItems(this, 'StartOnNewExport', {
+      changes: props.changes,
+      stateMachine: this.stateMachine,
+      entity: LAKE_EXPORT_ENTITY,
+      what: 'export',
+      inputTemplate: `{"merchantId": <${NEW_IMAGE}.merchantId.S>, "exportId": <${NEW_IMAGE}.exportId.S>, "kinds": <${NEW_IMAGE}.kinds.L>}`,
+    });
 
     alarmOnFailedExecutions(
       this,
@@ -158,14 +165,14 @@ export class LakeExportJob extends Construct {
       },
       props.alarmTopic,
     );
-    this.acknowledgeFindings(props);
+    this.acknowledgeFindings(props, queryFindings);
   }
 
   /**
    * The kind's step reads its export item, runs its query in the lake's workgroup (Athena reads the
    * lake and writes results with the caller's rights) and writes files under `<merchant>/exports/`.
    */
-  private grantExportKind(target: ApiFunction, props: LakeExportJobProps): void {
+  private grantExportKind(target: ApiFunction, props: LakeExportJobProps): [string, string][] {
     const { lake } = props;
     const exportsBucket = props.exportsBucket.bucket;
     target.bindTable(props.table, {
@@ -173,90 +180,32 @@ export class LakeExportJob extends Construct {
       queriedIndexes: [],
       leadingKeys: [lakeExportKeys.exportPartitions],
     });
+    const findings = grantLakeQueries(target.role, lake, EXPORTED_TABLES, {
+      readsResults: false,
+      purpose: 'export',
+    });
     const allow = (actions: string[], resources: string[], conditions?: Record<string, unknown>) =>
       target.role.addToPolicy(
         new PolicyStatement({ actions, resources, ...(conditions ? { conditions } : {}) }),
       );
-    const region = `arn:${Aws.PARTITION}:athena:${Aws.REGION}:${Aws.ACCOUNT_ID}`;
-    allow(
-      ['athena:StartQueryExecution', 'athena:GetQueryExecution'],
-      [`${region}:workgroup/${lake.workGroup}`],
-    );
-    const glue = `arn:${Aws.PARTITION}:glue:${Aws.REGION}:${Aws.ACCOUNT_ID}`;
-    allow(
-      ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'],
-      [
-        `${glue}:catalog`,
-        `${glue}:database/${lake.database}`,
-        ...EXPORTED_TABLES.map((table) => `${glue}:table/${lake.database}/${table}`),
-      ],
-    );
-    allow(
-      ['s3:GetObject'],
-      EXPORTED_TABLES.map((table) => lake.bucket.arnForObjects(`${table}/*`)),
-    );
-    allow(['s3:ListBucket', 's3:GetBucketLocation'], [lake.bucket.bucketArn, lake.workBucket.bucketArn]);
-    allow(
-      ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'],
-      [lake.workBucket.arnForObjects('athena/*')],
-    );
     allow(['s3:PutObject', 's3:AbortMultipartUpload'], [exportsBucket.arnForObjects('*/exports/*')]);
     // Listing only under the exports' prefixes (UNLOAD checks its folder is empty; the step lists
     // what it wrote); the location call carries no prefix, so it takes no condition.
     allow(['s3:ListBucket'], [exportsBucket.bucketArn], { StringLike: { 's3:prefix': ['*/exports/*'] } });
     allow(['s3:GetBucketLocation'], [exportsBucket.bucketArn]);
-  }
-
-  /** An EventBridge pipe: inserted export items of the table's changes start an execution each. */
-  private startOnNewExports(props: LakeExportJobProps): void {
-    const role = new Role(this, 'StartRole', {
-      assumedBy: new ServicePrincipal('pipes.amazonaws.com'),
-      description: 'Reads the table changes stream and starts the export state machine, nothing else',
-    });
-    props.changes.grantRead(role);
-    this.stateMachine.grantStartExecution(role);
-    const image = '$.data.dynamodb.NewImage';
-    new CfnPipe(this, 'StartOnNewExport', {
-      description: 'Starts the export state machine for each new export item',
-      roleArn: role.roleArn,
-      source: props.changes.streamArn,
-      sourceParameters: {
-        kinesisStreamParameters: { startingPosition: 'LATEST', batchSize: 1, maximumRetryAttempts: 10 },
-        filterCriteria: {
-          filters: [
-            {
-              pattern: JSON.stringify({
-                data: {
-                  eventName: ['INSERT'],
-                  dynamodb: { NewImage: { entity: { S: [LAKE_EXPORT_ENTITY] } } },
-                },
-              }),
-            },
-          ],
-        },
-      },
-      target: this.stateMachine.stateMachineArn,
-      targetParameters: {
-        stepFunctionStateMachineParameters: { invocationType: 'FIRE_AND_FORGET' },
-        inputTemplate: `{"merchantId": <${image}.merchantId.S>, "exportId": <${image}.exportId.S>, "kinds": <${image}.kinds.L>}`,
-      },
-    });
+    return findings;
   }
 
   /** cdk-nag's wildcard findings here, each deliberate: object prefixes, qualified ARNs, X-Ray and logs. */
-  private acknowledgeFindings({ lake, exportsBucket }: LakeExportJobProps): void {
+  private acknowledgeFindings(
+    { exportsBucket }: LakeExportJobProps,
+    queryFindings: [string, string][],
+  ): void {
     const stack = Stack.of(this);
     const arn = (construct: IConstruct) =>
       `<${stack.getLogicalId(construct.node.defaultChild as CfnElement)}.Arn>`;
     const findings = [
-      ...EXPORTED_TABLES.map((table) => [
-        `Resource::${arn(lake.bucket)}/${table}/*`,
-        `Athena reads the ${table} objects, with the caller's rights, for the merchant and days a query names`,
-      ]),
-      [
-        `Resource::${arn(lake.workBucket)}/athena/*`,
-        "Athena's results of the export queries, with the caller's rights",
-      ],
+      ...queryFindings,
       [
         `Resource::${exportsBucket.arnExport}/*/exports/*`,
         'Writes the files of exports under <merchantId>/exports/ in the exports bucket, nothing else there',

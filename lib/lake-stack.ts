@@ -20,6 +20,7 @@ import {
 import { DEFAULT_RETENTION_DAYS } from '../shared/retention.ts';
 import { EXPIRED_KEPT_SECONDS } from '../shared/store/list-entries.ts';
 import { ApiFunction } from './api-function.ts';
+import { BacktestJob } from './backtest-job.ts';
 import { removalPolicyFor, type StageConfig } from './config.ts';
 import { LakeExportJob } from './lake-export-job.ts';
 import { LearningJob } from './learning-stack.ts';
@@ -111,6 +112,7 @@ export class LakeStack extends Stack {
   readonly learning: LearningJob;
   /** Bulk exports from the lake (lib/lake-export-job.ts). */
   readonly exports: LakeExportJob;
+  readonly backtests: BacktestJob;
   /** The console overview's day counters, fed from the table's changes. */
   readonly overviewFeed: OverviewFeed;
   /** What the privacy worker, in a stack of its own, needs of the lake to erase a customer's rows. */
@@ -180,15 +182,17 @@ export class LakeStack extends Stack {
       LAKE_TABLE_NAMES.map((name) => [name, this.deliveryStream(name, props, databaseName)]),
     ) as Record<LakeTableName, CfnDeliveryStream>;
 
+    // What the jobs' queries run on: the lake's tables, Athena's results, the catalog, the workgroup.
+    const queried = {
+      bucket: this.bucket,
+      workBucket: this.resultsBucket,
+      database: databaseName,
+      workGroup: this.workGroupName,
+    };
     this.learning = new LearningJob(this, 'Learning', {
       config,
       table: props.table,
-      lake: {
-        bucket: this.bucket,
-        workBucket: this.resultsBucket,
-        database: databaseName,
-        workGroup: this.workGroupName,
-      },
+      lake: queried,
       alarmTopic: props.alarmTopic,
     });
 
@@ -196,12 +200,7 @@ export class LakeStack extends Stack {
       config,
       table: props.table,
       changes: props.changes,
-      lake: {
-        bucket: this.bucket,
-        workBucket: this.resultsBucket,
-        database: databaseName,
-        workGroup: this.workGroupName,
-      },
+      lake: queried,
       exportsBucket: {
         bucket: BucketConstruct.fromBucketArn(
           this,
@@ -217,6 +216,14 @@ export class LakeStack extends Stack {
       config,
       table: props.table,
       changes: props.changes,
+      alarmTopic: props.alarmTopic,
+    });
+
+    this.backtests = new BacktestJob(this, 'Backtests', {
+      config,
+      table: props.table,
+      changes: props.changes,
+      lake: queried,
       alarmTopic: props.alarmTopic,
     });
 

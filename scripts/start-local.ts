@@ -59,8 +59,8 @@ const { startNetworkPoller } = await import('../local/network-poller.ts');
 const { startUploadPoller } = await import('../local/upload-poller.ts');
 const { startLakePoller } = await import('../local/lake-poller.ts');
 const { startPrivacyPoller } = await import('../local/privacy-poller.ts');
-const { startLakeExportPoller } = await import('../local/lake-export-poller.ts');
 const { startOverviewPoller } = await import('../local/overview-poller.ts');
+const { startLakeJobsPoller } = await import('../local/lake-jobs-poller.ts');
 
 await ensureTable(dynamoDbClient, tableName);
 
@@ -108,10 +108,11 @@ const network = startNetworkPoller();
 const lake = await startLakePoller(join(dataDir, 'lake'));
 // Privacy requests (erase, export) run from here, as the privacy worker Lambda does in AWS.
 const privacy = startPrivacyPoller(join(dataDir, 'lake'));
-// Bulk exports (POST /v1/exports) run on the local lake from here, as the export state machine does in AWS.
-const exports = startLakeExportPoller(join(dataDir, 'lake'));
 // Decisions reach the console overview's counters from here, as the overview feed Lambda counts them in AWS.
 const overviewCounters = startOverviewPoller();
+// Bulk exports and backtests (POST /v1/exports, /v1/backtests) run on the local lake from here, as
+// their state machines do in AWS.
+const lakeJobs = startLakeJobsPoller(join(dataDir, 'lake'));
 server.listen(port, '127.0.0.1', () => {
   console.log(`Abuse-decision API (${readRuntimeConfig().environment}) ready at http://127.0.0.1:${port}`);
   console.log(
@@ -129,8 +130,8 @@ async function stop() {
   network.stop();
   lake.stop();
   privacy.stop();
-  exports.stop();
   overviewCounters.stop();
+  lakeJobs.stop();
   await s3.close();
   server.close();
   server.closeAllConnections();

@@ -19,6 +19,7 @@ export const newKeyId = () => `key_${randomBase62(16)}`;
 export const newUploadId = () => `upl_${randomBase62(16)}`;
 export const newPrivacyRequestId = () => `prv_${randomBase62(16)}`;
 export const newLakeExportId = () => `exp_${randomBase62(16)}`;
+export const newBacktestId = () => `btj_${randomBase62(16)}`;
 /**
  * Service-side ids for recorded events, e.g. `ord_...`; random so they reveal no volume. An imported
  * event draws them from its seed instead, so importing it again writes the same items.

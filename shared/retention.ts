@@ -23,6 +23,8 @@ export const DEFAULT_RETENTION_DAYS = {
   privacyRequests: 1095,
   /** A bulk export's record (its range and outcome; the files expire with their links). */
   lakeExports: 400,
+  /** A workflow backtest: its candidate and report, for comparing drafts, not as a record. */
+  backtests: 90,
   /** An erasure's tombstone: outlives the 35 days of point-in-time recovery, replayed after a restore. */
   tombstones: 400,
 } as const;

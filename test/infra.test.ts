@@ -5,6 +5,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { App, type CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
@@ -1621,6 +1622,27 @@ describe.each(['sandbox', 'production'] as const)('%s learning (lib/learning-sta
   });
 });
 
+/** The pipe that starts one state machine, from the table's changes. */
+function pipeStarting(template: Template, machine: string) {
+  const pipes = resources(template, 'AWS::Pipes::Pipe').filter(([, pipe]) =>
+    isDeepStrictEqual(pipe.Properties.Target, { Ref: machine }),
+  );
+  expect(pipes).toHaveLength(1);
+  return pipes[0]![1].Properties;
+}
+
+/** The actions granted to a pipe's role: starting its state machine and reading the stream. */
+function pipeActions(template: Template, pipe: Json) {
+  const pipeRole = (pipe.RoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+  return policyStatements(template)
+    .filter(({ owner }) =>
+      JSON.stringify(
+        resources(template, 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,
+      ).includes(pipeRole),
+    )
+    .flatMap(({ statement }) => asList(statement.Action).map(String));
+}
+
 describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-export-job.ts)', (stage) => {
   const statementsOfRole = (role: IConstruct) => {
     const template = templateOf(environment(stage).lake);
@@ -1631,7 +1653,7 @@ describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-exp
     const { lake, data } = environment(stage);
     const template = templateOf(lake);
     const machine = logicalId(lake.exports.stateMachine);
-    const pipe = only(template, 'AWS::Pipes::Pipe').Properties;
+    const pipe = pipeStarting(template, machine);
     expect(JSON.stringify(pipe.Source)).toContain(logicalId(data.changes));
     expect(pipe.Target).toEqual({ Ref: machine });
     const filter = JSON.parse(
@@ -1644,16 +1666,9 @@ describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-exp
     expect(pipe.TargetParameters).toMatchObject({
       StepFunctionStateMachineParameters: { InvocationType: 'FIRE_AND_FORGET' },
     });
-    const pipeRole = (pipe.RoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
-    const pipeActions = policyStatements(template)
-      .filter(({ owner }) =>
-        JSON.stringify(
-          resources(template, 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,
-        ).includes(pipeRole),
-      )
-      .flatMap(({ statement }) => asList(statement.Action).map(String));
-    expect(pipeActions).toContain('states:StartExecution');
-    expect(pipeActions.filter((a) => !a.startsWith('kinesis:') && !a.startsWith('kms:'))).toEqual([
+    const actions = pipeActions(template, pipe);
+    expect(actions).toContain('states:StartExecution');
+    expect(actions.filter((a) => !a.startsWith('kinesis:') && !a.startsWith('kms:'))).toEqual([
       'states:StartExecution',
     ]);
   });
@@ -1804,6 +1819,77 @@ describe.each(['sandbox', 'production'] as const)('%s overview feed (lib/overvie
       'IteratorAge',
     ]);
     for (const alarm of alarms) expect(JSON.stringify(alarm.AlarmActions)).toContain('AlarmTopic');
+  });
+});
+
+describe.each(['sandbox', 'production'] as const)('%s workflow backtests (lib/backtest-job.ts)', (stage) => {
+  it('starts the backtest state machine from the table changes, on inserted backtest items only', () => {
+    const { lake, data } = environment(stage);
+    const template = templateOf(lake);
+    const pipe = pipeStarting(template, logicalId(lake.backtests.stateMachine));
+    expect(JSON.stringify(pipe.Source)).toContain(logicalId(data.changes));
+    const filter = JSON.parse(
+      (pipe.SourceParameters as { FilterCriteria: { Filters: { Pattern: string }[] } }).FilterCriteria
+        .Filters[0]!.Pattern,
+    );
+    expect(filter).toEqual({
+      data: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['backtest'] } } } },
+    });
+    expect(String(pipe.TargetParameters && JSON.stringify(pipe.TargetParameters))).toContain('backtestId');
+    expect(
+      pipeActions(template, pipe).filter((a) => !a.startsWith('kinesis:') && !a.startsWith('kms:')),
+    ).toEqual(['states:StartExecution']);
+  });
+
+  it('runs the backtest as a retried step, records a failure once retries are spent and fails, alarmed', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const machine = logicalId(lake.backtests.stateMachine);
+    const [, definition] = resources(template, 'AWS::StepFunctions::StateMachine').find(
+      ([id]) => id === machine,
+    )!;
+    const text = JSON.stringify(definition.Properties.DefinitionString);
+    for (const state of ['Backtest', 'RecordFailed', 'BacktestFailed'])
+      expect(text).toContain(`\\"${state}\\"`);
+    expect(text).toContain('\\"MaxAttempts\\":2');
+    const alarms = resources(template, 'AWS::CloudWatch::Alarm')
+      .map(([, a]) => a.Properties)
+      .filter((a) => a.MetricName === 'ExecutionsFailed' && JSON.stringify(a.Dimensions).includes(machine));
+    expect(alarms).toHaveLength(1);
+    expect(JSON.stringify(alarms[0]!.AlarmActions)).toContain('AlarmTopic');
+  });
+
+  it('grants its step only its backtest items, the workgroup, and the decided events of the lake', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const statements = statementsOf(template, policyStatements(template), lake.backtests.function.role).map(
+      ({ statement }) => statement,
+    );
+    const table = statements.filter((s) => asList(s.Action).some((a) => String(a).startsWith('dynamodb:')));
+    expect(
+      table.map((s) => ({ actions: asList(s.Action).map(String).sort(), condition: s.Condition })),
+    ).toEqual([
+      {
+        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['M#*#BACKTEST#*'] } },
+      },
+    ]);
+    const athena = statements.filter((s) => asList(s.Action).some((a) => String(a).startsWith('athena:')));
+    expect(athena).toHaveLength(1);
+    expect(JSON.stringify(athena[0]!.Resource)).toContain(`workgroup/abuse-decision-${stage}-lake`);
+    expect(asList(athena[0]!.Action)).toContain('athena:GetQueryResults');
+    const glue = JSON.stringify(
+      statements.filter((s) => asList(s.Action).some((a) => String(a).startsWith('glue:'))),
+    );
+    expect(glue).toContain('/decided_events');
+    expect(glue).not.toMatch(/feedback|list_changes/);
+    const lakeReads = statements.filter(
+      (s) => asList(s.Action).includes('s3:GetObject') && !JSON.stringify(s.Resource).includes('/athena/*'),
+    );
+    expect(JSON.stringify(lakeReads)).toContain('/decided_events/*');
+    expect(JSON.stringify(lakeReads)).not.toMatch(/feedback|list_changes/);
+    const writes = statements.filter((s) => asList(s.Action).includes('s3:PutObject'));
+    expect(writes.map((s) => JSON.stringify(s.Resource))).toEqual([expect.stringContaining('/athena/*')]);
   });
 });
 

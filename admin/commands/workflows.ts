@@ -1,15 +1,17 @@
 import { readFile } from 'node:fs/promises';
+import { caughtUpLakeConnection } from '../../local/lake-runner.ts';
+import { readRuntimeConfig } from '../../shared/config.ts';
 import { EVENT_TYPES, type EventType } from '../../shared/contract/endpoints.ts';
+import { duckDbRunner } from '../../shared/lake/lake-queries.ts';
+import { backtestRequestSchema } from '../../shared/schemas/console.ts';
 import { documentedVariables } from '../../shared/scoring/variable-meanings.ts';
 import { decisionTypeOf } from '../../shared/scoring/workflow.ts';
 import { validateWorkflow } from '../../shared/scoring/workflow-validation.ts';
+import { getBacktest } from '../../shared/store/backtests.ts';
 import { getWorkflow, saveWorkflow } from '../../shared/store/workflows.ts';
-import {
-  backtestRecent,
-  DEFAULT_BACKTEST_LIMIT,
-  newWorkflowVersionId,
-} from '../../shared/use-cases/workflow-changes.ts';
-import { type AdminCommand, CommandError, positiveInteger, requireFlag } from '../command.ts';
+import { backtestView, requestBacktest, runBacktest } from '../../shared/use-cases/backtests.ts';
+import { newWorkflowVersionId } from '../../shared/use-cases/workflow-changes.ts';
+import { type AdminCommand, CommandError, checked, requireFlag } from '../command.ts';
 import { requireMerchant, requireType } from '../targets.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -81,33 +83,46 @@ export const workflowCommands: AdminCommand[] = [
   },
   {
     words: ['workflows', 'backtest'],
-    usage: `workflows backtest --merchant ID --type ${TYPES} --file F [--days 30] [--limit ${DEFAULT_BACKTEST_LIMIT}]`,
+    usage: `workflows backtest --merchant ID --type ${TYPES} --file F [--from 2026-10-01 --to 2026-10-30]`,
     options: {
       merchant: { type: 'string' },
       type: { type: 'string' },
       file: { type: 'string' },
-      days: { type: 'string' },
-      limit: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
     },
     run: async (flags) => {
       const eventType = requireType(flags);
-      const days = positiveInteger(flags, 'days') ?? 30;
-      const limit = positiveInteger(flags, 'limit') ?? DEFAULT_BACKTEST_LIMIT;
       const candidate = validOrThrow(eventType, await readDocument(flags), 'candidate');
       const merchantId = await requireMerchant(flags);
-      const { truncated, since, ...report } = await backtestRecent(merchantId, eventType, candidate, {
-        days,
-        limit,
+      const window = checked(backtestRequestSchema, {
+        eventType,
+        workflow: candidate,
+        ...(typeof flags.from === 'string' ? { from: flags.from } : {}),
+        ...(typeof flags.to === 'string' ? { to: flags.to } : {}),
       });
-      return {
-        merchantId,
-        days,
-        since,
-        ...(truncated
-          ? { truncated: `only the newest ${limit} events were replayed; raise --limit for more` }
-          : {}),
-        ...report,
-      };
+      const record = await requestBacktest(merchantId, window, candidate, Date.now());
+      // Against AWS the recorded backtest starts the backtest state machine; `backtests show` follows it.
+      if (!readRuntimeConfig().dynamoDbEndpoint) return { merchantId, ...backtestView(record) };
+      const lake = await caughtUpLakeConnection();
+      try {
+        const done = await runBacktest(record, duckDbRunner(lake));
+        return { merchantId, ...backtestView(done ?? record) };
+      } finally {
+        lake.closeSync();
+      }
+    },
+  },
+  {
+    words: ['backtests', 'show'],
+    usage: 'backtests show --merchant ID --backtest btj_...',
+    options: { merchant: { type: 'string' }, backtest: { type: 'string' } },
+    run: async (flags) => {
+      const merchantId = requireFlag(flags, 'merchant');
+      const backtestId = requireFlag(flags, 'backtest');
+      const record = await getBacktest(merchantId, backtestId);
+      if (!record) throw new CommandError(`no backtest ${backtestId} at ${merchantId}`);
+      return { merchantId, ...backtestView(record) };
     },
   },
 ];

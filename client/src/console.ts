@@ -17,6 +17,7 @@ export type Workflow = Schemas['Workflow'];
 export type WorkflowState = Schemas['WorkflowState'];
 export type WorkflowValidation = Schemas['WorkflowValidation'];
 export type BacktestReport = Schemas['BacktestReport'];
+export type Backtest = Schemas['Backtest'];
 export type WorkflowVersionPage = Schemas['WorkflowVersionPage'];
 export type UploadAccepted = Schemas['DispositionsUploadAccepted'];
 export type UploadStatus = Schemas['DispositionsUploadStatus'];
@@ -114,13 +115,12 @@ export function createConsoleClient(options: ConsoleClientOptions) {
       answer(api.PUT('/v1/workflows/{type}', { params: { path: { type } }, body: { workflow } })),
     validateWorkflow: (type: Type, workflow: unknown) =>
       answer(api.POST('/v1/workflows/{type}/validate', { params: { path: { type } }, body: { workflow } })),
-    backtestWorkflow: (type: Type, workflow: unknown, days?: number) =>
-      answer(
-        api.POST('/v1/workflows/{type}/backtest', {
-          params: { path: { type } },
-          body: { workflow, ...(days ? { days } : {}) },
-        }),
-      ),
+    /** Starts a candidate's backtest over a window of days (the last 30 when none is given). */
+    startBacktest: (type: Type, workflow: unknown, window: { from?: string; to?: string } = {}) =>
+      answer(api.POST('/v1/backtests', { body: { eventType: type, workflow, ...window } })),
+    /** A backtest's job: status, then its report (poll until `done` or `failed`). */
+    backtest: (backtestId: string) =>
+      answer(api.GET('/v1/backtests/{backtest-id}', { params: { path: { 'backtest-id': backtestId } } })),
     workflowVersions: (type: Type, cursor?: string) =>
       answer(
         api.GET('/v1/workflows/{type}/versions', {

@@ -5,12 +5,12 @@ import { decisionTypeOf, type Workflow } from '../scoring/workflow.ts';
 import { validateWorkflow } from '../scoring/workflow-validation.ts';
 import { auditPut } from '../store/audit.ts';
 import { getWorkflow, listWorkflowVersions, saveWorkflow } from '../store/workflows.ts';
-import { backtestRecent, newWorkflowVersionId } from '../use-cases/workflow-changes.ts';
+import { newWorkflowVersionId } from '../use-cases/workflow-changes.ts';
 import { eventTypeOf } from './path-types.ts';
 
 /**
- * The workflow editor's endpoints: the same validation (and so the same messages) and the same
- * backtest as the admin CLI's `workflows` commands.
+ * The workflow editor's endpoints: the same validation (and so the same messages) as the admin CLI's
+ * `workflows` commands. A candidate's backtest is a job (./backtests.ts).
  */
 export const showWorkflow: ManagementUseCase<'workflowShow'> = async ({ caller, pathParameters }) => {
   const state = await getWorkflow(caller.merchantId, eventTypeOf(pathParameters));
@@ -23,20 +23,6 @@ export const validateCandidate: ManagementUseCase<'workflowValidate'> = async ({
     body: result.valid
       ? { valid: true, errors: [], decisionType: decisionTypeOf(result.workflow) }
       : { valid: false, errors: listedProblems(result.errors) },
-  };
-};
-
-export const backtestCandidate: ManagementUseCase<'workflowBacktest'> = async ({
-  caller,
-  pathParameters,
-  body,
-}) => {
-  const eventType = eventTypeOf(pathParameters);
-  const candidate = validOrThrow(eventType, body.workflow, 'candidate');
-  return {
-    body: await backtestRecent(caller.merchantId, eventType, candidate, {
-      ...(body.days ? { days: body.days } : {}),
-    }),
   };
 };
 
@@ -73,7 +59,7 @@ export const listVersions: ManagementUseCase<'workflowVersions'> = async ({
   return { body: { items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
 };
 
-function validOrThrow(eventType: Workflow['eventType'], document: unknown, version: string): Workflow {
+export function validOrThrow(eventType: Workflow['eventType'], document: unknown, version: string): Workflow {
   const result = validateWorkflow(eventType, document, version);
   if (result.valid) return result.workflow;
   throw new ApiError('invalid_workflow', `Invalid ${eventType} workflow: ${result.errors.join('; ')}`, {

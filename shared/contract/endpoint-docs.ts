@@ -142,11 +142,6 @@ export const ENDPOINT_DOCS: Readonly<Record<ApiEndpointName, EndpointDocs>> = {
     description: 'Every problem of a candidate workflow, in the admin CLI’s words; saves nothing.',
     errors: ['not_found'],
   },
-  workflowBacktest: {
-    summary: 'Backtest a workflow',
-    description: 'Re-decides recent stored decisions with the candidate and reports what would change.',
-    errors: ['not_found', 'invalid_workflow'],
-  },
   workflowVersions: {
     summary: 'List saved workflow versions',
     description: 'Every saved version, newest first, with who saved it.',
@@ -326,6 +321,19 @@ export const ENDPOINT_DOCS: Readonly<Record<ApiEndpointName, EndpointDocs>> = {
     summary: 'Show an export',
     description:
       '`pending` while the job runs, then `done` with each file’s download link until `expiresAt` (7 days), or `failed` with the reason.',
+    errors: ['not_found'],
+  },
+  backtestCreate: {
+    summary: 'Backtest a workflow',
+    description:
+      'Re-decides the merchant’s stored decisions of one type over a range of UTC days (the last 30 when none is given, at most 366) with a candidate workflow, from the score, signals and fields each decision kept, and reports what would change. The candidate is checked as a save checks it (`invalid_workflow`, nothing recorded). Answered 202 with `Location` at once; a job then reads the window from the data lake: every decision, or a uniform sample of about 200,000 when the window holds more, which `coverage` states.',
+    errors: ['invalid_workflow'],
+    exampleFile: 'backtest.json',
+  },
+  backtestShow: {
+    summary: 'Show a backtest',
+    description:
+      '`pending`, then `running` while the job re-decides, then `done` with the report and its `coverage`, or `failed` with the reason. Kept 90 days.',
     errors: ['not_found'],
   },
 };

@@ -72,10 +72,6 @@ export const MANAGEMENT_ENDPOINT_SCHEMAS = {
     request: consoleSchemas.workflowCandidateSchema,
     response: consoleSchemas.workflowValidationSchema,
   }),
-  workflowBacktest: schemas({
-    request: consoleSchemas.backtestRequestSchema,
-    response: consoleSchemas.backtestReportSchema,
-  }),
   workflowVersions: schemas({
     query: consoleSchemas.auditQuerySchema,
     response: consoleSchemas.workflowVersionPageSchema,
@@ -142,6 +138,11 @@ export const MANAGEMENT_ENDPOINT_SCHEMAS = {
     response: lakeExportSchemas.lakeExportStatusSchema,
   }),
   lakeExportShow: schemas({ response: lakeExportSchemas.lakeExportStatusSchema }),
+  backtestCreate: schemas({
+    request: consoleSchemas.backtestRequestSchema,
+    response: consoleSchemas.backtestStatusSchema,
+  }),
+  backtestShow: schemas({ response: consoleSchemas.backtestStatusSchema }),
 };
 
 /** Every endpoint's schemas: the event endpoints and the management API. */

@@ -58,10 +58,6 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
     method: 'POST',
     path: '/v1/workflows/{type}/validate',
   }),
-  workflowBacktest: consoleEndpoint({
-    method: 'POST',
-    path: '/v1/workflows/{type}/backtest',
-  }),
   workflowVersions: consoleEndpoint({
     method: 'GET',
     path: '/v1/workflows/{type}/versions',
@@ -150,6 +146,8 @@ export const MANAGEMENT_ENDPOINT_DEFINITIONS = {
   privacyRequestShow: consoleEndpoint({ method: 'GET', path: '/v1/privacy/requests/{request-id}' }),
   lakeExportCreate: consoleEndpoint({ method: 'POST', path: '/v1/exports', successStatus: 202 }),
   lakeExportShow: consoleEndpoint({ method: 'GET', path: '/v1/exports/{export-id}' }),
+  backtestCreate: consoleEndpoint({ method: 'POST', path: '/v1/backtests', successStatus: 202 }),
+  backtestShow: consoleEndpoint({ method: 'GET', path: '/v1/backtests/{backtest-id}' }),
 };
 
 /** Every endpoint of the API: the event endpoints and the management API. */

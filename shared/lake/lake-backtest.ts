@@ -1,6 +1,7 @@
 import type { EventType } from '../contract/endpoints.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import {
+  type BacktestCoverage,
   type BacktestReport,
   backtest,
   type ReplayedDecision,
@@ -26,15 +27,6 @@ export interface BacktestWindow {
   /** First and last day (UTC), inclusive. */
   from: string;
   to: string;
-}
-
-interface BacktestCoverage {
-  /** Decision parts the window holds. */
-  eventsInWindow: number;
-  /** 1: every part; below 1: each part was kept with this probability. */
-  sampleRate: number;
-  /** Decision parts re-decided. */
-  sampled: number;
 }
 
 export interface WindowBacktest extends BacktestReport {

@@ -4,6 +4,7 @@ import { DECISION_OUTCOMES, decisionType } from './decision.ts';
 import {
   boundedInt,
   count,
+  dayRangeIssues,
   idText,
   isoDay,
   isoTime,
@@ -190,30 +191,48 @@ export const workflowValidationSchema = z
   })
   .meta({ id: 'WorkflowValidation' });
 
-export const backtestRequestSchema = z.strictObject({
-  workflow: z.unknown(),
-  days: boundedInt(1, 365).optional(),
-});
+/** The widest window one backtest covers: a year of days, as the lake partitions them. */
+const MAX_BACKTEST_DAYS = 366;
+/** The window when none is given: the last 30 days, today included. */
+export const DEFAULT_BACKTEST_DAYS = 30;
 
-export const backtestReportSchema = z
+export const backtestRequestSchema = z
+  .strictObject({
+    eventType,
+    workflow: z.unknown().meta({ description: 'The candidate workflow document: rules and defaultBranch' }),
+    from: isoDay()
+      .optional()
+      .meta({
+        description: 'First day (UTC), inclusive; with `to`, or neither for the last 30 days',
+        examples: ['2026-10-01'],
+      }),
+    to: isoDay()
+      .optional()
+      .meta({
+        description: `Last day (UTC), inclusive: at most ${MAX_BACKTEST_DAYS} days after \`from\``,
+        examples: ['2026-10-30'],
+      }),
+  })
+  .superRefine(dayRangeIssues(MAX_BACKTEST_DAYS, { optional: true }));
+export type BacktestRequest = z.infer<typeof backtestRequestSchema>;
+
+const backtestReportSchema = z
   .object({
-    since: isoTime(),
-    truncated: z.boolean(),
     eventType: label(),
     candidateVersion: label(),
-    events: z.number(),
-    decisions: z.number(),
-    changed: z.number(),
-    branchChanged: z.number(),
+    events: count(),
+    decisions: count(),
+    changed: count(),
+    branchChanged: count(),
     /** Keyed `FROM→TO` (outcomes or branch names). */
-    transitions: z.record(label(), z.number()),
-    branchTransitions: z.record(label(), z.number()),
+    transitions: z.record(label(), count()),
+    branchTransitions: z.record(label(), count()),
     outcomes: z.object({
-      current: z.record(label(), z.number()),
-      candidate: z.record(label(), z.number()),
+      current: z.record(label(), count()),
+      candidate: z.record(label(), count()),
     }),
-    decisionsWithoutFields: z.number(),
-    ruleErrors: z.record(label(), z.number()),
+    decisionsWithoutFields: count(),
+    ruleErrors: z.record(label(), count()),
     examples: z
       .array(
         z.object({
@@ -227,6 +246,34 @@ export const backtestReportSchema = z
       .max(WORKFLOW_LIMITS.backtestExamples),
   })
   .meta({ id: 'BacktestReport' });
+
+export const backtestStatusSchema = z
+  .object({
+    backtestId: serviceId(),
+    status: z.enum(['pending', 'running', 'done', 'failed']).meta({
+      description: '`pending` until the job starts, `running` while it re-decides, then `done` or `failed`',
+    }),
+    eventType,
+    from: isoDay(),
+    to: isoDay(),
+    createdAt: isoTime(),
+    startedAt: isoTime().optional(),
+    finishedAt: isoTime().optional(),
+    coverage: z
+      .object({
+        eventsInWindow: count().meta({ description: 'Decisions of the type the window holds' }),
+        sampleRate: z.number().min(0).max(1).meta({
+          description: '1 when every decision was re-decided; below 1, each was kept with this probability',
+        }),
+        sampled: count().meta({ description: 'Decisions re-decided' }),
+      })
+      .optional()
+      .meta({ description: 'Once done: what the report stands on' }),
+    report: backtestReportSchema.optional().meta({ description: 'Once done' }),
+    reason: text().optional().meta({ description: 'Why a failed backtest stopped' }),
+  })
+  .meta({ id: 'Backtest' });
+export type BacktestStatus = z.infer<typeof backtestStatusSchema>;
 
 const workflowVersionSchema = z
   .object({ workflow: workflowSchema, savedAt: isoTime(), savedBy: label() })

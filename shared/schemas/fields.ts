@@ -107,6 +107,30 @@ export const serviceId = shared(() =>
 export const isoTime = shared(() => z.iso.datetime().max(24));
 /** A day (UTC), `YYYY-MM-DD`. */
 export const isoDay = shared(() => z.iso.date().max(10));
+const DAY_MS = 86_400_000;
+
+/**
+ * A refinement of `{ from, to }` UTC days: `to` not before `from` and at most `maxDays` after it,
+ * reported on `to`. With `optional`, both or neither are given.
+ */
+export const dayRangeIssues =
+  (maxDays: number, { optional = false } = {}) =>
+  (range: { from?: string | undefined; to?: string | undefined }, context: z.RefinementCtx) => {
+    if (range.from === undefined || range.to === undefined) {
+      if (optional && range.from === range.to) return;
+      const missing = range.from === undefined ? 'from' : 'to';
+      context.addIssue({ code: 'custom', path: [missing], message: 'must be given with the other bound' });
+      return;
+    }
+    const days = (Date.parse(range.to) - Date.parse(range.from)) / DAY_MS + 1;
+    if (days < 1) context.addIssue({ code: 'custom', path: ['to'], message: 'must not be before `from`' });
+    else if (days > maxDays)
+      context.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: `must be within ${maxDays} days of \`from\``,
+      });
+  };
 /** A name or label: of a merchant or key, a version, a signal or variable, a kind. */
 export const label = shared(() => z.string().max(MAX_NAME_LENGTH));
 

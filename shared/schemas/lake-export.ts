@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isoDay, isoTime, serviceId, text } from './fields.ts';
+import { dayRangeIssues, isoDay, isoTime, serviceId, text } from './fields.ts';
 
 /**
  * A merchant's bulk export of its decided events and feedback over a range of days, from the lake
@@ -22,7 +22,6 @@ export type LakeExportFormat = (typeof LAKE_EXPORT_FORMATS)[number];
 
 /** The widest range one export covers: a year of days, as the lake partitions them. */
 const MAX_EXPORT_DAYS = 366;
-const DAY_MS = 86_400_000;
 
 export const lakeExportRequestSchema = z
   .strictObject({
@@ -43,16 +42,7 @@ export const lakeExportRequestSchema = z
       .optional()
       .meta({ description: 'The kinds to export; every kind when absent' }),
   })
-  .superRefine((request, context) => {
-    const days = (Date.parse(request.to) - Date.parse(request.from)) / DAY_MS + 1;
-    if (days < 1) context.addIssue({ code: 'custom', path: ['to'], message: 'must not be before `from`' });
-    else if (days > MAX_EXPORT_DAYS)
-      context.addIssue({
-        code: 'custom',
-        path: ['to'],
-        message: `must be within ${MAX_EXPORT_DAYS} days of \`from\``,
-      });
-  });
+  .superRefine(dayRangeIssues(MAX_EXPORT_DAYS));
 export type LakeExportRequest = z.infer<typeof lakeExportRequestSchema>;
 
 export const lakeExportStatusSchema = z

@@ -57,6 +57,16 @@ export interface BacktestReport {
   examples: BacktestExample[];
 }
 
+/** What a backtest over a window stands on. */
+export interface BacktestCoverage {
+  /** Decision parts the window holds. */
+  eventsInWindow: number;
+  /** 1: every part; below 1: each part was kept with this probability. */
+  sampleRate: number;
+  /** Decision parts re-decided. */
+  sampled: number;
+}
+
 export function backtest(
   candidate: RunnableWorkflow,
   events: readonly ReplayedEvent[],

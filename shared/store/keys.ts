@@ -394,6 +394,24 @@ export const lakeExportGsi1 = {
   }),
 };
 
+/** A workflow backtest over the lake (shared/use-cases/backtests.ts). */
+export const backtestKeys = {
+  backtest: (merchantId: string, backtestId: string) =>
+    key(`${merchantScope(merchantId)}#BACKTEST#${backtestId}`, 'BACKTEST'),
+  /** IAM `dynamodb:LeadingKeys` pattern: any merchant's backtest items. */
+  backtestPartitions: `${merchantScope('*')}#BACKTEST#*`,
+};
+
+/** GSI1 for backtests waiting for the local runner, as exports' (sparse: an entry leaves with the outcome). */
+const BACKTESTS_PENDING = 'BACKTEST#PENDING';
+export const backtestGsi1 = {
+  pendingPartition: BACKTESTS_PENDING,
+  pending: (createdAt: string, merchantId: string, backtestId: string) => ({
+    [GSI1.partitionKey]: BACKTESTS_PENDING,
+    [GSI1.sortKey]: `${createdAt}#${merchantId}#${backtestId}`,
+  }),
+};
+
 /**
  * GSI1 for privacy: requests waiting for the worker (sparse: a request leaves the queue when it
  * ends) and every tombstone, which the restore runbook replays. Both are written at the rate of

@@ -4,6 +4,7 @@ import { tableName } from './client.ts';
 import { lakeExportGsi1, lakeExportKeys } from './keys.ts';
 import { firstInGsi1Partition } from './query-all.ts';
 import { getRecord } from './record-once.ts';
+import { setFields } from './set-fields.ts';
 import { GSI1, TTL_ATTRIBUTE } from './table-definition.ts';
 import { ConditionFailedError, type TransactItem, transactWrite } from './transact.ts';
 
@@ -70,27 +71,22 @@ export async function finishLakeExport(
   audit: TransactItem,
   now: number,
 ): Promise<boolean> {
-  const fields = Object.entries({ ...outcome, finishedAt: new Date(now).toISOString() }).filter(
-    ([, value]) => value !== undefined,
-  );
+  const set = setFields({ ...outcome, finishedAt: new Date(now).toISOString() });
   try {
     await transactWrite([
       {
         Update: {
           TableName: tableName,
           Key: lakeExportKeys.export(record.merchantId, record.exportId),
-          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')} REMOVE #gpk, #gsk`,
+          UpdateExpression: `${set.expression} REMOVE #gpk, #gsk`,
           ConditionExpression: '#status = :pending',
           ExpressionAttributeNames: {
-            ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+            ...set.names,
             '#status': 'status',
             '#gpk': GSI1.partitionKey,
             '#gsk': GSI1.sortKey,
           },
-          ExpressionAttributeValues: {
-            ...Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
-            ':pending': 'pending',
-          },
+          ExpressionAttributeValues: { ...set.values, ':pending': 'pending' },
         },
       },
       audit,

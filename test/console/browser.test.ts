@@ -27,6 +27,7 @@ const { createOwnTable, dropOwnTable } = await import('../support/table-snapshot
 await createOwnTable({ stream: true });
 const { caughtUpLake } = await import('../../local/lake-runner.ts');
 const { overviewFeed } = await import('../../local/overview-poller.ts');
+const { runPendingBacktests } = await import('../../shared/use-cases/backtests.ts');
 const { runLearningLocally } = await import('../support/learning-state-machine.ts');
 // Privacy exports go to an S3 stand-in, as under `npm start`.
 const { startS3ObjectServer } = await import('../../local/s3-stand-in.ts');
@@ -331,7 +332,13 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
     await condition.fill('abuseScore >= 0');
     await visible(page.getByText('No problems found.'));
     await page.getByRole('button', { name: 'Backtest' }).click();
+    // The backtest is a job: the page follows it until the job (the local poller's pass) has run.
+    await visible(page.getByRole('progressbar', { name: 'Backtest progress' }));
+    await eventually(() => page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await shoot('workflow-backtest-running');
+    await runPendingBacktests(await caughtUpLake(mkdtempSync(join(tmpdir(), 'browser-lake-'))));
     await hasText(page.getByRole('region', { name: 'Backtest' }), 'would change outcome');
+    await hasText(page.getByRole('region', { name: 'Backtest' }), 'Every decision of the window.');
     await page.getByRole('button', { name: 'Save' }).click();
     await visible(page.getByText(/Saved as version wf_/));
     await hasText(page.getByRole('region', { name: 'Versions' }), 'by ana@acme.example');
@@ -397,6 +404,7 @@ describe.each(LOCALES)('merchant console in Chromium, $name locale', ({ name, co
     await eventually(() => page.getByLabel('Condition').first().inputValue()).toBe('abuseScore >= 60');
     await visible(page.getByText('No problems found.'));
     await page.getByRole('button', { name: 'Backtest' }).click();
+    await runPendingBacktests(await caughtUpLake(mkdtempSync(join(tmpdir(), 'browser-lake-'))));
     await hasText(page.getByRole('region', { name: 'Backtest' }), 'would change outcome');
     await page.getByRole('button', { name: 'Save' }).click();
     await visible(page.getByText(/Saved as version wf_/));

@@ -10,7 +10,7 @@ import { duckDbExportWriter } from '../../shared/lake/lake-export.ts';
 import type { LakeExportKind } from '../../shared/schemas/lake-export.ts';
 import type { LakeExport } from '../../shared/store/lake-exports.ts';
 import { exportKind } from '../../shared/use-cases/lake-exports.ts';
-import { synthesizedDefinition } from './learning-state-machine.ts';
+import { placeholderLake, synthesizedDefinition } from './learning-state-machine.ts';
 
 type Json = Record<string, unknown>;
 
@@ -21,12 +21,7 @@ export function synthesizedExportDefinition(): Json {
       config: STAGES.sandbox,
       table,
       changes: new Stream(stack, 'Changes'),
-      lake: {
-        bucket: new Bucket(stack, 'Lake'),
-        workBucket: new Bucket(stack, 'Work'),
-        database: 'lake',
-        workGroup: 'wg',
-      },
+      lake: placeholderLake(stack),
       exportsBucket: { bucket: new Bucket(stack, 'Exports'), arnExport: 'exports-arn' },
       alarmTopic: new Topic(stack, 'Alarms'),
     });

@@ -22,6 +22,14 @@ import { readTrainingSetFor } from '../../shared/use-cases/train-merchant-model.
 
 type Json = Record<string, unknown>;
 
+/** The lake a synthesized job is given: buckets of its own stack, named placeholders. */
+export const placeholderLake = (stack: Stack) => ({
+  bucket: new Bucket(stack, 'Lake'),
+  workBucket: new Bucket(stack, 'Work'),
+  database: 'lake',
+  workGroup: 'wg',
+});
+
 /**
  * The learning state machine as `cdk synth` writes it (lib/learning-stack.ts, no bundling), its
  * CloudFormation references replaced by placeholder ARNs: what asl-validator checks and what
@@ -32,12 +40,7 @@ export function synthesizedLearningDefinition(): Json {
     new LearningJob(stack, 'Learning', {
       config: STAGES.sandbox,
       table,
-      lake: {
-        bucket: new Bucket(stack, 'Lake'),
-        workBucket: new Bucket(stack, 'Work'),
-        database: 'lake',
-        workGroup: 'wg',
-      },
+      lake: placeholderLake(stack),
       alarmTopic: new Topic(stack, 'Alarms'),
     });
   });

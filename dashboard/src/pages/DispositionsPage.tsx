@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { DISPOSITION_CSV_COLUMNS } from '../../../shared/contract/disposition-csv.ts';
 import { api, ConsoleApiError, type UploadStatus } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { usePolledJob } from '../components/usePolledJob.ts';
 import { format } from '../format.ts';
 import { navigate, type Route, withQuery } from '../router.ts';
-import { endSessionOn401 } from '../session.ts';
 
 const COLUMNS = DISPOSITION_CSV_COLUMNS;
 const EXAMPLE_ROW =
@@ -23,7 +23,7 @@ export function DispositionsPage({ route }: { route: Route }) {
   const [file, setFile] = useState<File>();
   const [state, setState] = useState<'idle' | 'reading' | 'checking'>('idle');
   const [error, setError] = useState<unknown>();
-  const job = useUploadJob(uploadId);
+  const job = usePolledJob(uploadId, api.upload, (status) => status.status === 'recording', POLL_MS);
   const upload = async (event: Event) => {
     event.preventDefault();
     if (!file) return;
@@ -102,35 +102,6 @@ export function DispositionsPage({ route }: { route: Route }) {
       ) : null}
     </div>
   );
-}
-
-/** The job's status, read again every POLL_MS while it is recording. */
-function useUploadJob(uploadId: string | undefined) {
-  const [job, setJob] = useState<{ status?: UploadStatus; error?: unknown }>({});
-  useEffect(() => {
-    setJob({});
-    if (!uploadId) return;
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const read = async () => {
-      try {
-        const status = await api.upload(uploadId);
-        if (!live) return;
-        setJob({ status });
-        if (status.status === 'recording') timer = setTimeout(read, POLL_MS);
-      } catch (error) {
-        if (!live) return;
-        endSessionOn401(error);
-        setJob({ error });
-      }
-    };
-    void read();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [uploadId]);
-  return job;
 }
 
 function JobProgress({ job }: { job: UploadStatus }) {

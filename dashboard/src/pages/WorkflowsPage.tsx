@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type BacktestReport, type ConsoleEventType, type Workflow } from '../api.ts';
+import { api, type Backtest as BacktestJob, type ConsoleEventType, type Workflow } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { EventTypeSelect } from '../components/EventTypeSelect.tsx';
 import { Time } from '../components/Time.tsx';
 import { useLoad } from '../components/useLoad.ts';
+import { usePolledJob } from '../components/usePolledJob.ts';
 import { format } from '../format.ts';
 import { navigate, type Route, withQuery } from '../router.ts';
 import { draftFromUrl } from '../threshold-workflow.ts';
@@ -11,6 +12,9 @@ import { draftFromUrl } from '../threshold-workflow.ts';
 type Rule = Workflow['rules'][number];
 type Draft = { rules: Rule[]; defaultBranch: Workflow['defaultBranch'] };
 const OUTCOMES = ['APPROVE', 'DECLINE', 'REVIEW'] as const;
+/** How often a running backtest is read. */
+const POLL_MS = 1_000;
+const running = (job: BacktestJob) => job.status === 'pending' || job.status === 'running';
 
 /** Messages name a rule as `rule "x" (#2)`: shown under that rule; the others under the editor. */
 const ruleOf = (message: string) => Number(/^rule(?: "[^"]*")? \(#(\d+)\)/.exec(message)?.[1] ?? 0) - 1;
@@ -22,7 +26,9 @@ export function WorkflowsPage({ route }: { route: Route }) {
   const versions = useLoad((client) => client.workflowVersions(type), [type]);
   const [draft, setDraft] = useState<Draft>();
   const [errors, setErrors] = useState<string[]>([]);
-  const [backtest, setBacktest] = useState<{ report: BacktestReport; of: string }>();
+  // The backtest job started for a draft (`of`: the draft's text), followed until it ends.
+  const [started, setStarted] = useState<{ backtestId: string; of: string }>();
+  const job = usePolledJob(started?.backtestId, api.backtest, running, POLL_MS);
   const [failure, setFailure] = useState<{ error: unknown; action: string }>();
   const [saved, setSaved] = useState<string>();
 
@@ -36,7 +42,7 @@ export function WorkflowsPage({ route }: { route: Route }) {
           defaultBranch: live.data.workflow.defaultBranch,
         },
       );
-    setBacktest(undefined);
+    setStarted(undefined);
     setSaved(undefined);
   }, [live.data, route.query.get('candidate')]);
 
@@ -62,11 +68,12 @@ export function WorkflowsPage({ route }: { route: Route }) {
   };
   const setRule = (index: number, patch: Partial<Rule>) =>
     change({ ...draft, rules: draft.rules.map((r, i) => (i === index ? { ...r, ...patch } : r)) });
-  const backtested = backtest?.of === text;
+  const backtested = started?.of === text && job.status?.status === 'done';
   const runBacktest = async () => {
     setFailure(undefined);
     try {
-      setBacktest({ report: await api.backtestWorkflow(type, draft), of: text });
+      const accepted = await api.startBacktest(type, draft);
+      setStarted({ backtestId: accepted.backtestId, of: text });
     } catch (error) {
       setFailure({ error, action: 'The backtest' });
     }
@@ -232,7 +239,8 @@ export function WorkflowsPage({ route }: { route: Route }) {
           </p>
         ) : null}
         {failure ? <ErrorMessage error={failure.error} action={failure.action} /> : null}
-        {backtest ? <Backtest report={backtest.report} stale={!backtested} /> : null}
+        <ErrorMessage error={job.error} action="Reading the backtest" />
+        {job.status ? <Backtest job={job.status} stale={started?.of !== text} /> : null}
       </section>
       <section aria-label="Versions" class="detail">
         <h2>Saved versions</h2>
@@ -256,15 +264,39 @@ export function WorkflowsPage({ route }: { route: Route }) {
   );
 }
 
-function Backtest({ report, stale }: { report: BacktestReport; stale: boolean }) {
+function Backtest({ job, stale }: { job: BacktestJob; stale: boolean }) {
+  const window = (
+    <>
+      <Time value={job.from} date /> to <Time value={job.to} date />
+    </>
+  );
+  if (running(job))
+    return (
+      <section class="backtest" aria-label="Backtest">
+        <h2>Backtest</h2>
+        <p aria-live="polite">
+          <progress aria-label="Backtest progress" />{' '}
+          Decisions of {window}: {job.status === 'pending' ? 'waiting for the job to start' : 're-deciding them'}…
+        </p>
+      </section>
+    );
+  if (job.status === 'failed' || !job.report || !job.coverage)
+    return (
+      <p class="error" role="alert">
+        The backtest failed: {job.reason ?? 'no reason given'}
+      </p>
+    );
+  const { report, coverage } = job;
   return (
     <section class="backtest" aria-label="Backtest">
       <h2>Backtest{stale ? ' (of an earlier edit)' : ''}</h2>
       <p>
-        Replayed {format.count(report.decisions, 'decision')} of {format.count(report.events, 'event')} since{' '}
-        <Time value={report.since} date />: <strong>{format.number(report.changed)}</strong> would change
-        outcome, {format.number(report.branchChanged)} only their branch.
-        {report.truncated ? ' Only the newest events were replayed.' : ''}
+        Replayed {format.count(report.decisions, 'decision')} of {format.count(report.events, 'event')} from{' '}
+        {window}: <strong>{format.number(report.changed)}</strong> would change outcome,{' '}
+        {format.number(report.branchChanged)} only their branch.{' '}
+        {coverage.sampleRate < 1
+          ? `A uniform sample of ${format.number(coverage.sampled)} of the window's ${format.number(coverage.eventsInWindow)} decisions (${format.number(coverage.sampleRate * 100, 1)} %).`
+          : 'Every decision of the window.'}
       </p>
       <table>
         <thead>
