@@ -16,8 +16,9 @@ import { readTableStream, type StreamCheckpoint, streamsClient } from './table-s
  * read to is kept in `dir/_stream.json`, written after the rows, so a crash repeats rows (queries keep
  * each row's latest revision) and loses none. Deletions are not copied: the table's TTL has its
  * lifecycle rule in the bucket, and an erasure rewrites the lake itself (shared/lake/erase.ts).
+ *
+ * One pass: every shard read from where the last pass stopped; answers how many rows it wrote.
  */
-/** One pass: every shard read from where the last pass stopped; answers how many rows it wrote. */
 export async function feedLakeOnce(
   lake: DuckDBConnection,
   dir: string,
