@@ -8,22 +8,33 @@
 -- identity digests against the small set of identities of events with feedback); the wide columns
 -- (signals, identities) are read and ranked for those parts only, so a month of 30 million logins
 -- never sorts its signals.
--- parameters: merchant_id, from_day, link_identities, merchant_id, from_day, merchant_id, kind, from_day, to_day, merchant_id, kind, from_day, to_day, negative_rate, merchant_id, kind, from_day, to_day
+-- parameters: merchant_id, from_day, link_identities, merchant_id, from_day, merchant_id, from_day, merchant_id, kind, from_day, to_day, merchant_id, kind, from_day, to_day, negative_rate, merchant_id, kind, from_day, to_day
 WITH concerned AS (
   SELECT order_id, return_id, event_key
   FROM feedback
   WHERE merchant_id = ? AND day >= ?
 ),
+-- The events feedback concerns, found on narrow columns (ids and keys); only their identities are
+-- unnested, not those of every event of the window.
+concerned_events AS (
+  SELECT d.event_key, d.identities
+  FROM decided_events AS d
+  JOIN (
+    SELECT DISTINCT event_key
+    FROM decided_events
+    WHERE ? AND merchant_id = ? AND day >= ?
+      AND (
+        event_id IN (SELECT order_id FROM concerned)
+        OR event_id IN (SELECT return_id FROM concerned)
+        OR event_key IN (SELECT event_key FROM concerned)
+      )
+  ) AS k ON k.event_key = d.event_key
+  WHERE d.merchant_id = ? AND d.day >= ?
+),
 concerned_identities AS (
   SELECT DISTINCT v.identity
-  FROM decided_events AS d
-  CROSS JOIN UNNEST(d.identities) AS v (identity)
-  WHERE ? AND d.merchant_id = ? AND d.day >= ?
-    AND (
-      d.event_id IN (SELECT order_id FROM concerned)
-      OR d.event_id IN (SELECT return_id FROM concerned)
-      OR d.event_key IN (SELECT event_key FROM concerned)
-    )
+  FROM concerned_events AS c
+  CROSS JOIN UNNEST(c.identities) AS v (identity)
 ),
 linked AS (
   SELECT DISTINCT e.event_key
