@@ -208,6 +208,13 @@ function statementsOf(
   return statements.filter(({ owner }) => owner === id || rolePolicies.has(owner));
 }
 
+/** A role's grants on the table: each statement's actions, sorted, and its condition. */
+function tableGrantsOf(statements: Json[]) {
+  return statements
+    .filter((s) => asList(s.Action).some((a) => String(a).startsWith('dynamodb:')))
+    .map((s) => ({ actions: asList(s.Action).map(String).sort(), condition: s.Condition }));
+}
+
 describe.each(['sandbox', 'production'] as const)('%s environment', (stage) => {
   const config = STAGES[stage];
 
@@ -1698,17 +1705,13 @@ describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-exp
     const { lake } = environment(stage);
     const { exportKind, outcome } = lake.exports.functions;
     const kind = statementsOfRole(exportKind.role);
-    const onTable = (statements: Json[]) =>
-      statements
-        .filter((s) => asList(s.Action).some((a) => String(a).startsWith('dynamodb:')))
-        .map((s) => ({ actions: asList(s.Action).map(String).sort(), condition: s.Condition }));
-    expect(onTable(kind)).toEqual([
+    expect(tableGrantsOf(kind)).toEqual([
       {
         actions: ['dynamodb:GetItem'],
         condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['M#*#EXPORT#*'] } },
       },
     ]);
-    expect(onTable(statementsOfRole(outcome.role))).toEqual([
+    expect(tableGrantsOf(statementsOfRole(outcome.role))).toEqual([
       {
         actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
         condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['M#*#EXPORT#*'] } },
@@ -1784,10 +1787,7 @@ describe.each(['sandbox', 'production'] as const)('%s overview feed (lib/overvie
     const statements = statementsOf(template, policyStatements(template), lake.overviewFeed.feed.role).map(
       ({ statement }) => statement,
     );
-    const onTable = statements.filter((s) => asList(s.Action).some((a) => String(a).startsWith('dynamodb:')));
-    expect(
-      onTable.map((s) => ({ actions: asList(s.Action).map(String).sort(), condition: s.Condition })),
-    ).toEqual([
+    expect(tableGrantsOf(statements)).toEqual([
       {
         actions: [...OVERVIEW_FEED_ACCESS.actions],
         condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['M#*#OVERVIEW#*'] } },
@@ -1865,10 +1865,7 @@ describe.each(['sandbox', 'production'] as const)('%s workflow backtests (lib/ba
     const statements = statementsOf(template, policyStatements(template), lake.backtests.function.role).map(
       ({ statement }) => statement,
     );
-    const table = statements.filter((s) => asList(s.Action).some((a) => String(a).startsWith('dynamodb:')));
-    expect(
-      table.map((s) => ({ actions: asList(s.Action).map(String).sort(), condition: s.Condition })),
-    ).toEqual([
+    expect(tableGrantsOf(statements)).toEqual([
       {
         actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
         condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['M#*#BACKTEST#*'] } },

@@ -38,6 +38,12 @@ const TAT = 'tat';
 const KEEP_IDLE_BUCKET_SECONDS = 3_600;
 /** A guess corrected from ALL_OLD only misses again if other instances move tat across `now`. */
 const MAX_ATTEMPTS = 3;
+/**
+ * How late a token may be taken (µs, at most a tenth of the refill interval): concurrent requests
+ * read the clock before they write, in any order, and a request whose reading came a moment before
+ * the others' would find the bucket full by those moments and be refused with a token free.
+ */
+const MAX_CLOCK_SKEW_US = 5_000_000;
 
 /** The last tat each merchant's bucket was seen at by this instance (µs); it only ever grows. */
 const lastSeenTat = new Map<string, number>();
@@ -96,7 +102,8 @@ async function reserve(
   const interval = Math.max(1, Math.round(1e6 / limit.perSecond));
   const step = cost * interval;
   const nowUs = now * 1_000;
-  const latestStart = nowUs + (limit.burst - cost) * interval;
+  const fullAt = nowUs + (limit.burst - cost) * interval;
+  const latestStart = fullAt + Math.min(MAX_CLOCK_SKEW_US, Math.floor(interval / 10));
   // The bucket's state is told as of the answer, not of `now`: a request that read the clock before
   // another but wrote after it would otherwise count the other's token against a bucket it saw
   // earlier, and two answers would both say none is left.
@@ -113,7 +120,7 @@ async function reserve(
   };
   const refusalAt = (tat: number): BucketVerdict => ({
     admitted: false,
-    retryAfterSeconds: Math.max(1, Math.ceil((tat - latestStart) / 1e6)),
+    retryAfterSeconds: Math.max(1, Math.ceil((tat - fullAt) / 1e6)),
   });
 
   let known = lastSeenTat.get(merchantId);

@@ -275,8 +275,8 @@ function Backtest({ job, stale }: { job: BacktestJob; stale: boolean }) {
       <section class="backtest" aria-label="Backtest">
         <h2>Backtest</h2>
         <p aria-live="polite">
-          <progress aria-label="Backtest progress" />{' '}
-          Decisions of {window}: {job.status === 'pending' ? 'waiting for the job to start' : 're-deciding them'}…
+          <progress aria-label="Backtest progress" /> Decisions of {window}:{' '}
+          {job.status === 'pending' ? 'waiting for the job to start' : 're-deciding them'}…
         </p>
       </section>
     );
