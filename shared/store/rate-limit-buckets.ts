@@ -102,8 +102,8 @@ async function reserve(
   const interval = Math.max(1, Math.round(1e6 / limit.perSecond));
   const step = cost * interval;
   const nowUs = now * 1_000;
-  const fullAt = nowUs + (limit.burst - cost) * interval;
-  const latestStart = fullAt + Math.min(MAX_CLOCK_SKEW_US, Math.floor(interval / 10));
+  const room = (limit.burst - cost) * interval;
+  const latestStart = nowUs + room + Math.min(MAX_CLOCK_SKEW_US, Math.floor(interval / 10));
   // The bucket's state is told as of the answer, not of `now`: a request that read the clock before
   // another but wrote after it would otherwise count the other's token against a bucket it saw
   // earlier, and two answers would both say none is left.
@@ -118,9 +118,11 @@ async function reserve(
       resetSeconds: Math.max(0, Math.ceil((tat - answeredUs) / 1e6)),
     };
   };
+  // The wait, too, is told as of the answer: a request that read the clock before the others would
+  // otherwise be told the moments between the readings on top of the bucket's wait.
   const refusalAt = (tat: number): BucketVerdict => ({
     admitted: false,
-    retryAfterSeconds: Math.max(1, Math.ceil((tat - fullAt) / 1e6)),
+    retryAfterSeconds: Math.max(1, Math.ceil((tat - Math.max(nowUs, Date.now() * 1_000) - room) / 1e6)),
   });
 
   let known = lastSeenTat.get(merchantId);
