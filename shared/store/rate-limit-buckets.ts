@@ -39,7 +39,7 @@ const KEEP_IDLE_BUCKET_SECONDS = 3_600;
 /** A guess corrected from ALL_OLD only misses again if other instances move tat across `now`. */
 const MAX_ATTEMPTS = 3;
 /**
- * How late a token may be taken (µs, at most a tenth of the refill interval): concurrent requests
+ * How early a token may be taken (µs, at most a tenth of the refill interval): concurrent requests
  * read the clock before they write, in any order, and a request whose reading came a moment before
  * the others' would find the bucket full by those moments and be refused with a token free.
  */
