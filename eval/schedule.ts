@@ -40,11 +40,12 @@ export function scheduleTraffic(seed: number, end: number, params: TrafficParams
   };
   writeTraffic({ rng, now: end, send, params }, params.volume);
   if (params.saleDayEndsBefore !== undefined) {
-    // The sale's shoppers and abusers, everything they start within the day, at the same gaps.
+    // The sale's shoppers and abusers, everything they start within the day, at the same gaps: nine
+    // more of the merchant's own days (a year's traffic spread over its age, a year at most).
     const saleEnd = end - params.saleDayEndsBefore;
     writeTraffic(
       { rng, now: saleEnd, end, send, params: { ...params, merchantAge: DAY } },
-      (params.volume * SALE_DAY_EXTRA_DAYS * DAY) / YEAR,
+      (params.volume * SALE_DAY_EXTRA_DAYS * DAY) / Math.min(params.merchantAge, YEAR),
     );
   }
   return steps.sort((a, b) => a.at - b.at || a.order - b.order);

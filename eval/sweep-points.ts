@@ -17,6 +17,8 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const SALE_DAY_ENDS_BEFORE = 20 * DAY;
+/** A merchant with 40 days behind its sale day: a usual day of it holds enough events to judge the sale's by. */
+const SALE_MERCHANT_AGE = 60 * DAY;
 
 const gaps = (scale: number, label: string, description: string): SweepPoint => ({
   name: `gaps ${label}`,
@@ -70,8 +72,8 @@ export const SWEEP_POINTS: readonly SweepPoint[] = [
   {
     name: 'sale day',
     description:
-      'a day at ten times the usual traffic, same mix, 20 days before the end of a year (measured: that day)',
-    params: { ...NOMINAL, saleDayEndsBefore: SALE_DAY_ENDS_BEFORE },
+      "a day at ten times the usual traffic, same mix, 20 days before the end of a merchant's first 60 days, its year's traffic within them (measured: that day)",
+    params: { ...NOMINAL, merchantAge: SALE_MERCHANT_AGE, saleDayEndsBefore: SALE_DAY_ENDS_BEFORE },
     measured: { from: SALE_DAY_ENDS_BEFORE + DAY, until: SALE_DAY_ENDS_BEFORE },
   },
   fields(0, 'none'),

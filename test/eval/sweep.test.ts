@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { smallDomains } from '../../eval/email-mix.ts';
 import { asSent } from '../../eval/integration.ts';
 import { agoWithin, logUniform, NOMINAL, NOMINAL_AGE, scaledCount } from '../../eval/params.ts';
+import { LEGITIMATE } from '../../eval/patterns.ts';
 import { SeededRandom } from '../../eval/random.ts';
 import { scheduleTraffic } from '../../eval/schedule.ts';
 import { SWEEP_POINTS } from '../../eval/sweep-points.ts';
@@ -54,15 +55,28 @@ describe('the traffic under sweep parameters', () => {
     expect(firstDay.every((s) => s.at >= END - DAY && s.at <= END)).toBe(true);
   });
 
-  it('brings about nine days of extra traffic into the sale day', () => {
+  it.each([
+    ['a year-old merchant', NOMINAL_AGE, 365],
+    ["the sale point's 60-day merchant", 60 * DAY, 60],
+  ])('brings about nine of its usual days into the sale day of %s', (_, merchantAge, days) => {
     const sale = { from: END - 21 * DAY, until: END - 20 * DAY };
     const inSale = (steps: { at: number }[]) =>
       steps.filter((s) => s.at >= sale.from && s.at < sale.until).length;
-    const usual = scheduleTraffic(7, END);
-    const busy = scheduleTraffic(7, END, { ...NOMINAL, saleDayEndsBefore: 20 * DAY });
-    const perDay = usual.length / 365;
+    const usual = scheduleTraffic(7, END, { ...NOMINAL, merchantAge });
+    const busy = scheduleTraffic(7, END, { ...NOMINAL, merchantAge, saleDayEndsBefore: 20 * DAY });
+    const perDay = usual.length / days;
     expect(inSale(busy) - inSale(usual)).toBeGreaterThan(4 * perDay);
     expect(inSale(busy) - inSale(usual)).toBeLessThan(20 * perDay);
+  });
+
+  it('measures the sale point on enough events to read a 0.5 % budget against', () => {
+    const point = SWEEP_POINTS.find((p) => p.name === 'sale day');
+    if (!point?.measured) throw new Error('no sale day point');
+    const { from, until } = point.measured;
+    const onSaleDay = scheduleTraffic(7, END, point.params).filter(
+      (s) => s.at >= END - from && s.at < END - until && s.label?.pattern === LEGITIMATE,
+    );
+    expect(onSaleDay.length).toBeGreaterThan(200);
   });
 
   it('sends no optional field at share 0, and every one at share 1', () => {
