@@ -21,7 +21,7 @@ import { LAKE_EXPORT_ENTITY } from '../shared/store/lake-exports.ts';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import { type JobStarts, newItem } from './job-starts.ts';
-import { grantLakeQueries } from './lake-query-grants.ts';
+import { grantLakeQueries, type LakeForQueries } from './lake-query-grants.ts';
 import { alarmOnFailedExecutions } from './monitoring.ts';
 
 /** The state names a local run overrides with local handlers. */
@@ -46,7 +46,7 @@ export interface LakeExportJobProps {
   table: ITable;
   /** The jobs' reader of the table's changes: a new export item starts an execution. */
   starts: JobStarts;
-  lake: { bucket: IBucket; workBucket: IBucket; database: string; workGroup: string };
+  lake: LakeForQueries;
   /** The API stack's exports bucket, imported by the name of its ARN's export. */
   exportsBucket: { bucket: IBucket; arnExport: string };
   alarmTopic: ITopic;

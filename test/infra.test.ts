@@ -1606,6 +1606,21 @@ describe.each(['sandbox', 'production'] as const)('%s learning (lib/learning-sta
     );
     expect(athena).toHaveLength(1);
     expect(JSON.stringify(athena[0]!.statement.Resource)).toContain(`workgroup/abuse-decision-${stage}-lake`);
+    // The lake tables its queries read, by name: decided events and feedback, never list changes.
+    const setGrants = roleStatements(template, logicalId(functions.trainingSet.role)).map(
+      ({ statement }) => statement,
+    );
+    const glue = JSON.stringify(setGrants.filter((s) => asList(s.Action).includes('glue:GetTable')));
+    expect(glue).toContain(`table/abuse_decision_${stage}_lake/decided_events`);
+    expect(glue).toContain(`table/abuse_decision_${stage}_lake/feedback`);
+    expect(glue).not.toContain('list_changes');
+    const lakeBucket = logicalId(lake.bucket);
+    const lakeReads = setGrants
+      .filter((s) => asList(s.Action).includes('s3:GetObject'))
+      .flatMap((s) => asList(s.Resource))
+      .filter((r) => JSON.stringify(r).includes(lakeBucket))
+      .map((r) => ((r as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1] as unknown[]).at(-1));
+    expect(lakeReads).toEqual(['/decided_events/*', '/feedback/*']);
     for (const { statement } of policyStatements(template))
       expect(asList(statement.Action)).not.toContain('*');
     const fit = resources(template, 'AWS::Lambda::Function').find(
