@@ -1,4 +1,4 @@
-import { Duration, Lazy, Validations } from 'aws-cdk-lib';
+import { Duration, Lazy } from 'aws-cdk-lib';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { EventBus, EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
 import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
@@ -6,10 +6,11 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { StageConfig } from './config.ts';
+import { deadLetterQueue } from './dead-letter-queue.ts';
 import { alarmAtOrAbove } from './monitoring.ts';
 
 /** The source and detail type of the events the pipe puts on the jobs' bus: one per inserted item. */
@@ -59,16 +60,7 @@ export class JobStarts extends Construct {
       eventBusName: `abuse-decision-${config.stage}-jobs`,
       description: `Inserted lake job items of ${config.stage}, from the table's changes: one rule per job`,
     });
-    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        "This queue is itself the dead-letter queue of the jobs' rule targets; nothing redrives from it.",
-    });
+    this.deadLetterQueue = deadLetterQueue(this, "the jobs' rule targets");
 
     const role = new Role(this, 'PipeRole', {
       assumedBy: new ServicePrincipal('pipes.amazonaws.com'),

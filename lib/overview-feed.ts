@@ -1,14 +1,15 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IStream, StreamConsumer } from 'aws-cdk-lib/aws-kinesis';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { KinesisConsumerEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CONSOLE_EVENT_TYPES } from '../shared/schemas/console.ts';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import { deadLetterQueue } from './dead-letter-queue.ts';
 import { alarmAtOrAbove } from './monitoring.ts';
 import { OVERVIEW_FEED_ACCESS } from './table-access.ts';
 
@@ -40,15 +41,7 @@ export class OverviewFeed extends Construct {
   constructor(scope: Construct, id: string, props: OverviewFeedProps) {
     super(scope, id);
     const { config } = props;
-    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the stream source; nothing redrives from it.',
-    });
+    this.deadLetterQueue = deadLetterQueue(this, 'the stream source');
     this.feed = new ApiFunction(this, 'Function', {
       name: 'overviewFeed',
       handlerFile: 'functions/overview-feed.ts',
