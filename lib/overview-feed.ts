@@ -29,9 +29,10 @@ export const OVERVIEW_FEED_LAG_ALARM = Duration.minutes(15);
 /**
  * The console overview's day counters (docs/lake.md, Overview), fed from the table's Kinesis stream
  * by a function on a dedicated-throughput (enhanced fan-out) consumer: the stream's shared five
- * reads a second per shard already serve three Firehose delivery streams and the export and
- * backtest pipes. Filtered to inserted decided events; a batch is one shard's, in order (parallelization factor 1,
- * which the counters' per-shard guard needs). Its role updates and reads overview items only.
+ * reads a second per shard already serve three Firehose delivery streams and the lake jobs' pipe
+ * (lib/job-starts.ts). Filtered to inserted decided events; a batch is one shard's, in order
+ * (parallelization factor 1, which the counters' per-shard guard needs). Its role updates and
+ * reads overview items only.
  */
 export class OverviewFeed extends Construct {
   readonly feed: ApiFunction;
