@@ -1,6 +1,5 @@
 import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { DefinitionBody, Fail, LogLevel, StateMachine, TaskInput } from 'aws-cdk-lib/aws-stepfunctions';
@@ -10,9 +9,9 @@ import { BACKTEST_ENTITY } from '../shared/store/backtests.ts';
 import { backtestKeys } from '../shared/store/keys.ts';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import { type JobStarts, newItem } from './job-starts.ts';
 import { grantLakeQueries, type LakeForQueries } from './lake-query-grants.ts';
 import { alarmOnFailedExecutions } from './monitoring.ts';
-import { NEW_IMAGE, startOnNewItems } from './start-on-new-items.ts';
 
 /** The state names a local run overrides with local handlers. */
 export const BACKTEST_STATES = {
@@ -25,15 +24,15 @@ export const BACKTEST_HANDLER_FILE = 'functions/backtest-job.ts';
 export interface BacktestJobProps {
   config: StageConfig;
   table: ITable;
-  /** The table's changes: a new backtest item starts an execution. */
-  changes: IStream;
+  /** The jobs' reader of the table's changes: a new backtest item starts an execution. */
+  starts: JobStarts;
   lake: LakeForQueries;
   alarmTopic: ITopic;
 }
 
 /**
- * Workflow backtests as a state machine (docs/lake.md, Backtests): started by an EventBridge pipe
- * from the table's changes when a backtest item is inserted. One step reads the window's decisions
+ * Workflow backtests as a state machine (docs/lake.md, Backtests): started by its rule on the jobs'
+ * bus (lib/job-starts.ts) when a backtest item is inserted. One step reads the window's decisions
  * from the lake (Athena: every one, or a uniform sample of a bounded size), re-decides them with the
  * candidate and records the report (retried); once its retries are spent, RecordFailed records why
  * and the execution fails, which raises the alarm: a backtest is never left pending.
@@ -99,12 +98,10 @@ export class BacktestJob extends Construct {
       timeout: Duration.hours(1),
     });
 
-    startOnNewItems(this, 'StartOnNewBacktest', {
-      changes: props.changes,
-      stateMachine: this.stateMachine,
+    props.starts.startOn(this, 'StartOnNewBacktest', {
       entity: BACKTEST_ENTITY,
-      what: 'backtest',
-      inputTemplate: `{"merchantId": <${NEW_IMAGE}.merchantId.S>, "backtestId": <${NEW_IMAGE}.backtestId.S>}`,
+      stateMachine: this.stateMachine,
+      input: { merchantId: newItem.string('merchantId'), backtestId: newItem.string('backtestId') },
     });
 
     alarmOnFailedExecutions(

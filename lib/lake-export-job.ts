@@ -1,7 +1,6 @@
 import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -21,9 +20,9 @@ import { lakeExportKeys } from '../shared/store/keys.ts';
 import { LAKE_EXPORT_ENTITY } from '../shared/store/lake-exports.ts';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
-import { grantLakeQueries } from './lake-query-grants.ts';
+import { type JobStarts, newItem } from './job-starts.ts';
+import { grantLakeQueries, type LakeForQueries } from './lake-query-grants.ts';
 import { alarmOnFailedExecutions } from './monitoring.ts';
-import { NEW_IMAGE, startOnNewItems } from './start-on-new-items.ts';
 
 /** The state names a local run overrides with local handlers. */
 export const LAKE_EXPORT_STATES = {
@@ -45,17 +44,17 @@ export const LAKE_EXPORT_CONCURRENCY = 4;
 export interface LakeExportJobProps {
   config: StageConfig;
   table: ITable;
-  /** The table's changes: a new export item starts an execution. */
-  changes: IStream;
-  lake: { bucket: IBucket; workBucket: IBucket; database: string; workGroup: string };
+  /** The jobs' reader of the table's changes: a new export item starts an execution. */
+  starts: JobStarts;
+  lake: LakeForQueries;
   /** The API stack's exports bucket, imported by the name of its ARN's export. */
   exportsBucket: { bucket: IBucket; arnExport: string };
   alarmTopic: ITopic;
 }
 
 /**
- * Bulk exports as a state machine (docs/lake.md, Exports): started by an EventBridge pipe from the
- * table's changes when an export item is inserted (nothing in the request's path but the item). A
+ * Bulk exports as a state machine (docs/lake.md, Exports): started by its rule on the jobs' bus
+ * (lib/job-starts.ts) when an export item is inserted (nothing in the request's path but the item). A
  * Map runs each kind as one Athena query writing its files to the export's prefix (ExportKind,
  * retried); RecordDone records the files and audits; a kind whose retries are spent is caught,
  * RecordFailed records why and the execution fails, which raises the alarm.
@@ -147,12 +146,14 @@ export class LakeExportJob extends Construct {
       timeout: Duration.hours(2),
     });
 
-    startOnNewItems(this, 'StartOnNewExport', {
-      changes: props.changes,
-      stateMachine: this.stateMachine,
+    props.starts.startOn(this, 'StartOnNewExport', {
       entity: LAKE_EXPORT_ENTITY,
-      what: 'export',
-      inputTemplate: `{"merchantId": <${NEW_IMAGE}.merchantId.S>, "exportId": <${NEW_IMAGE}.exportId.S>, "kinds": <${NEW_IMAGE}.kinds.L>}`,
+      stateMachine: this.stateMachine,
+      input: {
+        merchantId: newItem.string('merchantId'),
+        exportId: newItem.string('exportId'),
+        kinds: newItem.list('kinds'),
+      },
     });
 
     alarmOnFailedExecutions(

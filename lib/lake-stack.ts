@@ -22,6 +22,7 @@ import { EXPIRED_KEPT_SECONDS } from '../shared/store/list-entries.ts';
 import { ApiFunction } from './api-function.ts';
 import { BacktestJob } from './backtest-job.ts';
 import { removalPolicyFor, type StageConfig } from './config.ts';
+import { JobStarts } from './job-starts.ts';
 import { LakeExportJob } from './lake-export-job.ts';
 import { LearningJob } from './learning-stack.ts';
 import { OverviewFeed } from './overview-feed.ts';
@@ -113,6 +114,8 @@ export class LakeStack extends Stack {
   /** Bulk exports from the lake (lib/lake-export-job.ts). */
   readonly exports: LakeExportJob;
   readonly backtests: BacktestJob;
+  /** The export and backtest jobs' one reader of the table's changes, a rule per job. */
+  readonly jobStarts: JobStarts;
   /** The console overview's day counters, fed from the table's changes. */
   readonly overviewFeed: OverviewFeed;
   /** What the privacy worker, in a stack of its own, needs of the lake to erase a customer's rows. */
@@ -196,10 +199,15 @@ export class LakeStack extends Stack {
       alarmTopic: props.alarmTopic,
     });
 
+    this.jobStarts = new JobStarts(this, 'JobStarts', {
+      config,
+      changes: props.changes,
+      alarmTopic: props.alarmTopic,
+    });
     this.exports = new LakeExportJob(this, 'Export', {
       config,
       table: props.table,
-      changes: props.changes,
+      starts: this.jobStarts,
       lake: queried,
       exportsBucket: {
         bucket: BucketConstruct.fromBucketArn(
@@ -222,7 +230,7 @@ export class LakeStack extends Stack {
     this.backtests = new BacktestJob(this, 'Backtests', {
       config,
       table: props.table,
-      changes: props.changes,
+      starts: this.jobStarts,
       lake: queried,
       alarmTopic: props.alarmTopic,
     });

@@ -1,10 +1,10 @@
-import { Aws, CfnOutput, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
+import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { StepFunctionsStartExecution } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -22,9 +22,10 @@ import {
 } from 'aws-cdk-lib/aws-stepfunctions';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import { LAKE_TABLE_NAMES } from '../shared/lake/lake-tables.ts';
+import type { LakeTableName } from '../shared/lake/lake-tables.ts';
 import { ApiFunction, METRICS_NAMESPACE } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import { grantLakeQueries, type LakeForQueries } from './lake-query-grants.ts';
 import { alarmOnFailedExecutions } from './monitoring.ts';
 import { TABLE_ACCESS } from './table-access.ts';
 
@@ -45,6 +46,12 @@ export const LEARNING_HANDLER_FILES = {
 } as const;
 /** When the nightly run starts (UTC): after most merchants' daily dispute and disposition uploads. */
 export const NIGHTLY_LEARNING_CRON = { minute: '0', hour: '3' } as const;
+/**
+ * The lake tables a training set reads: its events, their feedback, the trade-off histogram and the
+ * overview rollup (shared/lake/queries/training_*.sql, event_count, latest_event, tradeoff_histogram,
+ * overview_rollup). List changes are not read.
+ */
+const TRAINING_TABLES: readonly LakeTableName[] = ['decided_events', 'feedback'];
 /** Items fitted at once: Athena's concurrent queries per account are the limit that matters. */
 export const LEARNING_CONCURRENCY = 20;
 
@@ -52,7 +59,7 @@ export interface LearningJobProps {
   config: StageConfig;
   table: ITable;
   /** The lake it reads (by Athena) and the bucket it leaves its work in (items, sets, results). */
-  lake: { bucket: Bucket; workBucket: Bucket; database: string; workGroup: string };
+  lake: LakeForQueries;
   alarmTopic: ITopic;
 }
 
@@ -107,40 +114,10 @@ export class LearningJob extends Construct {
     allow(trainingSet.role, ['s3:PutObject'], [work('*')]);
     allow(fit.role, ['s3:GetObject'], [work('*')]);
     allow(summarize.role, ['s3:GetObject'], [work('*')]);
-    // Athena reads the lake and writes its results with the caller's rights.
-    allow(
-      trainingSet.role,
-      ['s3:GetObject'],
-      [lake.bucket.arnForObjects('*'), lake.workBucket.arnForObjects('athena/*')],
-    );
-    allow(
-      trainingSet.role,
-      ['s3:PutObject', 's3:AbortMultipartUpload'],
-      [lake.workBucket.arnForObjects('athena/*')],
-    );
-    allow(
-      trainingSet.role,
-      ['s3:ListBucket', 's3:GetBucketLocation'],
-      [lake.bucket.bucketArn, lake.workBucket.bucketArn],
-    );
-    const region = `arn:${Aws.PARTITION}:athena:${Aws.REGION}:${Aws.ACCOUNT_ID}`;
-    trainingSet.role.addToPolicy(
-      new PolicyStatement({
-        actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults'],
-        resources: [`${region}:workgroup/${lake.workGroup}`],
-      }),
-    );
-    const glue = `arn:${Aws.PARTITION}:glue:${Aws.REGION}:${Aws.ACCOUNT_ID}`;
-    trainingSet.role.addToPolicy(
-      new PolicyStatement({
-        actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'],
-        resources: [
-          `${glue}:catalog`,
-          `${glue}:database/${lake.database}`,
-          ...LAKE_TABLE_NAMES.map((t) => `${glue}:table/${lake.database}/${t}`),
-        ],
-      }),
-    );
+    const queryFindings = grantLakeQueries(trainingSet.role, lake, TRAINING_TABLES, {
+      readsResults: true,
+      purpose: 'training set',
+    });
 
     const invoke = (
       key: keyof typeof LEARNING_HANDLER_FILES,
@@ -265,11 +242,11 @@ export class LearningJob extends Construct {
       description:
         'Start with {"merchantId": "...", "eventType": "order", "promote": true} to train one on demand',
     });
-    this.acknowledgeFindings(lake);
+    this.acknowledgeFindings(lake, queryFindings);
   }
 
   /** cdk-nag's wildcard findings here, each deliberate: object prefixes, qualified ARNs, child executions. */
-  private acknowledgeFindings(lake: LearningJobProps['lake']): void {
+  private acknowledgeFindings(lake: LearningJobProps['lake'], queryFindings: [string, string][]): void {
     const stack = Stack.of(this);
     const id = (construct: Construct) => stack.getLogicalId(construct.node.defaultChild as CfnBucket);
     const work = `<${id(lake.workBucket)}.Arn>`;
@@ -279,14 +256,7 @@ export class LearningJob extends Construct {
         `Resource::${work}/learning/*`,
         "Objects of the learning runs' prefix in the work bucket: items, training sets, map results",
       ],
-      [
-        `Resource::${work}/athena/*`,
-        "Athena's results of the training set queries, written with the caller's rights",
-      ],
-      [
-        `Resource::<${id(lake.bucket)}.Arn>/*`,
-        'Athena reads the lake objects of the tables it is asked to query',
-      ],
+      ...queryFindings,
       ...Object.values(this.functions).map((fn) => [
         `Resource::<${id(fn.handler)}.Arn>:*`,
         'The state machine invokes its own step functions and their qualified ARNs, as LambdaInvoke grants it',

@@ -1,14 +1,15 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IStream, StreamConsumer } from 'aws-cdk-lib/aws-kinesis';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { KinesisConsumerEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CONSOLE_EVENT_TYPES } from '../shared/schemas/console.ts';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import { deadLetterQueue } from './dead-letter-queue.ts';
 import { alarmAtOrAbove } from './monitoring.ts';
 import { OVERVIEW_FEED_ACCESS } from './table-access.ts';
 
@@ -28,9 +29,10 @@ export const OVERVIEW_FEED_LAG_ALARM = Duration.minutes(15);
 /**
  * The console overview's day counters (docs/lake.md, Overview), fed from the table's Kinesis stream
  * by a function on a dedicated-throughput (enhanced fan-out) consumer: the stream's shared five
- * reads a second per shard already serve three Firehose delivery streams and the export and
- * backtest pipes. Filtered to inserted decided events; a batch is one shard's, in order (parallelization factor 1,
- * which the counters' per-shard guard needs). Its role updates and reads overview items only.
+ * reads a second per shard already serve three Firehose delivery streams and the lake jobs' pipe
+ * (lib/job-starts.ts). Filtered to inserted decided events; a batch is one shard's, in order
+ * (parallelization factor 1, which the counters' per-shard guard needs). Its role updates and
+ * reads overview items only.
  */
 export class OverviewFeed extends Construct {
   readonly feed: ApiFunction;
@@ -40,15 +42,7 @@ export class OverviewFeed extends Construct {
   constructor(scope: Construct, id: string, props: OverviewFeedProps) {
     super(scope, id);
     const { config } = props;
-    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the stream source; nothing redrives from it.',
-    });
+    this.deadLetterQueue = deadLetterQueue(this, 'the stream source');
     this.feed = new ApiFunction(this, 'Function', {
       name: 'overviewFeed',
       handlerFile: 'functions/overview-feed.ts',

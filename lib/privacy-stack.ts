@@ -7,7 +7,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ERASURE_STAGING_PREFIX } from '../shared/lake/lake-erasure.ts';
 import { LAKE_TABLE_NAMES } from '../shared/lake/lake-tables.ts';
@@ -19,6 +19,7 @@ import {
   POWERTOOLS_SERVICE_NAME,
 } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import { deadLetterQueue } from './dead-letter-queue.ts';
 import type { LakeRef } from './lake-stack.ts';
 import { alarmAtOrAbove } from './monitoring.ts';
 import type { BucketRef } from './private-bucket.ts';
@@ -73,11 +74,7 @@ export class PrivacyStack extends Stack {
     super(scope, id, props);
     const { config, table, exportsBucket, importsBucket, lake } = props;
 
-    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
+    this.deadLetterQueue = deadLetterQueue(this, 'the stream source');
     this.worker = new ApiFunction(this, 'WorkerFunction', {
       name: 'privacyWorker',
       handlerFile: PRIVACY_WORKER_HANDLER_FILE,
@@ -169,10 +166,6 @@ export class PrivacyStack extends Stack {
       targets: [new LambdaFunction(this.worker.handler, { retryAttempts: 0 })],
     });
     acknowledgeStreamReading(this.worker.role);
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the stream source; nothing redrives from it.',
-    });
 
     const alarm = (name: string, metric: IMetric, description: string) =>
       alarmAtOrAbove(this, name, { metric, description }, props.alarmTopic);

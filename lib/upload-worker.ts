@@ -1,14 +1,15 @@
-import { Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ApiFunction, acknowledgeStreamReading } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import { deadLetterQueue } from './dead-letter-queue.ts';
 import { UPLOAD_WORKER_ACCESS } from './table-access.ts';
 
 export interface UploadWorkerStackProps extends StackProps {
@@ -45,11 +46,7 @@ export class UploadWorkerStack extends Stack {
     super(scope, id, props);
     const { config, table } = props;
 
-    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
+    this.deadLetterQueue = deadLetterQueue(this, 'the stream source');
     this.worker = new ApiFunction(this, 'WorkerFunction', {
       name: 'dispositionsUploadWorker',
       handlerFile: 'functions/dispositions-upload-worker.ts',
@@ -91,9 +88,5 @@ export class UploadWorkerStack extends Stack {
     }).addAlarmAction(new SnsAction(props.alarmTopic));
 
     acknowledgeStreamReading(this.worker.role);
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the stream source; nothing redrives from it.',
-    });
   }
 }

@@ -1,4 +1,4 @@
-import { Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -16,6 +16,7 @@ import {
   POWERTOOLS_SERVICE_NAME,
 } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
+import { deadLetterQueue } from './dead-letter-queue.ts';
 import { WEBHOOK_WORKER_ACCESS } from './table-access.ts';
 
 export interface WebhookStackProps extends StackProps {
@@ -50,11 +51,7 @@ export class WebhookStack extends Stack {
     const { config, table } = props;
     const removalPolicy = removalPolicyFor(config.protectData);
 
-    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
+    this.deadLetterQueue = deadLetterQueue(this, 'the delivery queue and of the stream source');
     // The id of the retry queue it grew from: a deployment keeps the retries waiting in it.
     this.deliveryQueue = new Queue(this, 'Retries', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -159,9 +156,5 @@ export class WebhookStack extends Stack {
     );
 
     acknowledgeStreamReading(this.worker.role);
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the delivery queue and of the stream source.',
-    });
   }
 }

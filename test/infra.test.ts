@@ -18,6 +18,7 @@ import { NO_CREDENTIAL_LABEL } from '../lib/api-firewall.ts';
 import { POWERTOOLS_SERVICE_NAME } from '../lib/api-function.ts';
 import { STAGES, type StageName } from '../lib/config.ts';
 import { IMPORT_HANDLER_FILE } from '../lib/import-job.ts';
+import { JOB_ITEM_EVENT, JOB_START_RETRY } from '../lib/job-starts.ts';
 import { QUERY_RESULT_EXPIRY_DAYS } from '../lib/lake-stack.ts';
 import { CEL_CHUNK_FILE, REPO_ROOT } from '../lib/lambda-bundle.ts';
 import { LEARNING_HANDLER_FILES } from '../lib/learning-stack.ts';
@@ -1605,6 +1606,21 @@ describe.each(['sandbox', 'production'] as const)('%s learning (lib/learning-sta
     );
     expect(athena).toHaveLength(1);
     expect(JSON.stringify(athena[0]!.statement.Resource)).toContain(`workgroup/abuse-decision-${stage}-lake`);
+    // The lake tables its queries read, by name: decided events and feedback, never list changes.
+    const setGrants = roleStatements(template, logicalId(functions.trainingSet.role)).map(
+      ({ statement }) => statement,
+    );
+    const glue = JSON.stringify(setGrants.filter((s) => asList(s.Action).includes('glue:GetTable')));
+    expect(glue).toContain(`table/abuse_decision_${stage}_lake/decided_events`);
+    expect(glue).toContain(`table/abuse_decision_${stage}_lake/feedback`);
+    expect(glue).not.toContain('list_changes');
+    const lakeBucket = logicalId(lake.bucket);
+    const lakeReads = setGrants
+      .filter((s) => asList(s.Action).includes('s3:GetObject'))
+      .flatMap((s) => asList(s.Resource))
+      .filter((r) => JSON.stringify(r).includes(lakeBucket))
+      .map((r) => ((r as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1] as unknown[]).at(-1));
+    expect(lakeReads).toEqual(['/decided_events/*', '/feedback/*']);
     for (const { statement } of policyStatements(template))
       expect(asList(statement.Action)).not.toContain('*');
     const fit = resources(template, 'AWS::Lambda::Function').find(
@@ -1629,26 +1645,149 @@ describe.each(['sandbox', 'production'] as const)('%s learning (lib/learning-sta
   });
 });
 
-/** The pipe that starts one state machine, from the table's changes. */
-function pipeStarting(template: Template, machine: string) {
-  const pipes = resources(template, 'AWS::Pipes::Pipe').filter(([, pipe]) =>
-    isDeepStrictEqual(pipe.Properties.Target, { Ref: machine }),
+/** The rule on the jobs' bus that starts one state machine, and its target. */
+function ruleStarting(template: Template, machine: string) {
+  const rules = resources(template, 'AWS::Events::Rule').filter(([, rule]) =>
+    (rule.Properties.Targets as Json[]).some((t) => isDeepStrictEqual(t.Arn, { Ref: machine })),
   );
-  expect(pipes).toHaveLength(1);
-  return pipes[0]![1].Properties;
+  expect(rules).toHaveLength(1);
+  const rule = rules[0]![1].Properties;
+  const targets = rule.Targets as Json[];
+  expect(targets).toHaveLength(1);
+  return { rule, target: targets[0]! };
 }
 
-/** The actions granted to a pipe's role: starting its state machine and reading the stream. */
-function pipeActions(template: Template, pipe: Json) {
-  const pipeRole = (pipe.RoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
-  return policyStatements(template)
-    .filter(({ owner }) =>
-      JSON.stringify(
-        resources(template, 'AWS::IAM::Policy').find(([id]) => id === owner)?.[1].Properties.Roles,
-      ).includes(pipeRole),
-    )
-    .flatMap(({ statement }) => asList(statement.Action).map(String));
+/** The actions a role is granted, each with its resources. */
+function grantsOfRole(template: Template, roleId: string) {
+  return statementsOf(template, policyStatements(template), roleId).map(({ statement }) => ({
+    actions: asList(statement.Action).map(String),
+    resources: JSON.stringify(statement.Resource),
+  }));
 }
+
+/**
+ * The input a rule's target gives the state machine for an event: its input transformer's template
+ * with each variable replaced by the value at its path, as EventBridge fills an unquoted one.
+ */
+function ruleInput(target: Json, event: Json): Json {
+  const { InputPathsMap, InputTemplate } = target.InputTransformer as {
+    InputPathsMap: Record<string, string>;
+    InputTemplate: string;
+  };
+  const at = (path: string) =>
+    path
+      .replace(/^\$\./, '')
+      .split('.')
+      .reduce<unknown>((value, key) => (value as Json | undefined)?.[key], event);
+  return JSON.parse(
+    InputTemplate.replace(/<([^>]+)>/g, (_, name: string) => JSON.stringify(at(InputPathsMap[name]!))),
+  ) as Json;
+}
+
+/** Asserts `machine` is started by one rule on the jobs' bus, for inserted `entity` items, and answers the input it gets for `item`. */
+function expectStartedByRule(stage: StageName, machine: string, entity: string, item: Json): Json {
+  const { lake } = environment(stage);
+  const template = templateOf(lake);
+  const { rule, target } = ruleStarting(template, machine);
+  expect(rule.EventBusName).toEqual({ Ref: logicalId(lake.jobStarts.bus) });
+  expect(rule.EventPattern).toEqual({
+    source: [JOB_ITEM_EVENT.source],
+    'detail-type': [JOB_ITEM_EVENT.detailType],
+    detail: { entity: { S: [entity] } },
+  });
+  // A start that spends its retries is kept, not lost.
+  expect(target).toMatchObject({
+    DeadLetterConfig: { Arn: { 'Fn::GetAtt': [logicalId(lake.jobStarts.deadLetterQueue), 'Arn'] } },
+    RetryPolicy: {
+      MaximumRetryAttempts: JOB_START_RETRY.attempts,
+      MaximumEventAgeInSeconds: JOB_START_RETRY.maxEventAge.toSeconds(),
+    },
+  });
+  const roleId = (target.RoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+  expect(grantsOfRole(template, roleId)).toEqual([
+    { actions: ['states:StartExecution'], resources: JSON.stringify({ Ref: machine }) },
+  ]);
+  return ruleInput(target, { detail: item });
+}
+
+describe.each(['sandbox', 'production'] as const)('%s job starts (lib/job-starts.ts)', (stage) => {
+  it("reads the table's stream by one pipe, inserted job items only, onto the jobs' bus: a rule per job", () => {
+    const { lake, data } = environment(stage);
+    const template = templateOf(lake);
+    const pipe = only(template, 'AWS::Pipes::Pipe').Properties;
+    expect(JSON.stringify(pipe.Source)).toContain(logicalId(data.changes));
+    const busId = logicalId(lake.jobStarts.bus);
+    expect(pipe.Target).toEqual({ 'Fn::GetAtt': [busId, 'Arn'] });
+    const filters = (pipe.SourceParameters as { FilterCriteria: { Filters: { Pattern: string }[] } })
+      .FilterCriteria.Filters;
+    expect(filters.map((f) => JSON.parse(f.Pattern))).toEqual([
+      {
+        data: {
+          eventName: ['INSERT'],
+          dynamodb: { NewImage: { entity: { S: ['lakeExport', 'backtest'] } } },
+        },
+      },
+    ]);
+    expect(pipe.TargetParameters).toEqual({
+      EventBridgeEventBusParameters: { Source: JOB_ITEM_EVENT.source, DetailType: JOB_ITEM_EVENT.detailType },
+      InputTemplate: '<$.data.dynamodb.NewImage>',
+    });
+    // The stream's polling readers: three Firehose delivery streams and this pipe.
+    expect(resources(template, 'AWS::KinesisFirehose::DeliveryStream')).toHaveLength(3);
+    expect(only(template, 'AWS::Events::EventBus').Properties.Name).toBe(`abuse-decision-${stage}-jobs`);
+    const rules = resources(template, 'AWS::Events::Rule').filter(([, r]) =>
+      isDeepStrictEqual(r.Properties.EventBusName, { Ref: busId }),
+    );
+    expect(rules).toHaveLength(2);
+    expect(resources(template, 'AWS::Events::Rule')).toHaveLength(2);
+  });
+
+  it("lets the pipe read the stream and put events on the jobs' bus only", () => {
+    const { lake, data } = environment(stage);
+    const template = templateOf(lake);
+    const pipe = only(template, 'AWS::Pipes::Pipe').Properties;
+    const roleId = (pipe.RoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+    const grants = grantsOfRole(template, roleId);
+    expect(grants.map((g) => g.actions.every((a) => a.startsWith('kinesis:')))).toEqual([true, false]);
+    expect(grants[0]!.resources).toContain(logicalId(data.changes));
+    expect(grants[1]).toEqual({
+      actions: ['events:PutEvents'],
+      resources: JSON.stringify({ 'Fn::GetAtt': [logicalId(lake.jobStarts.bus), 'Arn'] }),
+    });
+  });
+
+  it('alarms on a start given up to the dead-letter queue and on a failed put on the bus', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const queue = logicalId(lake.jobStarts.deadLetterQueue);
+    const alarms = resources(template, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const deadLetters = alarms.filter(
+      (a) =>
+        a.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(a.Dimensions).includes(queue),
+    );
+    const putFailed = alarms.filter(
+      (a) =>
+        a.Namespace === 'AWS/EventBridge/Pipes' &&
+        a.MetricName === 'TargetStageFailed' &&
+        JSON.stringify(a.Dimensions).includes(`abuse-decision-${stage}-job-starts`),
+    );
+    for (const found of [deadLetters, putFailed]) {
+      expect(found).toHaveLength(1);
+      expect(JSON.stringify(found[0]!.AlarmActions)).toContain('AlarmTopic');
+    }
+    // Only EventBridge, on behalf of the jobs' rules, may send to the dead-letter queue.
+    const [[, policy]] = resources(template, 'AWS::SQS::QueuePolicy').filter(([, p]) =>
+      isDeepStrictEqual(p.Properties.Queues, [{ Ref: queue }]),
+    ) as [[string, CfnResource]];
+    const allows = (policy.Properties.PolicyDocument as { Statement: Json[] }).Statement.filter(
+      (s) => s.Effect === 'Allow',
+    );
+    expect(allows.map((s) => [s.Principal, s.Action])).toEqual([
+      [{ Service: 'events.amazonaws.com' }, 'sqs:SendMessage'],
+      [{ Service: 'events.amazonaws.com' }, 'sqs:SendMessage'],
+    ]);
+  });
+});
 
 describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-export-job.ts)', (stage) => {
   const statementsOfRole = (role: IConstruct) => {
@@ -1656,28 +1795,20 @@ describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-exp
     return statementsOf(template, policyStatements(template), role).map(({ statement }) => statement);
   };
 
-  it('starts the export state machine from the table changes, on inserted export items only', () => {
-    const { lake, data } = environment(stage);
-    const template = templateOf(lake);
-    const machine = logicalId(lake.exports.stateMachine);
-    const pipe = pipeStarting(template, machine);
-    expect(JSON.stringify(pipe.Source)).toContain(logicalId(data.changes));
-    expect(pipe.Target).toEqual({ Ref: machine });
-    const filter = JSON.parse(
-      (pipe.SourceParameters as { FilterCriteria: { Filters: { Pattern: string }[] } }).FilterCriteria
-        .Filters[0]!.Pattern,
-    );
-    expect(filter).toEqual({
-      data: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['lakeExport'] } } } },
+  it("starts the export state machine by a rule on the jobs' bus, with the item's merchant, id and kinds", () => {
+    const { lake } = environment(stage);
+    const item = {
+      entity: { S: 'lakeExport' },
+      merchantId: { S: 'm_1' },
+      exportId: { S: 'exp_1' },
+      kinds: { L: [{ S: 'decided_events' }, { S: 'feedback' }] },
+      status: { S: 'pending' },
+    };
+    expect(expectStartedByRule(stage, logicalId(lake.exports.stateMachine), 'lakeExport', item)).toEqual({
+      merchantId: 'm_1',
+      exportId: 'exp_1',
+      kinds: [{ S: 'decided_events' }, { S: 'feedback' }],
     });
-    expect(pipe.TargetParameters).toMatchObject({
-      StepFunctionStateMachineParameters: { InvocationType: 'FIRE_AND_FORGET' },
-    });
-    const actions = pipeActions(template, pipe);
-    expect(actions).toContain('states:StartExecution');
-    expect(actions.filter((a) => !a.startsWith('kinesis:') && !a.startsWith('kms:'))).toEqual([
-      'states:StartExecution',
-    ]);
   });
 
   it('runs each kind as a retried step, records the outcome, and fails (alarmed) once retries are spent', () => {
@@ -1823,22 +1954,18 @@ describe.each(['sandbox', 'production'] as const)('%s overview feed (lib/overvie
 });
 
 describe.each(['sandbox', 'production'] as const)('%s workflow backtests (lib/backtest-job.ts)', (stage) => {
-  it('starts the backtest state machine from the table changes, on inserted backtest items only', () => {
-    const { lake, data } = environment(stage);
-    const template = templateOf(lake);
-    const pipe = pipeStarting(template, logicalId(lake.backtests.stateMachine));
-    expect(JSON.stringify(pipe.Source)).toContain(logicalId(data.changes));
-    const filter = JSON.parse(
-      (pipe.SourceParameters as { FilterCriteria: { Filters: { Pattern: string }[] } }).FilterCriteria
-        .Filters[0]!.Pattern,
-    );
-    expect(filter).toEqual({
-      data: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['backtest'] } } } },
+  it("starts the backtest state machine by a rule on the jobs' bus, with the item's merchant and id", () => {
+    const { lake } = environment(stage);
+    const item = {
+      entity: { S: 'backtest' },
+      merchantId: { S: 'm_1' },
+      backtestId: { S: 'bt_1' },
+      candidate: { M: {} },
+    };
+    expect(expectStartedByRule(stage, logicalId(lake.backtests.stateMachine), 'backtest', item)).toEqual({
+      merchantId: 'm_1',
+      backtestId: 'bt_1',
     });
-    expect(String(pipe.TargetParameters && JSON.stringify(pipe.TargetParameters))).toContain('backtestId');
-    expect(
-      pipeActions(template, pipe).filter((a) => !a.startsWith('kinesis:') && !a.startsWith('kms:')),
-    ).toEqual(['states:StartExecution']);
   });
 
   it('runs the backtest as a retried step, records a failure once retries are spent and fails, alarmed', () => {

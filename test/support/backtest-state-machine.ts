@@ -1,5 +1,4 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { Stream } from 'aws-cdk-lib/aws-kinesis';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { handler as backtestJob } from '../../functions/backtest-job.ts';
@@ -8,25 +7,26 @@ import { STAGES } from '../../lib/config.ts';
 import { duckDbRunner } from '../../shared/lake/lake-queries.ts';
 import type { Backtest } from '../../shared/store/backtests.ts';
 import { backtestStep } from '../../shared/use-cases/backtests.ts';
-import { placeholderLake, synthesizedDefinition } from './learning-state-machine.ts';
+import { jobStarts, placeholderLake, synthesizedDefinition } from './learning-state-machine.ts';
 
 type Json = Record<string, unknown>;
 
 /** The backtest state machine as `cdk synth` writes it (lib/backtest-job.ts), references as placeholders. */
 export function synthesizedBacktestDefinition(): Json {
   return synthesizedDefinition('Backtest', (stack, table) => {
+    const alarmTopic = new Topic(stack, 'Alarms');
     new BacktestJob(stack, 'Backtests', {
       config: STAGES.sandbox,
       table,
-      changes: new Stream(stack, 'Changes'),
+      starts: jobStarts(stack, alarmTopic),
       lake: placeholderLake(stack),
-      alarmTopic: new Topic(stack, 'Alarms'),
+      alarmTopic,
     });
   });
 }
 
 /**
- * Runs the synthesized backtest state machine with local handlers, started with what the pipe sends
+ * Runs the synthesized backtest state machine with local handlers, started with what its rule sends
  * (the item's merchant and id): the step on DuckDB where Athena runs it in AWS, the failure step's own
  * handler. `fail` makes the step throw every time. Answers the execution's end and the step's runs.
  */

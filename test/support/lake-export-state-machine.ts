@@ -1,5 +1,4 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { Stream } from 'aws-cdk-lib/aws-kinesis';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { StateMachine } from 'aws-local-stepfunctions';
@@ -10,26 +9,27 @@ import { duckDbExportWriter } from '../../shared/lake/lake-export.ts';
 import type { LakeExportKind } from '../../shared/schemas/lake-export.ts';
 import type { LakeExport } from '../../shared/store/lake-exports.ts';
 import { exportKind } from '../../shared/use-cases/lake-exports.ts';
-import { placeholderLake, synthesizedDefinition } from './learning-state-machine.ts';
+import { jobStarts, placeholderLake, synthesizedDefinition } from './learning-state-machine.ts';
 
 type Json = Record<string, unknown>;
 
 /** The export state machine as `cdk synth` writes it (lib/lake-export-job.ts), references as placeholders. */
 export function synthesizedExportDefinition(): Json {
   return synthesizedDefinition('Export', (stack, table) => {
+    const alarmTopic = new Topic(stack, 'Alarms');
     new LakeExportJob(stack, 'Export', {
       config: STAGES.sandbox,
       table,
-      changes: new Stream(stack, 'Changes'),
+      starts: jobStarts(stack, alarmTopic),
       lake: placeholderLake(stack),
       exportsBucket: { bucket: new Bucket(stack, 'Exports'), arnExport: 'exports-arn' },
-      alarmTopic: new Topic(stack, 'Alarms'),
+      alarmTopic,
     });
   });
 }
 
 /**
- * Runs the synthesized export state machine with local handlers, started with what the pipe sends
+ * Runs the synthesized export state machine with local handlers, started with what its rule sends
  * (the export item's merchant, id and kinds as a DynamoDB list): each kind on DuckDB where Athena
  * runs it in AWS, the outcome step's own handler. `fail` makes a kind's step throw every time.
  * Answers the execution's end and how many times each kind's step ran.

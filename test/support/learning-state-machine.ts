@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Stream } from 'aws-cdk-lib/aws-kinesis';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { STAGES } from '../../lib/config.ts';
+import { JobStarts } from '../../lib/job-starts.ts';
 import { LEARNING_STATES, LearningJob } from '../../lib/learning-stack.ts';
 import type { duckDbRunner, LakeQueryRunner } from '../../shared/lake/lake-queries.ts';
 import type { TrainingSet } from '../../shared/lake/training-set.ts';
@@ -29,6 +31,14 @@ export const placeholderLake = (stack: Stack) => ({
   database: 'lake',
   workGroup: 'wg',
 });
+
+/** The jobs' reader of a placeholder stream, which the export and backtest jobs add their rules to. */
+export const jobStarts = (stack: Stack, alarmTopic: Topic) =>
+  new JobStarts(stack, 'JobStarts', {
+    config: STAGES.sandbox,
+    changes: new Stream(stack, 'Changes'),
+    alarmTopic,
+  });
 
 /**
  * The learning state machine as `cdk synth` writes it (lib/learning-stack.ts, no bundling), its
