@@ -17,6 +17,7 @@ import {
   CREATE_REQUIRE_BANNER,
   REPO_ROOT,
 } from './lambda-bundle.ts';
+import { nagPseudo } from './nag-pseudo.ts';
 import type { TableAccess } from './table-access.ts';
 
 /** Must equal SERVICE_NAME in shared/observability.ts (the infra test checks it). */
@@ -145,6 +146,7 @@ export class ApiFunction extends Construct {
     const prefix = digestKeySecretPrefix(stage);
     this.handler.addEnvironment('DIGEST_KEY_SECRET_PREFIX', prefix);
     const stack = Stack.of(this);
+    const { partition, region, account } = nagPseudo(stack);
     this.role.addToPolicy(
       new PolicyStatement({
         actions: [action],
@@ -159,7 +161,7 @@ export class ApiFunction extends Construct {
       }),
     );
     Validations.of(this.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${prefix}*]`,
+      id: `AwsSolutions-IAM5[Resource::arn:${partition}:secretsmanager:${region}:${account}:secret:${prefix}*]`,
       reason:
         "One secret per merchant under the stage's digest-key prefix (created with the merchant, deleted " +
         `when it is offboarded): ${only}, on that prefix only, since the merchants are not known at deploy time.`,

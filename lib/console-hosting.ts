@@ -25,6 +25,7 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { CONSOLE_SECURITY_HEADERS } from '../local/dashboard-files.ts';
 import { removalPolicyFor } from './config.ts';
+import { nagPseudo } from './nag-pseudo.ts';
 import { privateBucket } from './private-bucket.ts';
 
 /** The built console (scripts/build-dashboard.ts; `npm run synth` and `npm test` build it first). */
@@ -130,12 +131,10 @@ export class ConsoleHosting extends Construct {
   }
 }
 
-/** A stack attribute as cdk-nag spells it in a finding: its value, or its placeholder when unresolved. */
-const literal = (value: string, placeholder: string) => (Token.isUnresolved(value) ? placeholder : value);
-
 /** cdk-nag findings on the console's hosting that are deliberate, each with its reason. */
 function acknowledgeConsoleFindings(hosting: ConsoleHosting): void {
   const stack = Stack.of(hosting);
+  const { partition, region, account } = nagPseudo(stack);
   Validations.of(hosting).acknowledge(
     {
       id: 'AwsSolutions-S1',
@@ -176,7 +175,7 @@ function acknowledgeConsoleFindings(hosting: ConsoleHosting): void {
       'Action::s3:GetObject*',
       'Action::s3:List*',
       `Resource::<${stack.getLogicalId(hosting.bucket.node.defaultChild as CfnBucket)}.Arn>/*`,
-      `Resource::arn:${literal(stack.partition, '<AWS::Partition>')}:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-${literal(stack.region, '<AWS::Region>')}/*`,
+      `Resource::arn:${partition}:s3:::cdk-hnb659fds-assets-${account}-${region}/*`,
     ].map((finding) => ({
       id: `AwsSolutions-IAM5[${finding}]`,
       reason:

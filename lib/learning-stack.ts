@@ -27,6 +27,7 @@ import { ApiFunction, METRICS_NAMESPACE } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
 import { grantLakeQueries, type LakeForQueries } from './lake-query-grants.ts';
 import { alarmOnFailedExecutions } from './monitoring.ts';
+import { nagPseudo } from './nag-pseudo.ts';
 import { TABLE_ACCESS } from './table-access.ts';
 
 /** The state names the local run overrides with local handlers (test/support/learning-run.ts). */
@@ -248,6 +249,7 @@ export class LearningJob extends Construct {
   /** cdk-nag's wildcard findings here, each deliberate: object prefixes, qualified ARNs, child executions. */
   private acknowledgeFindings(lake: LearningJobProps['lake'], queryFindings: [string, string][]): void {
     const stack = Stack.of(this);
+    const { partition, region, account } = nagPseudo(stack);
     const id = (construct: Construct) => stack.getLogicalId(construct.node.defaultChild as CfnBucket);
     const work = `<${id(lake.workBucket)}.Arn>`;
     const machine = id(this.stateMachine);
@@ -262,11 +264,11 @@ export class LearningJob extends Construct {
         'The state machine invokes its own step functions and their qualified ARNs, as LambdaInvoke grants it',
       ]),
       [
-        `Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${machine}"}]}]}/*:*`,
+        `Resource::arn:${partition}:states:${region}:${account}:execution:{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${machine}"}]}]}/*:*`,
         "The Distributed Map's child executions, named by Step Functions at run time",
       ],
       [
-        `Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${machine}"}]}]}:*`,
+        `Resource::arn:${partition}:states:${region}:${account}:execution:{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${machine}"}]}]}:*`,
         "The Distributed Map's map runs, named by Step Functions at run time",
       ],
       [

@@ -1494,6 +1494,19 @@ describe('optional settings', () => {
     });
   });
 
+  it('passes cdk-nag where the account and region are known, as on a deploy: acknowledgements name them, not their placeholders', () => {
+    const app = new App({
+      outdir: mkdtempSync(join(tmpdir(), 'cdk-infra-test-')),
+      // Bundling skipped: the findings are the policies', not the code's.
+      context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] },
+    });
+    buildAbuseDecisionApp(app, {
+      stages: [{ ...STAGES.production, account: '111111111111', region: 'eu-west-1' }],
+    });
+    // An unacknowledged finding throws here, as in the suite's own synthesis.
+    expect(() => app.synth()).not.toThrow();
+  });
+
   it('keeps the execute-api endpoint open without a custom domain (merchants call it)', () => {
     const [[, api] = []] = resources(templateOf(environment('sandbox').api), 'AWS::ApiGateway::RestApi');
     expect(api?.Properties).toBeDefined();
