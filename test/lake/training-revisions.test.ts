@@ -114,17 +114,20 @@ beforeAll(async () => {
   run = duckDbRunner(lake);
 });
 
+/** The parts training_events selects of one kind over the last 90 days, sampled at RATE. */
+const selected = (kind: EventType) =>
+  run('training_events', {
+    merchant_id: M,
+    kind,
+    from_day: day(NOW - 90 * DAY),
+    to_day: day(NOW),
+    link_identities: kind === 'signup',
+    negative_rate: RATE,
+  });
+
 describe('training_events: the latest revision decides whether a part qualifies', () => {
   it('for account events: linked or sampled at its newest revision, through the newest identities of the events with feedback', async () => {
-    const selected = await run('training_events', {
-      merchant_id: M,
-      kind: 'signup',
-      from_day: day(NOW - 90 * DAY),
-      to_day: day(NOW),
-      link_identities: true,
-      negative_rate: RATE,
-    });
-    expect(selected.map((r) => [r.event_id, r.abuse_score, r.identities]).sort()).toEqual([
+    expect((await selected('signup')).map((r) => [r.event_id, r.abuse_score, r.identities]).sort()).toEqual([
       ['now-linked', 1, ['device#bad']],
       ['now-sampled', 1, ['device#clean']],
       ['on-kept', 0, ['device#kept']],
@@ -132,15 +135,7 @@ describe('training_events: the latest revision decides whether a part qualifies'
   });
 
   it('for orders: feedback or a sample key below the rate at the newest revision', async () => {
-    const selected = await run('training_events', {
-      merchant_id: M,
-      kind: 'order',
-      from_day: day(NOW - 90 * DAY),
-      to_day: day(NOW),
-      link_identities: false,
-      negative_rate: RATE,
-    });
-    expect(selected.map((r) => [r.event_id, r.abuse_score]).sort()).toEqual([
+    expect((await selected('order')).map((r) => [r.event_id, r.abuse_score]).sort()).toEqual([
       ['o-bad', 0],
       ['o-moved', 1],
     ]);
