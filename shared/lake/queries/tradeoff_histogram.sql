@@ -1,6 +1,6 @@
 -- The trade-off report's histogram for one merchant and kind (shared/lake/tradeoff-histogram.ts):
 -- every decision part of the window at its latest revision, labelled as of label_now by the rules of
--- shared/learning/labels.ts (test/lake/queries.test.ts checks they agree), then counted by status
+-- shared/learning/labels.ts (test/lake/tradeoff-histogram.test.ts checks they agree), then counted by status
 -- (settled, open: no label yet or a provisional one, censored: declined without feedback), score,
 -- label and value band. Bounded in rows whatever the window holds: 101 scores x 2 labels x the bands.
 -- Revisions are ranked on narrow columns only: the wide identities are unnested for account kinds
