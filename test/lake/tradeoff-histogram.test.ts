@@ -123,11 +123,54 @@ for (const kind of ['signup', 'login'] as const)
       );
   }
 
+/**
+ * A second merchant whose logins each test one way abuse can or cannot reach them: the identities of
+ * a login's latest revision (not an older one's), abuse landing within its label window (not before
+ * it, not after it), on a customer, e-mail or device (not a card). Each login has a score of its own,
+ * so its cell tells its label; at 90 days and half an hour old its window has closed (settled).
+ */
+const R = 'mer_h_revisions';
+const settledAt = ago(90) - 1_800_000;
+function plain(kind: EventType, id: string, at: number, identities: string[], score: number, revision = 0) {
+  return decidedLakeRows({ merchantId: R, kind, id, at, identities, revision }, () => ({
+    decision: 'APPROVE',
+    abuse_score: score,
+    value: null,
+    signals: '{}',
+    sample_key: 0.5,
+  }));
+}
+const lost = (orderId: string, at: number): LakeRow =>
+  ({
+    ...feedback('dispute', at, { feedback_id: `d-${orderId}`, order_id: orderId, dispute_status: 'LOST' }),
+    merchantId: R,
+  }) as LakeRow;
+const revisionRows: LakeRow[] = [
+  // Abuse lands on device#bad (and card#bad) 30 days after the logins; on device#early a day before
+  // them; on device#late ten minutes before now, after their 90-day windows closed.
+  ...plain('order', 'bad', ago(60), ['device#bad', 'card#bad', 'email#bad'], 50),
+  lost('bad', ago(40)),
+  ...plain('order', 'early', settledAt - DAY, ['device#early'], 50),
+  lost('early', ago(80)),
+  ...plain('order', 'late', NOW - 600_000, ['device#late'], 50),
+  lost('late', NOW - 300_000),
+  // An order on the abusive device is not linked: only account events inherit abuse.
+  ...plain('order', 'shared', ago(70), ['device#bad'], 40),
+  ...plain('login', 'linked', settledAt, ['device#bad'], 11),
+  ...plain('login', 'was-linked', settledAt, ['device#bad'], 12),
+  ...plain('login', 'was-linked', settledAt, ['device#clean1'], 12, 1),
+  ...plain('login', 'now-linked', settledAt, ['device#clean2'], 13),
+  ...plain('login', 'now-linked', settledAt, ['email#bad'], 13, 1),
+  ...plain('login', 'early', settledAt, ['device#early'], 14),
+  ...plain('login', 'late', settledAt, ['device#late'], 15),
+  ...plain('login', 'card', settledAt, ['card#bad'], 16),
+];
+
 let run: LakeQueryRunner;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tradeoff-histogram-'));
   const lake = await openLocalLake(dir);
-  await appendLakeRows(lake, dir, rows);
+  await appendLakeRows(lake, dir, [...rows, ...revisionRows]);
   run = duckDbRunner(lake);
 });
 
@@ -168,5 +211,33 @@ describe('the trade-off histogram (SQL labels) agrees with labels.ts', () => {
     expect(new Set(cells.map((cell) => cell[1]))).toEqual(new Set([0, 1]));
     expect(excluded.unlabeled).toBeGreaterThan(0);
     expect(excluded.censored).toBeGreaterThan(0);
+  });
+});
+
+describe('the trade-off histogram links an account event to abuse', () => {
+  const labelsByScore = async (eventType: EventType) => {
+    const { tradeoffs } = await readTrainingSet(run, {
+      merchantId: R,
+      eventType,
+      now: NOW,
+      windowDays: 90,
+      maxRows: 1e9,
+    });
+    return Object.fromEntries(tradeoffs.cells.map(([score, label, , parts]) => [score, { label, parts }]));
+  };
+
+  it('through the identities of its latest revision, within its label window, on customer, e-mail or device', async () => {
+    expect(await labelsByScore('login')).toEqual({
+      11: { label: 1, parts: 1 },
+      12: { label: 0, parts: 1 },
+      13: { label: 1, parts: 1 },
+      14: { label: 0, parts: 1 },
+      15: { label: 0, parts: 1 },
+      16: { label: 0, parts: 1 },
+    });
+  });
+
+  it('never for orders, whatever identity they share with abuse', async () => {
+    expect((await labelsByScore('order'))[40]).toEqual({ label: 0, parts: 1 });
   });
 });
