@@ -28,6 +28,9 @@ export async function startInMemoryApi(
   const { createLocalServer } = await import('./http-adapter.ts');
   await ensureTable(dynamoDbClient, tableName);
   const server = createLocalServer(options);
+  // The client (fetch) drops an idle connection after 4 s; a server that drops it first, at its
+  // default 5 s, can close a socket the client is just reusing, under load (ECONNRESET mid-run).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
