@@ -1,4 +1,3 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { _Record, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -7,7 +6,7 @@ import { lakeRowsOfItem } from '../shared/lake/lake-rows.ts';
 import type { LakeRow } from '../shared/lake/lake-tables.ts';
 import { appendLakeRows, openLocalLake } from '../shared/lake/local-lake.ts';
 import { pollEvery } from './poll.ts';
-import { readTableStream, type StreamCheckpoint, streamsClient } from './table-stream.ts';
+import { checkpointFile, readTableStream, streamsClient } from './table-stream.ts';
 
 /**
  * Local mode's lake feed: reads DynamoDB Local's stream of the table, as Firehose reads the table's
@@ -24,14 +23,12 @@ export async function feedLakeOnce(
   dir: string,
   client: DynamoDBStreamsClient = streamsClient(),
 ): Promise<number> {
-  const file = join(dir, '_stream.json');
-  const saved = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StreamCheckpoint) : undefined;
-  const read = await readTableStream(saved, client);
+  const checkpoints = checkpointFile(join(dir, '_stream.json'));
+  const read = await readTableStream(checkpoints.load(), client);
   if (!read) return 0;
   const rows = read.records.flatMap(({ record }) => rowsOfRecord(record));
   if (rows.length > 0) await appendLakeRows(lake, dir, rows);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(file, JSON.stringify(read.checkpoint));
+  checkpoints.save(read.checkpoint);
   return rows.length;
 }
 

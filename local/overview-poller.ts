@@ -2,16 +2,18 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { feedOverviewCounters } from '../shared/console/overview-feed.ts';
 import { pollEvery } from './poll.ts';
-import { readTableStream, type StreamCheckpoint, streamsClient } from './table-stream.ts';
+import { checkpointFile, readTableStream, type StreamCheckpoint, streamsClient } from './table-stream.ts';
 
 /**
  * Local mode's overview feed: DynamoDB Local's stream of the table, read as the feed function reads
  * the table's Kinesis stream in AWS, into the same counters (shared/console/overview-feed.ts). Where
- * each shard was read to is kept in memory only: a restarted poller reads the stream from its start
- * again, and the counters' per-shard guard counts each change once all the same.
+ * each shard was read to is kept in `file` when given (`npm start`: `.data/overview-stream.json`),
+ * else in memory. A change read again (from the stream's start, or after a crash before the
+ * checkpoint was saved) is counted once all the same: the counters' per-shard guard.
  */
-export function overviewFeed(client: DynamoDBStreamsClient = streamsClient()) {
-  let checkpoint: StreamCheckpoint | undefined;
+export function overviewFeed(client: DynamoDBStreamsClient = streamsClient(), file?: string) {
+  const checkpoints = file ? checkpointFile(file) : undefined;
+  let checkpoint: StreamCheckpoint | undefined = checkpoints?.load();
   /** One pass: every shard from where the last pass stopped; answers how many changes it read. */
   return async (): Promise<number> => {
     const read = await readTableStream(checkpoint, client);
@@ -25,14 +27,17 @@ export function overviewFeed(client: DynamoDBStreamsClient = streamsClient()) {
       })),
     );
     checkpoint = read.checkpoint;
+    checkpoints?.save(checkpoint);
     return read.records.length;
   };
 }
 
 /** `npm start`'s overview feed: a pass every second, so a decision shows on the overview at once. */
-export function startOverviewPoller(options: { intervalMs?: number; log?: (line: string) => void } = {}) {
+export function startOverviewPoller(
+  options: { checkpointFile?: string; intervalMs?: number; log?: (line: string) => void } = {},
+) {
   const log = options.log ?? console.log;
-  const pass = overviewFeed();
+  const pass = overviewFeed(streamsClient(), options.checkpointFile);
   return pollEvery(
     options.intervalMs ?? 1_000,
     async () => {

@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { DescribeTableCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   type _Record,
@@ -17,6 +19,24 @@ export interface StreamCheckpoint {
   streamArn: string;
   /** Per shard: the last sequence number read, or `closed` once a closed shard was read to its end. */
   shards: Record<string, string>;
+}
+
+/**
+ * A reader's checkpoint kept in a file under `.data`: a restarted `npm start` reads on from where the
+ * reader stopped, not again from the stream's start (a large merchant's whole history). Written after
+ * the reader used the changes, so a crash repeats changes and loses none.
+ */
+export function checkpointFile(file: string): {
+  load: () => StreamCheckpoint | undefined;
+  save: (checkpoint: StreamCheckpoint) => void;
+} {
+  return {
+    load: () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StreamCheckpoint) : undefined),
+    save: (checkpoint) => {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify(checkpoint));
+    },
+  };
 }
 
 /** The changes of one pass, each with its shard, in shard order. */

@@ -109,7 +109,7 @@ const lake = await startLakePoller(join(dataDir, 'lake'));
 // Privacy requests (erase, export) run from here, as the privacy worker Lambda does in AWS.
 const privacy = startPrivacyPoller(join(dataDir, 'lake'));
 // Decisions reach the console overview's counters from here, as the overview feed Lambda counts them in AWS.
-const overviewCounters = startOverviewPoller();
+const overviewCounters = startOverviewPoller({ checkpointFile: join(dataDir, 'overview-stream.json') });
 // Bulk exports and backtests (POST /v1/exports, /v1/backtests) run on the local lake from here, as
 // their state machines do in AWS.
 const lakeJobs = startLakeJobsPoller(join(dataDir, 'lake'));

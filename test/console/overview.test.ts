@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
 // A table of its own, with its stream: the overview feed reads the table's whole stream, which then
@@ -81,6 +84,20 @@ describe('the overview, today from the stream-fed counters', () => {
     );
     const longAgo = day(OVERVIEW_LIMITS.days);
     expect((await overview(key, `?from=${longAgo}`)).from).toBe(day(OVERVIEW_LIMITS.days - 1));
+  });
+
+  it("keeps where `npm start`'s feed read in a file: restarted, it reads on from there, not from the stream's start", async () => {
+    const { apiKey } = await newMerchant();
+    await placeOrder(suite.api, apiKey);
+    const file = join(mkdtempSync(join(tmpdir(), 'overview-stream-')), 'overview-stream.json');
+    // The first pass reads the suite's whole stream; restarted after one more order, it reads that
+    // order's changes, not the stream again.
+    const first = await overviewFeed(undefined, file)();
+    await placeOrder(suite.api, apiKey);
+    const restarted = await overviewFeed(undefined, file)();
+    expect(restarted).toBeGreaterThan(0);
+    expect(restarted * 3).toBeLessThan(first);
+    expect(await overviewFeed()()).toBeGreaterThanOrEqual(first + restarted);
   });
 
   it('shows earlier days from the nightly rollups, and a day the rollup has not counted from the counters', async () => {
