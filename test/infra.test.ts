@@ -1118,7 +1118,7 @@ describe.each(['sandbox', 'production'] as const)('%s history import (lib/import
     expect(starts).toEqual([
       [
         'states:StartExecution',
-        expect.stringContaining(':stateMachine:AbuseDecision-' + stage + '-Import-history-import"'),
+        expect.stringContaining(`:stateMachine:AbuseDecision-${stage}-Import-history-import"`),
       ],
     ]);
     const alarms = resources(template(), 'AWS::CloudWatch::Alarm')
