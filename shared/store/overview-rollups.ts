@@ -1,4 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { forEachConcurrently } from '../concurrency.ts';
 import type { EventType } from '../contract/endpoints.ts';
 import { retainUntil } from '../retention.ts';
 import { documentClient, tableName } from './client.ts';
@@ -16,6 +17,12 @@ export interface OverviewDayRollup {
 }
 
 /**
+ * Puts at once: a training item writes up to 180 days, and all of them at once reset sockets to
+ * DynamoDB Local on a loaded machine (an eval's retraining and `models train` died there).
+ */
+const ROLLUP_WRITE_CONCURRENCY = 8;
+
+/**
  * The overview's daily rollups: one item per merchant, event type and UTC day, replaced by each
  * nightly item from the lake. An item holds counts (3 outcomes x 10 score bands x the merchant's
  * workflow branches), never events, so a day is a few kilobytes whatever it held. Never read or
@@ -26,23 +33,21 @@ export async function saveOverviewRollups(
   eventType: EventType,
   days: readonly OverviewDayRollup[],
 ): Promise<void> {
-  await Promise.all(
-    days.map(({ day, cells }) =>
-      documentClient.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: {
-            ...overviewKeys.day(merchantId, eventType, day),
-            entity: 'overviewRollup',
-            day,
-            cells,
-            // Counts of the day's events: kept as long as they.
-            [TTL_ATTRIBUTE]: retainUntil('events', Date.parse(day)),
-          },
-        }),
-      ),
-    ),
-  );
+  await forEachConcurrently(days, ROLLUP_WRITE_CONCURRENCY, async ({ day, cells }) => {
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...overviewKeys.day(merchantId, eventType, day),
+          entity: 'overviewRollup',
+          day,
+          cells,
+          // Counts of the day's events: kept as long as they.
+          [TTL_ATTRIBUTE]: retainUntil('events', Date.parse(day)),
+        },
+      }),
+    );
+  });
 }
 
 /** The rollups of [fromDay, toDay], oldest first: one Query reading at most one item per day. */
