@@ -6,7 +6,7 @@ import { lakeRowsOfItem } from '../shared/lake/lake-rows.ts';
 import type { LakeRow } from '../shared/lake/lake-tables.ts';
 import { appendLakeRows, openLocalLake } from '../shared/lake/local-lake.ts';
 import { pollEvery } from './poll.ts';
-import { checkpointFile, readTableStream, streamsClient } from './table-stream.ts';
+import { checkpointFile, readTableStream, STREAM_READER_REST, streamsClient } from './table-stream.ts';
 
 /**
  * Local mode's lake feed: reads DynamoDB Local's stream of the table, as Firehose reads the table's
@@ -53,5 +53,6 @@ export async function startLakePoller(
       await feedLakeOnce(lake, dir, client);
     },
     (error) => log(`lake feed: ${error.message}`),
+    { restPerPass: STREAM_READER_REST },
   );
 }

@@ -2,7 +2,13 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { feedOverviewCounters } from '../shared/console/overview-feed.ts';
 import { pollEvery } from './poll.ts';
-import { checkpointFile, readTableStream, type StreamCheckpoint, streamsClient } from './table-stream.ts';
+import {
+  checkpointFile,
+  readTableStream,
+  STREAM_READER_REST,
+  type StreamCheckpoint,
+  streamsClient,
+} from './table-stream.ts';
 
 /**
  * Local mode's overview feed: DynamoDB Local's stream of the table, read as the feed function reads
@@ -32,7 +38,10 @@ export function overviewFeed(client: DynamoDBStreamsClient = streamsClient(), fi
   };
 }
 
-/** `npm start`'s overview feed: a pass every second, so a decision shows on the overview at once. */
+/**
+ * `npm start`'s overview feed: a pass every second, so a decision shows on the overview at once;
+ * paced as a stream reader (STREAM_READER_REST) when DynamoDB Local's stream reads grow slow.
+ */
 export function startOverviewPoller(
   options: { checkpointFile?: string; intervalMs?: number; log?: (line: string) => void } = {},
 ) {
@@ -44,5 +53,6 @@ export function startOverviewPoller(
       await pass();
     },
     (error) => log(`overview feed: ${error.message}`),
+    { restPerPass: STREAM_READER_REST },
   );
 }
