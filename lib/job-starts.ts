@@ -9,6 +9,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { JOB_ITEM_ATTRIBUTES } from '../shared/store/job-items.ts';
 import type { StageConfig } from './config.ts';
 import { deadLetterQueue } from './dead-letter-queue.ts';
 import { alarmAtOrAbove } from './monitoring.ts';
@@ -23,11 +24,32 @@ export const JOB_ITEM_EVENT = { source: 'abuse-decision.table', detailType: 'Job
  */
 export const JOB_START_RETRY = { attempts: 10, maxEventAge: Duration.hours(1) } as const;
 
-/** A job's input field, read from the inserted item (the event's detail is the item, typed as DynamoDB's). */
-export const newItem = {
-  string: (attribute: string) => EventField.fromPath(`$.detail.${attribute}.S`),
-  /** A list as the table's change carries it: `[{"S": ...}, ...]`. */
-  list: (attribute: string) => EventField.fromPath(`$.detail.${attribute}.L`),
+const NEW_IMAGE = '$.data.dynamodb.NewImage';
+const { entity, merchantId, jobId } = JOB_ITEM_ATTRIBUTES;
+
+/**
+ * The detail of a job's event, built by the pipe from the table's change: what identifies the job
+ * (its entity, merchant and id, strings) and the item's table keys (as DynamoDB types them), never
+ * the item itself. An event holds at most 256 KB and a backtest item carries its candidate workflow
+ * (up to a 256 KB request body); ids are at most 64 characters, so the detail stays well under 1 KB
+ * whatever the item. Every path is on every job item (shared/store/job-items.ts): a missing one
+ * would not give a valid event. A job that needs more reads the item by `keys`.
+ */
+export const JOB_DETAIL_TEMPLATE = JSON.stringify({
+  entity: `<${NEW_IMAGE}.${entity}.S>`,
+  merchantId: `<${NEW_IMAGE}.${merchantId}.S>`,
+  jobId: `<${NEW_IMAGE}.${jobId}.S>`,
+  keys: '<$.data.dynamodb.Keys>',
+})
+  // An object placeholder goes in unquoted: the pipe inserts it as JSON.
+  .replace('"<$.data.dynamodb.Keys>"', '<$.data.dynamodb.Keys>');
+
+/** A job's input field, read from its event's detail (`JOB_DETAIL_TEMPLATE`). */
+export const jobDetail = {
+  merchantId: EventField.fromPath('$.detail.merchantId'),
+  jobId: EventField.fromPath('$.detail.jobId'),
+  /** The item's table keys, DynamoDB-typed, for a step that reads the item (`Key.$`). */
+  keys: EventField.fromPath('$.detail.keys'),
 };
 
 export interface JobStartsProps {
@@ -39,10 +61,10 @@ export interface JobStartsProps {
 
 /**
  * The lake jobs' one reader of the table's Kinesis stream (docs/operations.md, the stream's
- * readers): an EventBridge pipe, filtered to inserted items of the jobs' entities, puts each item
- * on an event bus of the jobs' own; one rule per job starts its state machine. A shard serves five
- * polling reads a second to all its readers together, so a job adds a rule (`startOn`), never a
- * reader. A start that spends its retries is kept in a dead-letter queue, which raises an alarm; so
+ * readers): an EventBridge pipe, filtered to inserted items of the jobs' entities, puts each
+ * item's ids and keys (`JOB_DETAIL_TEMPLATE`) on an event bus of the jobs' own; one rule per job
+ * starts its state machine. A shard serves five polling reads a second to all its readers
+ * together, so a job adds a rule (`startOn`), never a reader. A start that spends its retries is kept in a dead-letter queue, which raises an alarm; so
  * does a put on the bus that fails.
  */
 export class JobStarts extends Construct {
@@ -55,7 +77,7 @@ export class JobStarts extends Construct {
     super(scope, id);
     const { config } = props;
     // Encrypted at rest with an AWS owned key, as EventBridge does by default (like the stream's
-    // and the queues' AWS managed keys): it carries job items, which hold digests only.
+    // and the queues' AWS managed keys): it carries job ids and keys, no item.
     this.bus = new EventBus(this, 'Bus', {
       eventBusName: `abuse-decision-${config.stage}-jobs`,
       description: `Inserted lake job items of ${config.stage}, from the table's changes: one rule per job`,
@@ -64,14 +86,14 @@ export class JobStarts extends Construct {
 
     const role = new Role(this, 'PipeRole', {
       assumedBy: new ServicePrincipal('pipes.amazonaws.com'),
-      description: "Reads the table changes stream and puts job items on the jobs' bus, nothing else",
+      description: "Reads the table changes stream and puts job ids on the jobs' bus, nothing else",
     });
     props.changes.grantRead(role);
     this.bus.grantPutEventsTo(role);
     const pipeName = `abuse-decision-${config.stage}-job-starts`;
     this.pipe = new CfnPipe(this, 'Pipe', {
       name: pipeName,
-      description: "Puts each inserted lake job item on the jobs' bus",
+      description: "Puts each inserted lake job item's ids and keys on the jobs' bus",
       roleArn: role.roleArn,
       source: props.changes.streamArn,
       sourceParameters: {
@@ -83,7 +105,10 @@ export class JobStarts extends Construct {
               pattern: Lazy.string({
                 produce: () =>
                   JSON.stringify({
-                    data: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: this.entities } } } },
+                    data: {
+                      eventName: ['INSERT'],
+                      dynamodb: { NewImage: { [entity]: { S: this.entities } } },
+                    },
                   }),
               }),
             },
@@ -96,8 +121,7 @@ export class JobStarts extends Construct {
           source: JOB_ITEM_EVENT.source,
           detailType: JOB_ITEM_EVENT.detailType,
         },
-        // The event's detail: the inserted item, as the table's change carries it.
-        inputTemplate: '<$.data.dynamodb.NewImage>',
+        inputTemplate: JOB_DETAIL_TEMPLATE,
       },
     });
     this.node.addValidation({
@@ -133,8 +157,8 @@ export class JobStarts extends Construct {
   }
 
   /**
-   * One job: each inserted item of `entity` starts `stateMachine` with `input`, built from the item
-   * (`newItem`). The rule lives in the job's own construct; its role may start that machine only.
+   * One job: each inserted item of `entity` starts `stateMachine` with `input`, built from the
+   * event's detail (`jobDetail`). The rule lives in the job's own construct; its role may start that machine only.
    */
   startOn(
     scope: Construct,
@@ -148,7 +172,7 @@ export class JobStarts extends Construct {
       eventPattern: {
         source: [JOB_ITEM_EVENT.source],
         detailType: [JOB_ITEM_EVENT.detailType],
-        detail: { entity: { S: [job.entity] } },
+        detail: { entity: [job.entity] },
       },
       targets: [
         new SfnStateMachine(job.stateMachine, {

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { App, type CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
@@ -48,6 +49,8 @@ import { ERASURE_STAGING_PREFIX } from '../shared/lake/lake-erasure.ts';
 import { LAKE_TABLE_NAMES, LAKE_TABLES } from '../shared/lake/lake-tables.ts';
 import { CONSOLE_EVENT_TYPES } from '../shared/schemas/console.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
+import { jobItemAttributes } from '../shared/store/job-items.ts';
+import { backtestKeys, keyOfItem, keys, lakeExportKeys } from '../shared/store/keys.ts';
 import { LAKE_RECHECK_MS, PRIVACY_SLICE_MS } from '../shared/use-cases/privacy-requests.ts';
 
 /** One function per event route, the management API's one, the 404/405 fallback, the OpenAPI document's. */
@@ -1678,6 +1681,16 @@ function grantsOfRole(template: Template, roleId: string) {
   }));
 }
 
+/** The value at a JSON path of the dotted kind EventBridge reads (`$.a.b`); a missing one fails the test. */
+function valueAt(json: Json, path: string): unknown {
+  const value = path
+    .replace(/^\$\./, '')
+    .split('.')
+    .reduce<unknown>((at, key) => (at as Json | undefined)?.[key], json);
+  expect(value, `no value at ${path}`).toBeDefined();
+  return value;
+}
+
 /**
  * The input a rule's target gives the state machine for an event: its input transformer's template
  * with each variable replaced by the value at its path, as EventBridge fills an unquoted one.
@@ -1687,18 +1700,48 @@ function ruleInput(target: Json, event: Json): Json {
     InputPathsMap: Record<string, string>;
     InputTemplate: string;
   };
-  const at = (path: string) =>
-    path
-      .replace(/^\$\./, '')
-      .split('.')
-      .reduce<unknown>((value, key) => (value as Json | undefined)?.[key], event);
   return JSON.parse(
-    InputTemplate.replace(/<([^>]+)>/g, (_, name: string) => JSON.stringify(at(InputPathsMap[name]!))),
+    InputTemplate.replace(/<([^>]+)>/g, (_, name: string) =>
+      JSON.stringify(valueAt(event, InputPathsMap[name]!)),
+    ),
   ) as Json;
 }
 
-/** Asserts `machine` is started by one rule on the jobs' bus, for inserted `entity` items, and answers the input it gets for `item`. */
-function expectStartedByRule(stage: StageName, machine: string, entity: string, item: Json): Json {
+/**
+ * The detail the jobs' pipe puts on the bus for a change record: its input template with each
+ * `<$.path>` replaced by the value there, a quoted one by the string's text, an unquoted one by
+ * the JSON of a list or object, as the pipe fills them.
+ */
+function pipeDetail(pipe: Json, record: Json): { detail: Json; bytes: number } {
+  const template = (pipe.TargetParameters as { InputTemplate: string }).InputTemplate;
+  const text = template
+    .replace(/"<(\$[^>]+)>"/g, (_, path: string) => JSON.stringify(String(valueAt(record, path))))
+    .replace(/<(\$[^>]+)>/g, (_, path: string) => JSON.stringify(valueAt(record, path)));
+  return { detail: JSON.parse(text) as Json, bytes: Buffer.byteLength(text) };
+}
+
+/** The Kinesis record of an inserted item, as Kinesis Data Streams for DynamoDB writes it (`data` parsed). */
+const insertRecord = (item: Record<string, unknown>): Json => ({
+  data: {
+    eventName: 'INSERT',
+    dynamodb: { Keys: marshall(keyOfItem(item)), NewImage: marshall(item, { removeUndefinedValues: true }) },
+  },
+});
+
+/** An event's detail stays this small whatever the item: ids and keys only, far under the 256 KB an event holds. */
+const JOB_DETAIL_MAX_BYTES = 1024;
+
+/**
+ * Asserts `machine` is started by one rule on the jobs' bus, for inserted `entity` items, and
+ * answers the input it gets when `item` is inserted: the pipe's detail for its change record (small
+ * whatever the item), through the rule's input transformer.
+ */
+function expectStartedByRule(
+  stage: StageName,
+  machine: string,
+  entity: string,
+  item: Record<string, unknown>,
+): Json {
   const { lake } = environment(stage);
   const template = templateOf(lake);
   const { rule, target } = ruleStarting(template, machine);
@@ -1706,7 +1749,7 @@ function expectStartedByRule(stage: StageName, machine: string, entity: string, 
   expect(rule.EventPattern).toEqual({
     source: [JOB_ITEM_EVENT.source],
     'detail-type': [JOB_ITEM_EVENT.detailType],
-    detail: { entity: { S: [entity] } },
+    detail: { entity: [entity] },
   });
   // A start that spends its retries is kept, not lost.
   expect(target).toMatchObject({
@@ -1720,7 +1763,10 @@ function expectStartedByRule(stage: StageName, machine: string, entity: string, 
   expect(grantsOfRole(template, roleId)).toEqual([
     { actions: ['states:StartExecution'], resources: JSON.stringify({ Ref: machine }) },
   ]);
-  return ruleInput(target, { detail: item });
+  const { detail, bytes } = pipeDetail(only(template, 'AWS::Pipes::Pipe').Properties, insertRecord(item));
+  expect(bytes).toBeLessThan(JOB_DETAIL_MAX_BYTES);
+  expect(detail.entity).toBe(entity);
+  return ruleInput(target, { detail });
 }
 
 describe.each(['sandbox', 'production'] as const)('%s job starts (lib/job-starts.ts)', (stage) => {
@@ -1741,9 +1787,23 @@ describe.each(['sandbox', 'production'] as const)('%s job starts (lib/job-starts
         },
       },
     ]);
-    expect(pipe.TargetParameters).toEqual({
+    expect(pipe.TargetParameters).toMatchObject({
       EventBridgeEventBusParameters: { Source: JOB_ITEM_EVENT.source, DetailType: JOB_ITEM_EVENT.detailType },
-      InputTemplate: '<$.data.dynamodb.NewImage>',
+    });
+    // The detail: what identifies the job and its keys, never the item (whose size is the item's).
+    const { detail } = pipeDetail(
+      pipe,
+      insertRecord({
+        ...keys.merchantProfile('m_1'),
+        ...jobItemAttributes('backtest', 'bt_1'),
+        merchantId: 'm_1',
+      }),
+    );
+    expect(detail).toEqual({
+      entity: 'backtest',
+      merchantId: 'm_1',
+      jobId: 'bt_1',
+      keys: { PK: { S: 'MERCHANT#m_1' }, SK: { S: 'PROFILE' } },
     });
     // The stream's polling readers: three Firehose delivery streams and this pipe.
     expect(resources(template, 'AWS::KinesisFirehose::DeliveryStream')).toHaveLength(3);
@@ -1808,20 +1868,39 @@ describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-exp
     return statementsOf(template, policyStatements(template), role).map(({ statement }) => statement);
   };
 
-  it("starts the export state machine by a rule on the jobs' bus, with the item's merchant, id and kinds", () => {
+  it("starts the export state machine by a rule on the jobs' bus, with the export's merchant, id and keys", () => {
     const { lake } = environment(stage);
     const item = {
-      entity: { S: 'lakeExport' },
-      merchantId: { S: 'm_1' },
-      exportId: { S: 'exp_1' },
-      kinds: { L: [{ S: 'decided_events' }, { S: 'feedback' }] },
-      status: { S: 'pending' },
+      ...lakeExportKeys.export('m_1', 'exp_1'),
+      ...jobItemAttributes('lakeExport', 'exp_1'),
+      merchantId: 'm_1',
+      exportId: 'exp_1',
+      kinds: ['order', 'dispute'],
+      status: 'pending',
     };
     expect(expectStartedByRule(stage, logicalId(lake.exports.stateMachine), 'lakeExport', item)).toEqual({
       merchantId: 'm_1',
       exportId: 'exp_1',
-      kinds: [{ S: 'decided_events' }, { S: 'feedback' }],
+      keys: { PK: { S: 'M#m_1#EXPORT#exp_1' }, SK: { S: 'EXPORT' } },
     });
+  });
+
+  it('reads the kinds from the export item by its keys, and the machine may read export items only', () => {
+    const { lake } = environment(stage);
+    const template = templateOf(lake);
+    const [, machine] = resources(template, 'AWS::StepFunctions::StateMachine').find(
+      ([id]) => id === logicalId(lake.exports.stateMachine),
+    )!;
+    const definition = JSON.stringify(machine.Properties.DefinitionString);
+    expect(definition).toContain('\\"StartAt\\":\\"ReadKinds\\"');
+    expect(definition).toContain(':states:::dynamodb:getItem');
+    expect(definition).toContain('\\"Key.$\\":\\"$.keys\\"');
+    expect(tableGrantsOf(statementsOfRole(lake.exports.stateMachine.role))).toEqual([
+      {
+        actions: ['dynamodb:GetItem'],
+        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['M#*#EXPORT#*'] } },
+      },
+    ]);
   });
 
   it('runs each kind as a retried step, records the outcome, and fails (alarmed) once retries are spent', () => {
@@ -1967,14 +2046,25 @@ describe.each(['sandbox', 'production'] as const)('%s overview feed (lib/overvie
 });
 
 describe.each(['sandbox', 'production'] as const)('%s workflow backtests (lib/backtest-job.ts)', (stage) => {
-  it("starts the backtest state machine by a rule on the jobs' bus, with the item's merchant and id", () => {
+  it("starts the backtest state machine by a rule on the jobs' bus, with its merchant and id, whatever the candidate's size", () => {
     const { lake } = environment(stage);
-    const item = {
-      entity: { S: 'backtest' },
-      merchantId: { S: 'm_1' },
-      backtestId: { S: 'bt_1' },
-      candidate: { M: {} },
+    // A candidate near the request body's 256 KB: 60 rules of 4,000-character conditions.
+    const candidate = {
+      rules: Array.from({ length: 60 }, (_, i) => ({
+        id: `r${i}`,
+        when: 'x'.repeat(4_000),
+        decision: 'review',
+      })),
     };
+    const item = {
+      ...backtestKeys.backtest('m_1', 'bt_1'),
+      ...jobItemAttributes('backtest', 'bt_1'),
+      merchantId: 'm_1',
+      backtestId: 'bt_1',
+      status: 'pending',
+      candidate,
+    };
+    expect(JSON.stringify(item).length).toBeGreaterThan(240_000);
     expect(expectStartedByRule(stage, logicalId(lake.backtests.stateMachine), 'backtest', item)).toEqual({
       merchantId: 'm_1',
       backtestId: 'bt_1',
