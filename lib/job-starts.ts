@@ -1,12 +1,13 @@
 import { Duration, Lazy } from 'aws-cdk-lib';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
-import { EventBus, EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
-import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
+import { EventBus, EventField, type IRuleTarget, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction, SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { JOB_ITEM_ATTRIBUTES } from '../shared/store/job-items.ts';
@@ -158,30 +159,56 @@ export class JobStarts extends Construct {
 
   /**
    * One job: each inserted item of `entity` starts `stateMachine` with `input`, built from the
-   * event's detail (`jobDetail`). The rule lives in the job's own construct; its role may start that machine only.
+   * event's detail (`jobDetail`). The rule lives in the job's own construct; its role may start that
+   * machine only.
    */
   startOn(
     scope: Construct,
     id: string,
     job: { entity: string; stateMachine: IStateMachine; input: Record<string, string> },
   ): Rule {
-    this.entities.push(job.entity);
+    return this.ruleFor(scope, id, job.entity, `Starts the job's state machine`, [
+      new SfnStateMachine(job.stateMachine, {
+        input: RuleTargetInput.fromObject(job.input),
+        retryAttempts: JOB_START_RETRY.attempts,
+        maxEventAge: JOB_START_RETRY.maxEventAge,
+        deadLetterQueue: this.deadLetterQueue,
+      }),
+    ]);
+  }
+
+  /**
+   * One job run by a function: each inserted item of `entity` invokes `fn` (asynchronously) with
+   * `input`. An event EventBridge cannot deliver goes to the job's own `deadLetterQueue`; a run
+   * that fails is retried by Lambda's own asynchronous retries, which the job's function sets.
+   */
+  invokeOn(
+    scope: Construct,
+    id: string,
+    job: { entity: string; fn: IFunction; input: Record<string, string>; deadLetterQueue: IQueue },
+  ): Rule {
+    return this.ruleFor(scope, id, job.entity, "Invokes the job's function", [
+      new LambdaFunction(job.fn, {
+        event: RuleTargetInput.fromObject(job.input),
+        retryAttempts: JOB_START_RETRY.attempts,
+        maxEventAge: JOB_START_RETRY.maxEventAge,
+        deadLetterQueue: job.deadLetterQueue,
+      }),
+    ]);
+  }
+
+  /** The rule matching inserted `entity` items on the bus, whose entity the pipe's filter then takes. */
+  private ruleFor(scope: Construct, id: string, entity: string, does: string, targets: IRuleTarget[]): Rule {
+    this.entities.push(entity);
     return new Rule(scope, id, {
       eventBus: this.bus,
-      description: `Starts the job's state machine for each inserted ${job.entity} item`,
+      description: `${does} for each inserted ${entity} item`,
       eventPattern: {
         source: [JOB_ITEM_EVENT.source],
         detailType: [JOB_ITEM_EVENT.detailType],
-        detail: { entity: [job.entity] },
+        detail: { entity: [entity] },
       },
-      targets: [
-        new SfnStateMachine(job.stateMachine, {
-          input: RuleTargetInput.fromObject(job.input),
-          retryAttempts: JOB_START_RETRY.attempts,
-          maxEventAge: JOB_START_RETRY.maxEventAge,
-          deadLetterQueue: this.deadLetterQueue,
-        }),
-      ],
+      targets,
     });
   }
 }

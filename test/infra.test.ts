@@ -38,7 +38,7 @@ import {
   UPLOAD_WORKER_ACCESS,
   WEBHOOK_WORKER_ACCESS,
 } from '../lib/table-access.ts';
-import { UPLOAD_STREAM_RETRIES } from '../lib/upload-worker.ts';
+import { UPLOAD_RUN_RETRIES } from '../lib/upload-worker.ts';
 import { DELIVERY_BACKLOG_ALARM } from '../lib/webhook-worker.ts';
 import { SESSION_COOKIE_MARKER, WELL_FORMED_AUTHORIZATION_REGEX } from '../shared/auth/credential-format.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
@@ -50,7 +50,7 @@ import { LAKE_TABLE_NAMES, LAKE_TABLES } from '../shared/lake/lake-tables.ts';
 import { CONSOLE_EVENT_TYPES } from '../shared/schemas/console.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
 import { jobItemAttributes } from '../shared/store/job-items.ts';
-import { backtestKeys, keyOfItem, keys, lakeExportKeys } from '../shared/store/keys.ts';
+import { backtestKeys, keyOfItem, keys, lakeExportKeys, uploadKeys } from '../shared/store/keys.ts';
 import { LAKE_RECHECK_MS, PRIVACY_SLICE_MS } from '../shared/use-cases/privacy-requests.ts';
 
 /** One function per event route, the management API's one, the 404/405 fallback, the OpenAPI document's. */
@@ -961,36 +961,66 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
 describe.each(['sandbox', 'production'] as const)('%s dispositions upload worker', (stage) => {
   const template = () => templateOf(environment(stage).uploads);
 
-  it('streams new upload items to the worker one at a time, retried as often as the worker tries, with a dead-letter queue that alarms', async () => {
+  it("is invoked by a rule on the jobs' bus for each new upload item with its ids, retried by Lambda as often as the worker tries, with a dead-letter queue that alarms", async () => {
     const { MAX_UPLOAD_ATTEMPTS } = await import('../shared/use-cases/record-upload.ts');
-    const [mapping, ...others] = resources(template(), 'AWS::Lambda::EventSourceMapping');
-    expect(others).toEqual([]);
-    expect(JSON.stringify(mapping?.[1].Properties.EventSourceArn)).toContain('StreamArn');
-    expect(mapping?.[1].Properties).toMatchObject({
-      StartingPosition: 'LATEST',
-      BatchSize: 1,
-      ParallelizationFactor: 4,
-      // Enough runs for the worker's own give-up (after MAX_UPLOAD_ATTEMPTS) to mark the job failed.
-      MaximumRetryAttempts: MAX_UPLOAD_ATTEMPTS,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      DestinationConfig: {
-        OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/^DeadLetters/), 'Arn'] } },
+    const { uploads, lake } = environment(stage);
+    expect(uploads.dependencies).toEqual(expect.arrayContaining([lake]));
+    expect(resources(template(), 'AWS::Lambda::EventSourceMapping')).toEqual([]);
+    const [[ruleId, rule], ...otherRules] = resources(template(), 'AWS::Events::Rule') as [
+      [string, CfnResource],
+    ];
+    expect(otherRules).toEqual([]);
+    expect(JSON.stringify(rule.Properties.EventBusName)).toContain(logicalId(lake.jobStarts.bus));
+    expect(rule.Properties.EventPattern).toEqual({
+      source: [JOB_ITEM_EVENT.source],
+      'detail-type': [JOB_ITEM_EVENT.detailType],
+      detail: { entity: ['dispositionUpload'] },
+    });
+    const worker = logicalId(uploads.worker.handler);
+    const queue = logicalId(uploads.deadLetterQueue);
+    const [target, ...otherTargets] = rule.Properties.Targets as Json[];
+    expect(otherTargets).toEqual([]);
+    expect(target).toMatchObject({
+      Arn: { 'Fn::GetAtt': [worker, 'Arn'] },
+      DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } },
+      RetryPolicy: {
+        MaximumRetryAttempts: JOB_START_RETRY.attempts,
+        MaximumEventAgeInSeconds: JOB_START_RETRY.maxEventAge.toSeconds(),
       },
     });
-    expect(UPLOAD_STREAM_RETRIES).toBe(MAX_UPLOAD_ATTEMPTS);
-    const pattern = JSON.parse(
-      String(
-        (mapping?.[1].Properties.FilterCriteria as { Filters: { Pattern: string }[] } | undefined)?.Filters[0]
-          ?.Pattern,
-      ),
-    );
-    expect(pattern).toEqual({
-      eventName: ['INSERT'],
-      dynamodb: { NewImage: { entity: { S: ['dispositionUpload'] } } },
+    // What the worker gets for an inserted upload item: the pipe's detail through the rule's input.
+    const item = {
+      ...uploadKeys.upload('m_1', 'upl_1'),
+      ...jobItemAttributes('dispositionUpload', 'upl_1'),
+      merchantId: 'm_1',
+      uploadId: 'upl_1',
+      status: 'recording',
+    };
+    const { detail } = pipeDetail(only(templateOf(lake), 'AWS::Pipes::Pipe').Properties, insertRecord(item));
+    expect(ruleInput(target!, { detail })).toEqual({ merchantId: 'm_1', uploadId: 'upl_1' });
+    template().hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [worker, 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
     });
-    const [queue, ...moreQueues] = resources(template(), 'AWS::SQS::Queue');
+    // A failed run is Lambda's to retry: enough runs for the worker's own give-up (after
+    // MAX_UPLOAD_ATTEMPTS) to mark the job failed, then the dead-letter queue.
+    expect(only(template(), 'AWS::Lambda::EventInvokeConfig').Properties).toMatchObject({
+      FunctionName: { Ref: worker },
+      MaximumRetryAttempts: MAX_UPLOAD_ATTEMPTS,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queue, 'Arn'] } } },
+    });
+    expect(UPLOAD_RUN_RETRIES).toBe(MAX_UPLOAD_ATTEMPTS);
+    const [queueEntry, ...moreQueues] = resources(template(), 'AWS::SQS::Queue');
     expect(moreQueues).toEqual([]);
-    expect(queue?.[1].Properties).toMatchObject({ SqsManagedSseEnabled: true });
+    expect(queueEntry?.[1].Properties).toMatchObject({ SqsManagedSseEnabled: true });
+    const allows = (
+      only(template(), 'AWS::SQS::QueuePolicy').Properties.PolicyDocument as { Statement: Json[] }
+    ).Statement.filter((s) => s.Effect === 'Allow');
+    expect(allows.map((s) => [s.Principal, s.Action])).toEqual([
+      [{ Service: 'events.amazonaws.com' }, 'sqs:SendMessage'],
+    ]);
     const [alarm, ...moreAlarms] = resources(template(), 'AWS::CloudWatch::Alarm');
     expect(moreAlarms).toEqual([]);
     expect(alarm?.[1].Properties).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible' });
@@ -1002,7 +1032,19 @@ describe.each(['sandbox', 'production'] as const)('%s dispositions upload worker
     });
   });
 
-  it('grants the worker exactly the table actions its bundle sends, and the stream', async () => {
+  it("leaves the table's DynamoDB stream two readers, the webhook and privacy workers", () => {
+    const built = environment(stage);
+    const readers = Object.values(built).flatMap((stack: Stack) =>
+      resources(templateOf(stack), 'AWS::Lambda::EventSourceMapping')
+        .filter(([, m]) => /Table[A-Za-z0-9]*StreamArn/.test(JSON.stringify(m.Properties.EventSourceArn)))
+        .map(([, m]) => JSON.stringify(m.Properties.FunctionName)),
+    );
+    expect(readers).toHaveLength(2);
+    expect(readers.join()).toContain(logicalId(built.webhooks.worker.handler));
+    expect(readers.join()).toContain(logicalId(built.privacy.worker.handler));
+  });
+
+  it('grants the worker exactly the table actions its bundle sends', async () => {
     const statements = policyStatements(template());
     const actions = statements.flatMap(({ statement }) => asList(statement.Action).map(String));
     const tableActions = actions.filter(
@@ -1783,7 +1825,7 @@ describe.each(['sandbox', 'production'] as const)('%s job starts (lib/job-starts
       {
         data: {
           eventName: ['INSERT'],
-          dynamodb: { NewImage: { entity: { S: ['lakeExport', 'backtest'] } } },
+          dynamodb: { NewImage: { entity: { S: ['lakeExport', 'backtest', 'dispositionUpload'] } } },
         },
       },
     ]);
@@ -1867,6 +1909,14 @@ describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-exp
     const template = templateOf(environment(stage).lake);
     return statementsOf(template, policyStatements(template), role).map(({ statement }) => statement);
   };
+  /** The export state machine's definition as the template holds it (JSON text, quoted). */
+  const exportDefinition = () => {
+    const { lake } = environment(stage);
+    const [, machine] = resources(templateOf(lake), 'AWS::StepFunctions::StateMachine').find(
+      ([id]) => id === logicalId(lake.exports.stateMachine),
+    )!;
+    return JSON.stringify(machine.Properties.DefinitionString);
+  };
 
   it("starts the export state machine by a rule on the jobs' bus, with the export's merchant, id and keys", () => {
     const { lake } = environment(stage);
@@ -1887,11 +1937,7 @@ describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-exp
 
   it('reads the kinds from the export item by its keys, and the machine may read export items only', () => {
     const { lake } = environment(stage);
-    const template = templateOf(lake);
-    const [, machine] = resources(template, 'AWS::StepFunctions::StateMachine').find(
-      ([id]) => id === logicalId(lake.exports.stateMachine),
-    )!;
-    const definition = JSON.stringify(machine.Properties.DefinitionString);
+    const definition = exportDefinition();
     expect(definition).toContain('\\"StartAt\\":\\"ReadKinds\\"');
     expect(definition).toContain(':states:::dynamodb:getItem');
     expect(definition).toContain('\\"Key.$\\":\\"$.keys\\"');
@@ -1906,10 +1952,7 @@ describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-exp
   it('runs each kind as a retried step, records the outcome, and fails (alarmed) once retries are spent', () => {
     const { lake } = environment(stage);
     const template = templateOf(lake);
-    const [, machine] = resources(template, 'AWS::StepFunctions::StateMachine').find(
-      ([id]) => id === logicalId(lake.exports.stateMachine),
-    )!;
-    const definition = JSON.stringify(machine.Properties.DefinitionString);
+    const definition = exportDefinition();
     for (const state of ['EachKind', 'ExportKind', 'RecordDone', 'RecordFailed', 'ExportFailed'])
       expect(definition).toContain(state);
     expect(definition).toContain('\\"MaxAttempts\\":3');
