@@ -71,13 +71,6 @@ export function buildAbuseDecisionApp(
       webhookSecretsKey: data.webhookSecretsKey,
       alarmTopic: api.monitoring.topic,
     });
-    const uploads = new UploadWorkerStack(app, stackName(config.stage, 'Uploads'), {
-      ...common,
-      description: `Abuse-decision API, ${config.stage}: dispositions upload worker (stateless)`,
-      config,
-      table: data.table,
-      alarmTopic: api.monitoring.topic,
-    });
     const imports = new ImportStack(app, stackName(config.stage, 'Import'), {
       ...common,
       description: `Abuse-decision API, ${config.stage}: history import bucket and state machine`,
@@ -94,6 +87,14 @@ export function buildAbuseDecisionApp(
       // Bulk exports write to the API stack's exports bucket, by its named export: the lake stack's
       // grants on it then read as that name (cdk-nag's findings quote it).
       exportsBucketArnExport: api.exportsForWorker.arnExportName,
+      alarmTopic: api.monitoring.topic,
+    });
+    const uploads = new UploadWorkerStack(app, stackName(config.stage, 'Uploads'), {
+      ...common,
+      description: `Abuse-decision API, ${config.stage}: dispositions upload worker (stateless)`,
+      config,
+      table: data.table,
+      jobStarts: lake.jobStarts,
       alarmTopic: api.monitoring.topic,
     });
     const privacy = new PrivacyStack(app, stackName(config.stage, 'Privacy'), {

@@ -19,15 +19,11 @@ import {
 } from './lambda-bundle.ts';
 import { nagPseudo } from './nag-pseudo.ts';
 import type { TableAccess } from './table-access.ts';
+import { grantTableAccess } from './table-grant.ts';
 
 /** Must equal SERVICE_NAME in shared/observability.ts (the infra test checks it). */
 export const POWERTOOLS_SERVICE_NAME = 'abuse-decision';
 export const METRICS_NAMESPACE = 'AbuseDecision';
-
-/** KMS actions DynamoDB needs from a caller on a table encrypted with a customer-managed key. */
-const KEY_READ_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey'];
-const KEY_WRITE_ACTIONS = ['kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'];
-const WRITE_ACTIONS = new Set<string>(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
 
 export interface ApiFunctionProps {
   /** The function's name in the route table (its timeout comes from FUNCTION_TIMEOUT_SECONDS). */
@@ -184,38 +180,7 @@ export class ApiFunction extends Construct {
    */
   bindTable(table: ITable, access: TableAccess): void {
     this.handler.addEnvironment('TABLE_NAME', table.tableName);
-    if (access.actions.length === 0) return;
-    this.role.addToPolicy(
-      new PolicyStatement({
-        actions: [...access.actions],
-        resources: [table.tableArn],
-        ...(access.leadingKeys
-          ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.leadingKeys] } } }
-          : {}),
-      }),
-    );
-    if (access.queriedIndexes.length > 0) {
-      this.role.addToPolicy(
-        new PolicyStatement({
-          actions: ['dynamodb:Query'],
-          resources: access.queriedIndexes.map((name) => `${table.tableArn}/index/${name}`),
-        }),
-      );
-    }
-    if (table.encryptionKey) {
-      const writes = access.actions.some((action) => WRITE_ACTIONS.has(action));
-      table.encryptionKey.grant(this.role, ...KEY_READ_ACTIONS, ...(writes ? KEY_WRITE_ACTIONS : []));
-      if (writes) {
-        const reason =
-          "Writes to a table under a customer-managed key: DynamoDB calls KMS on the caller's behalf " +
-          '(GenerateDataKey / GenerateDataKeyWithoutPlaintext, ReEncryptFrom / ReEncryptTo). These are ' +
-          "CDK's standard table-key write actions, granted on this one key's ARN only.";
-        Validations.of(this.role).acknowledge(
-          { id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]', reason },
-          { id: 'AwsSolutions-IAM5[Action::kms:ReEncrypt*]', reason },
-        );
-      }
-    }
+    grantTableAccess(this.role, table, access);
   }
 }
 

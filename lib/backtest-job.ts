@@ -9,7 +9,7 @@ import { BACKTEST_ENTITY } from '../shared/store/backtests.ts';
 import { backtestKeys } from '../shared/store/keys.ts';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
-import { type JobStarts, newItem } from './job-starts.ts';
+import { type JobStarts, jobDetail } from './job-starts.ts';
 import { grantLakeQueries, type LakeForQueries } from './lake-query-grants.ts';
 import { alarmOnFailedExecutions } from './monitoring.ts';
 
@@ -101,7 +101,7 @@ export class BacktestJob extends Construct {
     props.starts.startOn(this, 'StartOnNewBacktest', {
       entity: BACKTEST_ENTITY,
       stateMachine: this.stateMachine,
-      input: { merchantId: newItem.string('merchantId'), backtestId: newItem.string('backtestId') },
+      input: { merchantId: jobDetail.merchantId, backtestId: jobDetail.jobId },
     });
 
     alarmOnFailedExecutions(

@@ -1,14 +1,16 @@
 import { Duration, Lazy } from 'aws-cdk-lib';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
-import { EventBus, EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
-import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
+import { EventBus, EventField, type IRuleTarget, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction, SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { JOB_ITEM_ATTRIBUTES } from '../shared/store/job-items.ts';
 import type { StageConfig } from './config.ts';
 import { deadLetterQueue } from './dead-letter-queue.ts';
 import { alarmAtOrAbove } from './monitoring.ts';
@@ -23,11 +25,32 @@ export const JOB_ITEM_EVENT = { source: 'abuse-decision.table', detailType: 'Job
  */
 export const JOB_START_RETRY = { attempts: 10, maxEventAge: Duration.hours(1) } as const;
 
-/** A job's input field, read from the inserted item (the event's detail is the item, typed as DynamoDB's). */
-export const newItem = {
-  string: (attribute: string) => EventField.fromPath(`$.detail.${attribute}.S`),
-  /** A list as the table's change carries it: `[{"S": ...}, ...]`. */
-  list: (attribute: string) => EventField.fromPath(`$.detail.${attribute}.L`),
+const NEW_IMAGE = '$.data.dynamodb.NewImage';
+const { entity, merchantId, jobId } = JOB_ITEM_ATTRIBUTES;
+
+/**
+ * The detail of a job's event, built by the pipe from the table's change: what identifies the job
+ * (its entity, merchant and id, strings) and the item's table keys (as DynamoDB types them), never
+ * the item itself. An event holds at most 256 KB and a backtest item carries its candidate workflow
+ * (up to a 256 KB request body); ids are at most 64 characters, so the detail stays well under 1 KB
+ * whatever the item. Every path is on every job item (shared/store/job-items.ts): a missing one
+ * would not give a valid event. A job that needs more reads the item by `keys`.
+ */
+export const JOB_DETAIL_TEMPLATE = JSON.stringify({
+  entity: `<${NEW_IMAGE}.${entity}.S>`,
+  merchantId: `<${NEW_IMAGE}.${merchantId}.S>`,
+  jobId: `<${NEW_IMAGE}.${jobId}.S>`,
+  keys: '<$.data.dynamodb.Keys>',
+})
+  // An object placeholder goes in unquoted: the pipe inserts it as JSON.
+  .replace('"<$.data.dynamodb.Keys>"', '<$.data.dynamodb.Keys>');
+
+/** A job's input field, read from its event's detail (`JOB_DETAIL_TEMPLATE`). */
+export const jobDetail = {
+  merchantId: EventField.fromPath('$.detail.merchantId'),
+  jobId: EventField.fromPath('$.detail.jobId'),
+  /** The item's table keys, DynamoDB-typed, for a step that reads the item (`Key.$`). */
+  keys: EventField.fromPath('$.detail.keys'),
 };
 
 export interface JobStartsProps {
@@ -39,10 +62,10 @@ export interface JobStartsProps {
 
 /**
  * The lake jobs' one reader of the table's Kinesis stream (docs/operations.md, the stream's
- * readers): an EventBridge pipe, filtered to inserted items of the jobs' entities, puts each item
- * on an event bus of the jobs' own; one rule per job starts its state machine. A shard serves five
- * polling reads a second to all its readers together, so a job adds a rule (`startOn`), never a
- * reader. A start that spends its retries is kept in a dead-letter queue, which raises an alarm; so
+ * readers): an EventBridge pipe, filtered to inserted items of the jobs' entities, puts each
+ * item's ids and keys (`JOB_DETAIL_TEMPLATE`) on an event bus of the jobs' own; one rule per job
+ * starts its state machine. A shard serves five polling reads a second to all its readers
+ * together, so a job adds a rule (`startOn`), never a reader. A start that spends its retries is kept in a dead-letter queue, which raises an alarm; so
  * does a put on the bus that fails.
  */
 export class JobStarts extends Construct {
@@ -55,7 +78,7 @@ export class JobStarts extends Construct {
     super(scope, id);
     const { config } = props;
     // Encrypted at rest with an AWS owned key, as EventBridge does by default (like the stream's
-    // and the queues' AWS managed keys): it carries job items, which hold digests only.
+    // and the queues' AWS managed keys): it carries job ids and keys, no item.
     this.bus = new EventBus(this, 'Bus', {
       eventBusName: `abuse-decision-${config.stage}-jobs`,
       description: `Inserted lake job items of ${config.stage}, from the table's changes: one rule per job`,
@@ -64,14 +87,14 @@ export class JobStarts extends Construct {
 
     const role = new Role(this, 'PipeRole', {
       assumedBy: new ServicePrincipal('pipes.amazonaws.com'),
-      description: "Reads the table changes stream and puts job items on the jobs' bus, nothing else",
+      description: "Reads the table changes stream and puts job ids on the jobs' bus, nothing else",
     });
     props.changes.grantRead(role);
     this.bus.grantPutEventsTo(role);
     const pipeName = `abuse-decision-${config.stage}-job-starts`;
     this.pipe = new CfnPipe(this, 'Pipe', {
       name: pipeName,
-      description: "Puts each inserted lake job item on the jobs' bus",
+      description: "Puts each inserted lake job item's ids and keys on the jobs' bus",
       roleArn: role.roleArn,
       source: props.changes.streamArn,
       sourceParameters: {
@@ -83,7 +106,10 @@ export class JobStarts extends Construct {
               pattern: Lazy.string({
                 produce: () =>
                   JSON.stringify({
-                    data: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: this.entities } } } },
+                    data: {
+                      eventName: ['INSERT'],
+                      dynamodb: { NewImage: { [entity]: { S: this.entities } } },
+                    },
                   }),
               }),
             },
@@ -96,8 +122,7 @@ export class JobStarts extends Construct {
           source: JOB_ITEM_EVENT.source,
           detailType: JOB_ITEM_EVENT.detailType,
         },
-        // The event's detail: the inserted item, as the table's change carries it.
-        inputTemplate: '<$.data.dynamodb.NewImage>',
+        inputTemplate: JOB_DETAIL_TEMPLATE,
       },
     });
     this.node.addValidation({
@@ -133,31 +158,57 @@ export class JobStarts extends Construct {
   }
 
   /**
-   * One job: each inserted item of `entity` starts `stateMachine` with `input`, built from the item
-   * (`newItem`). The rule lives in the job's own construct; its role may start that machine only.
+   * One job: each inserted item of `entity` starts `stateMachine` with `input`, built from the
+   * event's detail (`jobDetail`). The rule lives in the job's own construct; its role may start that
+   * machine only.
    */
   startOn(
     scope: Construct,
     id: string,
     job: { entity: string; stateMachine: IStateMachine; input: Record<string, string> },
   ): Rule {
-    this.entities.push(job.entity);
+    return this.ruleFor(scope, id, job.entity, `Starts the job's state machine`, [
+      new SfnStateMachine(job.stateMachine, {
+        input: RuleTargetInput.fromObject(job.input),
+        retryAttempts: JOB_START_RETRY.attempts,
+        maxEventAge: JOB_START_RETRY.maxEventAge,
+        deadLetterQueue: this.deadLetterQueue,
+      }),
+    ]);
+  }
+
+  /**
+   * One job run by a function: each inserted item of `entity` invokes `fn` (asynchronously) with
+   * `input`. An event EventBridge cannot deliver goes to the job's own `deadLetterQueue`; a run
+   * that fails is retried by Lambda's own asynchronous retries, which the job's function sets.
+   */
+  invokeOn(
+    scope: Construct,
+    id: string,
+    job: { entity: string; fn: IFunction; input: Record<string, string>; deadLetterQueue: IQueue },
+  ): Rule {
+    return this.ruleFor(scope, id, job.entity, "Invokes the job's function", [
+      new LambdaFunction(job.fn, {
+        event: RuleTargetInput.fromObject(job.input),
+        retryAttempts: JOB_START_RETRY.attempts,
+        maxEventAge: JOB_START_RETRY.maxEventAge,
+        deadLetterQueue: job.deadLetterQueue,
+      }),
+    ]);
+  }
+
+  /** The rule matching inserted `entity` items on the bus, whose entity the pipe's filter then takes. */
+  private ruleFor(scope: Construct, id: string, entity: string, does: string, targets: IRuleTarget[]): Rule {
+    this.entities.push(entity);
     return new Rule(scope, id, {
       eventBus: this.bus,
-      description: `Starts the job's state machine for each inserted ${job.entity} item`,
+      description: `${does} for each inserted ${entity} item`,
       eventPattern: {
         source: [JOB_ITEM_EVENT.source],
         detailType: [JOB_ITEM_EVENT.detailType],
-        detail: { entity: { S: [job.entity] } },
+        detail: { entity: [entity] },
       },
-      targets: [
-        new SfnStateMachine(job.stateMachine, {
-          input: RuleTargetInput.fromObject(job.input),
-          retryAttempts: JOB_START_RETRY.attempts,
-          maxEventAge: JOB_START_RETRY.maxEventAge,
-          deadLetterQueue: this.deadLetterQueue,
-        }),
-      ],
+      targets,
     });
   }
 }

@@ -1,10 +1,11 @@
-import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import {
+  CustomState,
   DefinitionBody,
   Fail,
   JsonPath,
@@ -20,12 +21,15 @@ import { lakeExportKeys } from '../shared/store/keys.ts';
 import { LAKE_EXPORT_ENTITY } from '../shared/store/lake-exports.ts';
 import { ApiFunction } from './api-function.ts';
 import { commonEnvironment, removalPolicyFor, type StageConfig } from './config.ts';
-import { type JobStarts, newItem } from './job-starts.ts';
+import { type JobStarts, jobDetail } from './job-starts.ts';
 import { grantLakeQueries, type LakeForQueries } from './lake-query-grants.ts';
 import { alarmOnFailedExecutions } from './monitoring.ts';
+import { EXPORT_MACHINE_ACCESS } from './table-access.ts';
+import { grantTableAccess } from './table-grant.ts';
 
 /** The state names a local run overrides with local handlers. */
 export const LAKE_EXPORT_STATES = {
+  readKinds: 'ReadKinds',
   eachKind: 'EachKind',
   exportKind: 'ExportKind',
   recordDone: 'RecordDone',
@@ -54,9 +58,10 @@ export interface LakeExportJobProps {
 
 /**
  * Bulk exports as a state machine (docs/lake.md, Exports): started by its rule on the jobs' bus
- * (lib/job-starts.ts) when an export item is inserted (nothing in the request's path but the item). A
- * Map runs each kind as one Athena query writing its files to the export's prefix (ExportKind,
- * retried); RecordDone records the files and audits; a kind whose retries are spent is caught,
+ * (lib/job-starts.ts) when an export item is inserted (nothing in the request's path but the item).
+ * ReadKinds reads the export's kinds from its item by the keys the start carries; a Map runs each
+ * kind as one Athena query writing its files to the export's prefix (ExportKind, retried);
+ * RecordDone records the files and audits; a read or a kind whose retries are spent is caught,
  * RecordFailed records why and the execution fails, which raises the alarm.
  */
 export class LakeExportJob extends Construct {
@@ -114,9 +119,26 @@ export class LakeExportJob extends Construct {
       'kind.$': '$.kind',
     });
     kindStep.addRetry({ maxAttempts: 3, interval: Duration.seconds(30), backoffRate: 2 });
+    // The start event carries the export's ids and keys only (lib/job-starts.ts): its kinds are
+    // read from the item, as DynamoDB types them (a list of strings).
+    const readKinds = new CustomState(this, LAKE_EXPORT_STATES.readKinds, {
+      stateJson: {
+        Type: 'Task',
+        Resource: `arn:${Aws.PARTITION}:states:::dynamodb:getItem`,
+        Parameters: {
+          TableName: props.table.tableName,
+          'Key.$': '$.keys',
+          ProjectionExpression: '#kinds',
+          ExpressionAttributeNames: { '#kinds': 'kinds' },
+          ConsistentRead: true,
+        },
+        ResultSelector: { 'kinds.$': '$.Item.kinds.L' },
+        ResultPath: '$.item',
+      },
+    });
+    readKinds.addRetry({ maxAttempts: 3, interval: Duration.seconds(5), backoffRate: 2 });
     const eachKind = new MapState(this, LAKE_EXPORT_STATES.eachKind, {
-      itemsPath: JsonPath.stringAt('$.kinds'),
-      // The kinds as the table's change carries them: a DynamoDB list of strings.
+      itemsPath: JsonPath.stringAt('$.item.kinds'),
       itemSelector: {
         'merchantId.$': '$.merchantId',
         'exportId.$': '$.exportId',
@@ -131,6 +153,7 @@ export class LakeExportJob extends Construct {
     const recordFailed = invoke(LAKE_EXPORT_STATES.recordFailed, outcome, { ...ids, 'error.$': '$.error' });
     for (const step of [recordDone, recordFailed])
       step.addRetry({ maxAttempts: 3, interval: Duration.seconds(10), backoffRate: 2 });
+    readKinds.addCatch(recordFailed, { resultPath: '$.error' });
     eachKind.addCatch(recordFailed, { resultPath: '$.error' });
     recordFailed.next(new Fail(this, LAKE_EXPORT_STATES.failed, { error: 'ExportFailed' }));
 
@@ -140,19 +163,21 @@ export class LakeExportJob extends Construct {
     });
     this.stateMachine = new StateMachine(this, 'Export', {
       comment: `A merchant's bulk export from the lake (${config.stage}): one Athena query per kind`,
-      definitionBody: DefinitionBody.fromChainable(eachKind.next(recordDone)),
+      definitionBody: DefinitionBody.fromChainable(readKinds.next(eachKind).next(recordDone)),
       tracingEnabled: true,
       logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
       timeout: Duration.hours(2),
     });
 
+    grantTableAccess(this.stateMachine.role, props.table, EXPORT_MACHINE_ACCESS);
+
     props.starts.startOn(this, 'StartOnNewExport', {
       entity: LAKE_EXPORT_ENTITY,
       stateMachine: this.stateMachine,
       input: {
-        merchantId: newItem.string('merchantId'),
-        exportId: newItem.string('exportId'),
-        kinds: newItem.list('kinds'),
+        merchantId: jobDetail.merchantId,
+        exportId: jobDetail.jobId,
+        keys: jobDetail.keys,
       },
     });
 

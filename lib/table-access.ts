@@ -1,5 +1,5 @@
 import { ENDPOINTS, type EndpointName } from '../shared/contract/endpoints.ts';
-import { overviewKeys } from '../shared/store/keys.ts';
+import { lakeExportKeys, overviewKeys } from '../shared/store/keys.ts';
 import { GSI1 } from '../shared/store/table-definition.ts';
 
 /**
@@ -174,4 +174,13 @@ export const IMPORT_JOB_ACCESS: TableAccess = access(RECORD_EVENT, FEEDBACK_LIST
 export const OVERVIEW_FEED_ACCESS: TableAccess = {
   ...access(['dynamodb:GetItem', 'dynamodb:UpdateItem']),
   leadingKeys: [overviewKeys.partitions],
+};
+
+/**
+ * The export state machine itself (lib/lake-export-job.ts): its first state reads the export's
+ * kinds from the export item by the keys its start event carries (GetItem), only export items.
+ */
+export const EXPORT_MACHINE_ACCESS: TableAccess = {
+  ...access(['dynamodb:GetItem']),
+  leadingKeys: [lakeExportKeys.exportPartitions],
 };

@@ -3,7 +3,7 @@ import { pollEvery } from './poll.ts';
 
 /**
  * Local mode's upload worker: the same recording code as the AWS worker Lambda, fed by polling the
- * uploads still recording (DynamoDB Local has no Lambda to stream to). One pass at a time.
+ * uploads still recording (locally no jobs' bus invokes a Lambda). One pass at a time.
  */
 export function startUploadPoller(options: { intervalMs?: number; log?: (line: string) => void } = {}) {
   const log = options.log ?? console.log;

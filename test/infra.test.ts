@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { App, type CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
@@ -37,7 +38,7 @@ import {
   UPLOAD_WORKER_ACCESS,
   WEBHOOK_WORKER_ACCESS,
 } from '../lib/table-access.ts';
-import { UPLOAD_STREAM_RETRIES } from '../lib/upload-worker.ts';
+import { UPLOAD_RUN_RETRIES } from '../lib/upload-worker.ts';
 import { DELIVERY_BACKLOG_ALARM } from '../lib/webhook-worker.ts';
 import { SESSION_COOKIE_MARKER, WELL_FORMED_AUTHORIZATION_REGEX } from '../shared/auth/credential-format.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
@@ -48,6 +49,8 @@ import { ERASURE_STAGING_PREFIX } from '../shared/lake/lake-erasure.ts';
 import { LAKE_TABLE_NAMES, LAKE_TABLES } from '../shared/lake/lake-tables.ts';
 import { CONSOLE_EVENT_TYPES } from '../shared/schemas/console.ts';
 import { DECISION_OUTCOMES } from '../shared/schemas/decision.ts';
+import { jobItemAttributes } from '../shared/store/job-items.ts';
+import { backtestKeys, keyOfItem, keys, lakeExportKeys, uploadKeys } from '../shared/store/keys.ts';
 import { LAKE_RECHECK_MS, PRIVACY_SLICE_MS } from '../shared/use-cases/privacy-requests.ts';
 
 /** One function per event route, the management API's one, the 404/405 fallback, the OpenAPI document's. */
@@ -958,36 +961,66 @@ describe.each(['sandbox', 'production'] as const)('%s webhook delivery', (stage)
 describe.each(['sandbox', 'production'] as const)('%s dispositions upload worker', (stage) => {
   const template = () => templateOf(environment(stage).uploads);
 
-  it('streams new upload items to the worker one at a time, retried as often as the worker tries, with a dead-letter queue that alarms', async () => {
+  it("is invoked by a rule on the jobs' bus for each new upload item with its ids, retried by Lambda as often as the worker tries, with a dead-letter queue that alarms", async () => {
     const { MAX_UPLOAD_ATTEMPTS } = await import('../shared/use-cases/record-upload.ts');
-    const [mapping, ...others] = resources(template(), 'AWS::Lambda::EventSourceMapping');
-    expect(others).toEqual([]);
-    expect(JSON.stringify(mapping?.[1].Properties.EventSourceArn)).toContain('StreamArn');
-    expect(mapping?.[1].Properties).toMatchObject({
-      StartingPosition: 'LATEST',
-      BatchSize: 1,
-      ParallelizationFactor: 4,
-      // Enough runs for the worker's own give-up (after MAX_UPLOAD_ATTEMPTS) to mark the job failed.
-      MaximumRetryAttempts: MAX_UPLOAD_ATTEMPTS,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      DestinationConfig: {
-        OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/^DeadLetters/), 'Arn'] } },
+    const { uploads, lake } = environment(stage);
+    expect(uploads.dependencies).toEqual(expect.arrayContaining([lake]));
+    expect(resources(template(), 'AWS::Lambda::EventSourceMapping')).toEqual([]);
+    const [[ruleId, rule], ...otherRules] = resources(template(), 'AWS::Events::Rule') as [
+      [string, CfnResource],
+    ];
+    expect(otherRules).toEqual([]);
+    expect(JSON.stringify(rule.Properties.EventBusName)).toContain(logicalId(lake.jobStarts.bus));
+    expect(rule.Properties.EventPattern).toEqual({
+      source: [JOB_ITEM_EVENT.source],
+      'detail-type': [JOB_ITEM_EVENT.detailType],
+      detail: { entity: ['dispositionUpload'] },
+    });
+    const worker = logicalId(uploads.worker.handler);
+    const queue = logicalId(uploads.deadLetterQueue);
+    const [target, ...otherTargets] = rule.Properties.Targets as Json[];
+    expect(otherTargets).toEqual([]);
+    expect(target).toMatchObject({
+      Arn: { 'Fn::GetAtt': [worker, 'Arn'] },
+      DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } },
+      RetryPolicy: {
+        MaximumRetryAttempts: JOB_START_RETRY.attempts,
+        MaximumEventAgeInSeconds: JOB_START_RETRY.maxEventAge.toSeconds(),
       },
     });
-    expect(UPLOAD_STREAM_RETRIES).toBe(MAX_UPLOAD_ATTEMPTS);
-    const pattern = JSON.parse(
-      String(
-        (mapping?.[1].Properties.FilterCriteria as { Filters: { Pattern: string }[] } | undefined)?.Filters[0]
-          ?.Pattern,
-      ),
-    );
-    expect(pattern).toEqual({
-      eventName: ['INSERT'],
-      dynamodb: { NewImage: { entity: { S: ['dispositionUpload'] } } },
+    // What the worker gets for an inserted upload item: the pipe's detail through the rule's input.
+    const item = {
+      ...uploadKeys.upload('m_1', 'upl_1'),
+      ...jobItemAttributes('dispositionUpload', 'upl_1'),
+      merchantId: 'm_1',
+      uploadId: 'upl_1',
+      status: 'recording',
+    };
+    const { detail } = pipeDetail(only(templateOf(lake), 'AWS::Pipes::Pipe').Properties, insertRecord(item));
+    expect(ruleInput(target!, { detail })).toEqual({ merchantId: 'm_1', uploadId: 'upl_1' });
+    template().hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [worker, 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
     });
-    const [queue, ...moreQueues] = resources(template(), 'AWS::SQS::Queue');
+    // A failed run is Lambda's to retry: enough runs for the worker's own give-up (after
+    // MAX_UPLOAD_ATTEMPTS) to mark the job failed, then the dead-letter queue.
+    expect(only(template(), 'AWS::Lambda::EventInvokeConfig').Properties).toMatchObject({
+      FunctionName: { Ref: worker },
+      MaximumRetryAttempts: MAX_UPLOAD_ATTEMPTS,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queue, 'Arn'] } } },
+    });
+    expect(UPLOAD_RUN_RETRIES).toBe(MAX_UPLOAD_ATTEMPTS);
+    const [queueEntry, ...moreQueues] = resources(template(), 'AWS::SQS::Queue');
     expect(moreQueues).toEqual([]);
-    expect(queue?.[1].Properties).toMatchObject({ SqsManagedSseEnabled: true });
+    expect(queueEntry?.[1].Properties).toMatchObject({ SqsManagedSseEnabled: true });
+    const allows = (
+      only(template(), 'AWS::SQS::QueuePolicy').Properties.PolicyDocument as { Statement: Json[] }
+    ).Statement.filter((s) => s.Effect === 'Allow');
+    expect(allows.map((s) => [s.Principal, s.Action])).toEqual([
+      [{ Service: 'events.amazonaws.com' }, 'sqs:SendMessage'],
+    ]);
     const [alarm, ...moreAlarms] = resources(template(), 'AWS::CloudWatch::Alarm');
     expect(moreAlarms).toEqual([]);
     expect(alarm?.[1].Properties).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible' });
@@ -999,7 +1032,19 @@ describe.each(['sandbox', 'production'] as const)('%s dispositions upload worker
     });
   });
 
-  it('grants the worker exactly the table actions its bundle sends, and the stream', async () => {
+  it("leaves the table's DynamoDB stream two readers, the webhook and privacy workers", () => {
+    const built = environment(stage);
+    const readers = Object.values(built).flatMap((stack: Stack) =>
+      resources(templateOf(stack), 'AWS::Lambda::EventSourceMapping')
+        .filter(([, m]) => /Table[A-Za-z0-9]*StreamArn/.test(JSON.stringify(m.Properties.EventSourceArn)))
+        .map(([, m]) => JSON.stringify(m.Properties.FunctionName)),
+    );
+    expect(readers).toHaveLength(2);
+    expect(readers.join()).toContain(logicalId(built.webhooks.worker.handler));
+    expect(readers.join()).toContain(logicalId(built.privacy.worker.handler));
+  });
+
+  it('grants the worker exactly the table actions its bundle sends', async () => {
     const statements = policyStatements(template());
     const actions = statements.flatMap(({ statement }) => asList(statement.Action).map(String));
     const tableActions = actions.filter(
@@ -1678,6 +1723,16 @@ function grantsOfRole(template: Template, roleId: string) {
   }));
 }
 
+/** The value at a JSON path of the dotted kind EventBridge reads (`$.a.b`); a missing one fails the test. */
+function valueAt(json: Json, path: string): unknown {
+  const value = path
+    .replace(/^\$\./, '')
+    .split('.')
+    .reduce<unknown>((at, key) => (at as Json | undefined)?.[key], json);
+  expect(value, `no value at ${path}`).toBeDefined();
+  return value;
+}
+
 /**
  * The input a rule's target gives the state machine for an event: its input transformer's template
  * with each variable replaced by the value at its path, as EventBridge fills an unquoted one.
@@ -1687,18 +1742,48 @@ function ruleInput(target: Json, event: Json): Json {
     InputPathsMap: Record<string, string>;
     InputTemplate: string;
   };
-  const at = (path: string) =>
-    path
-      .replace(/^\$\./, '')
-      .split('.')
-      .reduce<unknown>((value, key) => (value as Json | undefined)?.[key], event);
   return JSON.parse(
-    InputTemplate.replace(/<([^>]+)>/g, (_, name: string) => JSON.stringify(at(InputPathsMap[name]!))),
+    InputTemplate.replace(/<([^>]+)>/g, (_, name: string) =>
+      JSON.stringify(valueAt(event, InputPathsMap[name]!)),
+    ),
   ) as Json;
 }
 
-/** Asserts `machine` is started by one rule on the jobs' bus, for inserted `entity` items, and answers the input it gets for `item`. */
-function expectStartedByRule(stage: StageName, machine: string, entity: string, item: Json): Json {
+/**
+ * The detail the jobs' pipe puts on the bus for a change record: its input template with each
+ * `<$.path>` replaced by the value there, a quoted one by the string's text, an unquoted one by
+ * the JSON of a list or object, as the pipe fills them.
+ */
+function pipeDetail(pipe: Json, record: Json): { detail: Json; bytes: number } {
+  const template = (pipe.TargetParameters as { InputTemplate: string }).InputTemplate;
+  const text = template
+    .replace(/"<(\$[^>]+)>"/g, (_, path: string) => JSON.stringify(String(valueAt(record, path))))
+    .replace(/<(\$[^>]+)>/g, (_, path: string) => JSON.stringify(valueAt(record, path)));
+  return { detail: JSON.parse(text) as Json, bytes: Buffer.byteLength(text) };
+}
+
+/** The Kinesis record of an inserted item, as Kinesis Data Streams for DynamoDB writes it (`data` parsed). */
+const insertRecord = (item: Record<string, unknown>): Json => ({
+  data: {
+    eventName: 'INSERT',
+    dynamodb: { Keys: marshall(keyOfItem(item)), NewImage: marshall(item, { removeUndefinedValues: true }) },
+  },
+});
+
+/** An event's detail stays this small whatever the item: ids and keys only, far under the 256 KB an event holds. */
+const JOB_DETAIL_MAX_BYTES = 1024;
+
+/**
+ * Asserts `machine` is started by one rule on the jobs' bus, for inserted `entity` items, and
+ * answers the input it gets when `item` is inserted: the pipe's detail for its change record (small
+ * whatever the item), through the rule's input transformer.
+ */
+function expectStartedByRule(
+  stage: StageName,
+  machine: string,
+  entity: string,
+  item: Record<string, unknown>,
+): Json {
   const { lake } = environment(stage);
   const template = templateOf(lake);
   const { rule, target } = ruleStarting(template, machine);
@@ -1706,7 +1791,7 @@ function expectStartedByRule(stage: StageName, machine: string, entity: string, 
   expect(rule.EventPattern).toEqual({
     source: [JOB_ITEM_EVENT.source],
     'detail-type': [JOB_ITEM_EVENT.detailType],
-    detail: { entity: { S: [entity] } },
+    detail: { entity: [entity] },
   });
   // A start that spends its retries is kept, not lost.
   expect(target).toMatchObject({
@@ -1720,7 +1805,10 @@ function expectStartedByRule(stage: StageName, machine: string, entity: string, 
   expect(grantsOfRole(template, roleId)).toEqual([
     { actions: ['states:StartExecution'], resources: JSON.stringify({ Ref: machine }) },
   ]);
-  return ruleInput(target, { detail: item });
+  const { detail, bytes } = pipeDetail(only(template, 'AWS::Pipes::Pipe').Properties, insertRecord(item));
+  expect(bytes).toBeLessThan(JOB_DETAIL_MAX_BYTES);
+  expect(detail.entity).toBe(entity);
+  return ruleInput(target, { detail });
 }
 
 describe.each(['sandbox', 'production'] as const)('%s job starts (lib/job-starts.ts)', (stage) => {
@@ -1737,13 +1825,27 @@ describe.each(['sandbox', 'production'] as const)('%s job starts (lib/job-starts
       {
         data: {
           eventName: ['INSERT'],
-          dynamodb: { NewImage: { entity: { S: ['lakeExport', 'backtest'] } } },
+          dynamodb: { NewImage: { entity: { S: ['lakeExport', 'backtest', 'dispositionUpload'] } } },
         },
       },
     ]);
-    expect(pipe.TargetParameters).toEqual({
+    expect(pipe.TargetParameters).toMatchObject({
       EventBridgeEventBusParameters: { Source: JOB_ITEM_EVENT.source, DetailType: JOB_ITEM_EVENT.detailType },
-      InputTemplate: '<$.data.dynamodb.NewImage>',
+    });
+    // The detail: what identifies the job and its keys, never the item (whose size is the item's).
+    const { detail } = pipeDetail(
+      pipe,
+      insertRecord({
+        ...keys.merchantProfile('m_1'),
+        ...jobItemAttributes('backtest', 'bt_1'),
+        merchantId: 'm_1',
+      }),
+    );
+    expect(detail).toEqual({
+      entity: 'backtest',
+      merchantId: 'm_1',
+      jobId: 'bt_1',
+      keys: { PK: { S: 'MERCHANT#m_1' }, SK: { S: 'PROFILE' } },
     });
     // The stream's polling readers: three Firehose delivery streams and this pipe.
     expect(resources(template, 'AWS::KinesisFirehose::DeliveryStream')).toHaveLength(3);
@@ -1807,30 +1909,50 @@ describe.each(['sandbox', 'production'] as const)('%s bulk exports (lib/lake-exp
     const template = templateOf(environment(stage).lake);
     return statementsOf(template, policyStatements(template), role).map(({ statement }) => statement);
   };
+  /** The export state machine's definition as the template holds it (JSON text, quoted). */
+  const exportDefinition = () => {
+    const { lake } = environment(stage);
+    const [, machine] = resources(templateOf(lake), 'AWS::StepFunctions::StateMachine').find(
+      ([id]) => id === logicalId(lake.exports.stateMachine),
+    )!;
+    return JSON.stringify(machine.Properties.DefinitionString);
+  };
 
-  it("starts the export state machine by a rule on the jobs' bus, with the item's merchant, id and kinds", () => {
+  it("starts the export state machine by a rule on the jobs' bus, with the export's merchant, id and keys", () => {
     const { lake } = environment(stage);
     const item = {
-      entity: { S: 'lakeExport' },
-      merchantId: { S: 'm_1' },
-      exportId: { S: 'exp_1' },
-      kinds: { L: [{ S: 'decided_events' }, { S: 'feedback' }] },
-      status: { S: 'pending' },
+      ...lakeExportKeys.export('m_1', 'exp_1'),
+      ...jobItemAttributes('lakeExport', 'exp_1'),
+      merchantId: 'm_1',
+      exportId: 'exp_1',
+      kinds: ['order', 'dispute'],
+      status: 'pending',
     };
     expect(expectStartedByRule(stage, logicalId(lake.exports.stateMachine), 'lakeExport', item)).toEqual({
       merchantId: 'm_1',
       exportId: 'exp_1',
-      kinds: [{ S: 'decided_events' }, { S: 'feedback' }],
+      keys: { PK: { S: 'M#m_1#EXPORT#exp_1' }, SK: { S: 'EXPORT' } },
     });
+  });
+
+  it('reads the kinds from the export item by its keys, and the machine may read export items only', () => {
+    const { lake } = environment(stage);
+    const definition = exportDefinition();
+    expect(definition).toContain('\\"StartAt\\":\\"ReadKinds\\"');
+    expect(definition).toContain(':states:::dynamodb:getItem');
+    expect(definition).toContain('\\"Key.$\\":\\"$.keys\\"');
+    expect(tableGrantsOf(statementsOfRole(lake.exports.stateMachine.role))).toEqual([
+      {
+        actions: ['dynamodb:GetItem'],
+        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['M#*#EXPORT#*'] } },
+      },
+    ]);
   });
 
   it('runs each kind as a retried step, records the outcome, and fails (alarmed) once retries are spent', () => {
     const { lake } = environment(stage);
     const template = templateOf(lake);
-    const [, machine] = resources(template, 'AWS::StepFunctions::StateMachine').find(
-      ([id]) => id === logicalId(lake.exports.stateMachine),
-    )!;
-    const definition = JSON.stringify(machine.Properties.DefinitionString);
+    const definition = exportDefinition();
     for (const state of ['EachKind', 'ExportKind', 'RecordDone', 'RecordFailed', 'ExportFailed'])
       expect(definition).toContain(state);
     expect(definition).toContain('\\"MaxAttempts\\":3');
@@ -1967,14 +2089,25 @@ describe.each(['sandbox', 'production'] as const)('%s overview feed (lib/overvie
 });
 
 describe.each(['sandbox', 'production'] as const)('%s workflow backtests (lib/backtest-job.ts)', (stage) => {
-  it("starts the backtest state machine by a rule on the jobs' bus, with the item's merchant and id", () => {
+  it("starts the backtest state machine by a rule on the jobs' bus, with its merchant and id, whatever the candidate's size", () => {
     const { lake } = environment(stage);
-    const item = {
-      entity: { S: 'backtest' },
-      merchantId: { S: 'm_1' },
-      backtestId: { S: 'bt_1' },
-      candidate: { M: {} },
+    // A candidate near the request body's 256 KB: 60 rules of 4,000-character conditions.
+    const candidate = {
+      rules: Array.from({ length: 60 }, (_, i) => ({
+        id: `r${i}`,
+        when: 'x'.repeat(4_000),
+        decision: 'review',
+      })),
     };
+    const item = {
+      ...backtestKeys.backtest('m_1', 'bt_1'),
+      ...jobItemAttributes('backtest', 'bt_1'),
+      merchantId: 'm_1',
+      backtestId: 'bt_1',
+      status: 'pending',
+      candidate,
+    };
+    expect(JSON.stringify(item).length).toBeGreaterThan(240_000);
     expect(expectStartedByRule(stage, logicalId(lake.backtests.stateMachine), 'backtest', item)).toEqual({
       merchantId: 'm_1',
       backtestId: 'bt_1',

@@ -4,6 +4,7 @@ import { retainUntil } from '../retention.ts';
 import type { BacktestCoverage, BacktestReport } from '../scoring/backtest.ts';
 import type { Workflow } from '../scoring/workflow.ts';
 import { documentClient, tableName } from './client.ts';
+import { jobItemAttributes } from './job-items.ts';
 import { backtestGsi1, backtestKeys } from './keys.ts';
 import { firstInGsi1Partition } from './query-all.ts';
 import { getRecord } from './record-once.ts';
@@ -41,7 +42,7 @@ export async function createBacktest(record: Backtest, now: number): Promise<voi
       Item: {
         ...backtestKeys.backtest(record.merchantId, record.backtestId),
         ...backtestGsi1.pending(record.createdAt, record.merchantId, record.backtestId),
-        entity: BACKTEST_ENTITY,
+        ...jobItemAttributes(BACKTEST_ENTITY, record.backtestId),
         ...record,
         [TTL_ATTRIBUTE]: retainUntil('backtests', now),
       },

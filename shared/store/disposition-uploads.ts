@@ -5,6 +5,7 @@ import { type ItemDisposition, itemDispositionSchema } from '../schemas/disposit
 import { idText } from '../schemas/fields.ts';
 import { documentClient, tableName } from './client.ts';
 import { queryGsi1 } from './index-query.ts';
+import { jobItemAttributes } from './job-items.ts';
 import { uploadGsi1, uploadKeys } from './keys.ts';
 import { queryAll } from './query-all.ts';
 import { getRecord } from './record-once.ts';
@@ -92,6 +93,9 @@ export function chunkReturns(returns: readonly UploadReturn[]): UploadChunk[] {
   return chunks;
 }
 
+/** Matches the upload item itself: its entity marks it for the worker's start (lib/upload-worker.ts). */
+export const DISPOSITION_UPLOAD_ENTITY = 'dispositionUpload';
+
 /**
  * Stores a validated upload: its chunks, then the upload item and `audit` in one transaction. If
  * anything fails before that transaction, no job exists (the chunks written expire unread).
@@ -141,8 +145,8 @@ export async function createUpload(
         Item: {
           ...uploadKeys.upload(merchantId, uploadId),
           ...uploadGsi1.recording(createdAt, uploadId),
-          // The worker's stream filter picks new items of this entity.
-          entity: 'dispositionUpload',
+          // The jobs' pipe and the worker's rule pick new items of this entity.
+          ...jobItemAttributes(DISPOSITION_UPLOAD_ENTITY, uploadId),
           ...record,
           [TTL_ATTRIBUTE]: expiresAt,
         },

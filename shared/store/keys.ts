@@ -161,8 +161,8 @@ export const uploadKeys = {
 };
 
 /**
- * GSI1 key of an upload still recording: the local poller's work queue (in AWS the table's stream
- * brings the new upload to the worker). Sparse: the upload leaves the queue when it finishes.
+ * GSI1 key of an upload still recording: the local poller's work queue (in AWS a rule on the jobs'
+ * bus brings the new upload to the worker). Sparse: the upload leaves the queue when it finishes.
  */
 const RECORDING_UPLOADS = 'DISPOSITIONUPLOADS#RECORDING';
 

@@ -1,6 +1,7 @@
 import { retainUntil } from '../retention.ts';
 import type { LakeExportFormat, LakeExportKind } from '../schemas/lake-export.ts';
 import { tableName } from './client.ts';
+import { jobItemAttributes } from './job-items.ts';
 import { lakeExportGsi1, lakeExportKeys } from './keys.ts';
 import { firstInGsi1Partition } from './query-all.ts';
 import { getRecord } from './record-once.ts';
@@ -43,7 +44,7 @@ export async function createLakeExport(record: LakeExport, audit: TransactItem, 
         Item: {
           ...lakeExportKeys.export(record.merchantId, record.exportId),
           ...lakeExportGsi1.pending(record.createdAt, record.merchantId, record.exportId),
-          entity: LAKE_EXPORT_ENTITY,
+          ...jobItemAttributes(LAKE_EXPORT_ENTITY, record.exportId),
           ...record,
           [TTL_ATTRIBUTE]: retainUntil('lakeExports', now),
         },

@@ -1,11 +1,7 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { forEachConcurrently } from '../concurrency.ts';
 import { ApiError } from '../errors.ts';
 import { logger } from '../observability.ts';
 import { plural } from '../plural.ts';
-import { UNMARSHALL_OPTIONS } from '../store/client.ts';
 import {
   type ChunkOutcome,
   chunksToRecord,
@@ -22,7 +18,7 @@ import { recordDispositions } from './record-dispositions.ts';
 
 /**
  * The upload worker: records a validated dispositions upload chunk by chunk through the disposition
- * endpoint's own use case. The same code runs in the AWS worker Lambda (fed by the table's stream)
+ * endpoint's own use case. The same code runs in the AWS worker Lambda (invoked from the jobs' bus)
  * and in `npm start` (polling the uploads still recording). A run that dies is run again: chunks
  * already counted are skipped, and a chunk started twice records nothing twice (dispositions are
  * idempotent per return); returns its first run recorded then count as already present.
@@ -30,8 +26,11 @@ import { recordDispositions } from './record-dispositions.ts';
 
 /** Returns recorded at once: DynamoDB takes it, a Lambda's sockets too. */
 export const RECORD_CONCURRENCY = 16;
-/** Runs on one upload before it is given up as failed (a run killed mid-way counts). */
-export const MAX_UPLOAD_ATTEMPTS = 3;
+/**
+ * Runs on one upload before it is given up as failed (a run killed mid-way counts): in AWS Lambda
+ * retries a failed run at most twice, and the run after the last attempt must be offered to mark it.
+ */
+export const MAX_UPLOAD_ATTEMPTS = 2;
 const POLL_BATCH = 10;
 
 /** Records what is left of an upload and ends it; undefined when no such upload exists. */
@@ -86,25 +85,6 @@ export async function runUploadWorker(options: { merchantId?: string } = {}): Pr
     if (upload) finished.push(upload);
   }
   return finished;
-}
-
-/**
- * The worker Lambda's feed: the table's stream, filtered to new upload items. A run that throws is
- * reported, so the stream gives the upload to the worker again (up to its retry limit).
- */
-export async function handleUploadStream(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  for (const record of event.Records) {
-    const image = record.dynamodb?.NewImage;
-    if (record.eventName !== 'INSERT' || !image) continue;
-    const { merchantId, uploadId } = unmarshall(image as Record<string, AttributeValue>, UNMARSHALL_OPTIONS);
-    try {
-      await recordUpload(String(merchantId), String(uploadId));
-    } catch (error) {
-      logger.error('Upload recording stopped; the stream will retry it', { merchantId, uploadId, error });
-      return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
-    }
-  }
-  return { batchItemFailures: [] };
 }
 
 async function startAttemptIfAny(merchantId: string, uploadId: string) {

@@ -1,5 +1,3 @@
-import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { expectError, newMerchant, withTestApi } from '../support/api.ts';
 import { countersOf, emailOf } from '../support/commerce.ts';
@@ -9,7 +7,7 @@ const { CSV_COLUMNS } = await import('../../shared/console/dispositions-upload.t
 const { getRecord } = await import('../../shared/store/record-once.ts');
 const { loadReturnDispositions } = await import('../../shared/store/dispositions.ts');
 const { keys, uploadKeys } = await import('../../shared/store/keys.ts');
-const { handler } = await import('../../functions/dispositions-upload-worker.ts');
+const { BadUploadEventError, handler } = await import('../../functions/dispositions-upload-worker.ts');
 const { recordingUploads, startAttempt } = await import('../../shared/store/disposition-uploads.ts');
 const { recordUpload, runUploadWorker, MAX_UPLOAD_ATTEMPTS } = await import(
   '../../shared/use-cases/record-upload.ts'
@@ -180,28 +178,41 @@ describe('dispositions CSV upload', () => {
     expect((await countersOf(suite.merchantId, emailOf(b.order))).c_abr).toBe(1);
   });
 
-  it('is recorded by the worker Lambda when the table stream brings the new upload item', async () => {
+  it("is recorded by the worker Lambda when its rule on the jobs' bus brings the new upload's ids", async () => {
     const key = await consoleKey(suite.merchantId);
     const a = await returnWithItem();
     const accepted = await upload(key, [HEADER, `${a.returnId},SKU,${a.sku},NEW,RESTOCK,,,,,,`].join('\n'));
     const item = await getRecord<Record<string, unknown>>(
       uploadKeys.upload(suite.merchantId, accepted.body.uploadId),
     );
-    const streamEvent = {
-      Records: [
-        {
-          eventName: 'INSERT',
-          eventSource: 'aws:dynamodb',
-          dynamodb: { SequenceNumber: '7', NewImage: marshall(item) },
-        },
-      ],
-    } as unknown as DynamoDBStreamEvent;
-    expect(await handler(streamEvent)).toEqual({ batchItemFailures: [] });
+    // What the rule sends: the job attributes the pipe reads from the inserted item (lib/upload-worker.ts).
+    expect(item).toMatchObject({ entity: 'dispositionUpload', jobId: accepted.body.uploadId });
+    expect(await handler({ merchantId: item!.merchantId, uploadId: item!.jobId })).toEqual({
+      status: 'done',
+    });
     expect((await status(key, accepted.body.uploadId)).body).toMatchObject({
       status: 'done',
       returnsRecorded: 1,
     });
     expect(await getRecord(keys.returnDispositions(suite.merchantId, a.returnId))).toBeDefined();
+  });
+
+  it('reports an event it cannot read by failing the run (so it is kept), recording nothing', async () => {
+    const key = await consoleKey(suite.merchantId);
+    const a = await returnWithItem();
+    const accepted = await upload(key, [HEADER, `${a.returnId},SKU,${a.sku},NEW,RESTOCK,,,,,,`].join('\n'));
+    // A DynamoDB stream record, as the worker was fed before: not what the rule sends.
+    const streamRecord = {
+      Records: [{ eventName: 'INSERT', dynamodb: { NewImage: { uploadId: { S: 'x' } } } }],
+    };
+    for (const event of [streamRecord, { merchantId: suite.merchantId }, null])
+      await expect(handler(event)).rejects.toThrow(BadUploadEventError);
+    expect(await getRecord(uploadKeys.upload(suite.merchantId, accepted.body.uploadId))).toMatchObject({
+      status: 'recording',
+      attempts: 0,
+    });
+    expect(await getRecord(keys.returnDispositions(suite.merchantId, a.returnId))).toBeUndefined();
+    await runUploadWorker({ merchantId: suite.merchantId });
   });
 
   it('gives a job up as failed after repeated crashed runs, saying why', async () => {
