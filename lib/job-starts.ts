@@ -64,9 +64,10 @@ export interface JobStartsProps {
  * The lake jobs' one reader of the table's Kinesis stream (docs/operations.md, the stream's
  * readers): an EventBridge pipe, filtered to inserted items of the jobs' entities, puts each
  * item's ids and keys (`JOB_DETAIL_TEMPLATE`) on an event bus of the jobs' own; one rule per job
- * starts its state machine. A shard serves five polling reads a second to all its readers
- * together, so a job adds a rule (`startOn`), never a reader. A start that spends its retries is kept in a dead-letter queue, which raises an alarm; so
- * does a put on the bus that fails.
+ * starts its state machine (or invokes its function). A shard serves five polling reads a second to
+ * all its readers together, so a job adds a rule (`startOn`, `invokeOn`), never a reader. A start
+ * that spends its retries is kept in a dead-letter queue, which raises an alarm; so does a put on
+ * the bus that fails.
  */
 export class JobStarts extends Construct {
   readonly bus: EventBus;
