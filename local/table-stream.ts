@@ -8,6 +8,7 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
   ListStreamsCommand,
+  type StreamDescription,
 } from '@aws-sdk/client-dynamodb-streams';
 import { readRuntimeConfig } from '../shared/config.ts';
 import { dynamoDbClient, tableName } from '../shared/store/client.ts';
@@ -86,12 +87,13 @@ export async function readTableStream(
   saved: StreamCheckpoint | undefined,
   client: DynamoDBStreamsClient,
 ): Promise<StreamRecords | undefined> {
-  const streamArn = await tableStreamArn(client);
-  if (!streamArn) return undefined;
+  const stream = await enabledStream(client);
+  const streamArn = stream?.StreamArn;
+  if (!stream || !streamArn) return undefined;
   const checkpoint: StreamCheckpoint =
     saved?.streamArn === streamArn ? { streamArn, shards: { ...saved.shards } } : { streamArn, shards: {} };
   const records: StreamRecords['records'] = [];
-  for (const shardId of await shardIds(client, streamArn)) {
+  for (const shardId of await shardIds(client, stream)) {
     const last = checkpoint.shards[shardId];
     if (last === 'closed') continue;
     let iterator = (
@@ -122,12 +124,13 @@ export async function readTableStream(
 }
 
 /**
- * The table's enabled stream, switched on for a table made before the lake had one (answers
- * undefined then). Found through DynamoDB Streams, not DescribeTable: DynamoDB Local's DescribeTable
- * counts the table's items, about 5 s on a 150,000-order merchant's table (400,000 items), holding
- * the lock every write waits for; a reader polling each second then timed those writes out.
+ * The table's enabled stream, described (its first page of shards), switched on for a table made
+ * before the lake had one (answers undefined then). Found through DynamoDB Streams, not
+ * DescribeTable: DynamoDB Local's DescribeTable counts the table's items, about 5 s on a
+ * 150,000-order merchant's table (400,000 items), holding the lock every write waits for; a reader
+ * polling each second then timed those writes out.
  */
-async function tableStreamArn(client: DynamoDBStreamsClient): Promise<string | undefined> {
+async function enabledStream(client: DynamoDBStreamsClient): Promise<StreamDescription | undefined> {
   const { Streams } = await client.send(new ListStreamsCommand({ TableName: tableName }));
   // Each ARN ends with its stream's creation time: the greatest is the newest stream.
   const newest = (Streams ?? [])
@@ -137,7 +140,7 @@ async function tableStreamArn(client: DynamoDBStreamsClient): Promise<string | u
   if (newest) {
     const { StreamDescription } = await client.send(new DescribeStreamCommand({ StreamArn: newest }));
     if (StreamDescription?.StreamStatus === 'ENABLED' || StreamDescription?.StreamStatus === 'ENABLING')
-      return newest;
+      return StreamDescription;
   }
   await dynamoDbClient.send(
     new UpdateTableCommand({
@@ -148,15 +151,20 @@ async function tableStreamArn(client: DynamoDBStreamsClient): Promise<string | u
   return undefined;
 }
 
-async function shardIds(client: DynamoDBStreamsClient, streamArn: string): Promise<string[]> {
+/** Every shard of the described stream: its first page, then the pages after it. */
+async function shardIds(client: DynamoDBStreamsClient, stream: StreamDescription): Promise<string[]> {
   const ids: string[] = [];
-  let start: string | undefined;
-  do {
-    const { StreamDescription } = await client.send(
-      new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }),
-    );
-    for (const shard of StreamDescription?.Shards ?? []) if (shard.ShardId) ids.push(shard.ShardId);
-    start = StreamDescription?.LastEvaluatedShardId;
-  } while (start);
+  let page: StreamDescription | undefined = stream;
+  while (page) {
+    for (const shard of page.Shards ?? []) if (shard.ShardId) ids.push(shard.ShardId);
+    const start: string | undefined = page.LastEvaluatedShardId;
+    page = start
+      ? (
+          await client.send(
+            new DescribeStreamCommand({ StreamArn: stream.StreamArn, ExclusiveStartShardId: start }),
+          )
+        ).StreamDescription
+      : undefined;
+  }
   return ids;
 }
