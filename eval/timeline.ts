@@ -1,8 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { caughtUpLake } from '../local/lake-runner.ts';
+import { feedLakeOnce, startLakeAtStreamEnd } from '../local/lake-poller.ts';
 import { EVENT_TYPES } from '../shared/contract/endpoints.ts';
+import { duckDbRunner } from '../shared/lake/lake-queries.ts';
+import { openLocalLake } from '../shared/lake/local-lake.ts';
 import { TrainingError } from '../shared/learning/train.ts';
 import { createApiKey, createMerchant } from '../shared/store/merchants.ts';
 import { recountTradeoffHistogram, refreshGuard } from '../shared/use-cases/decision-economics.ts';
@@ -52,6 +54,8 @@ interface PlayerState {
   baseUrl: string;
   clock: Clock;
   requests: number;
+  /** The last timeline's lake: the next starts where its stream reading stopped. */
+  lakeDir?: string;
 }
 
 export interface PlayedEvent extends ScoredEvent {
@@ -175,11 +179,19 @@ async function playTimeline(state: PlayerState, steps: readonly Step[], options:
   const orderLines = new Map<string, Map<string, number>>();
   let causedChargebacks = 0;
 
-  // The learning loop trains through the lake, fed from the table's stream as `npm start` feeds it.
+  // The learning loop trains through the lake, fed from the table's stream as `npm start` feeds it:
+  // the timeline's own lake, from where the previous timeline's stopped, on one connection.
   const lakeDir = mkdtempSync(join(tmpdir(), 'eval-lake-'));
+  await startLakeAtStreamEnd(lakeDir, state.lakeDir);
+  state.lakeDir = lakeDir;
+  const lakeConnection = await openLocalLake(lakeDir);
+  const caughtUpLake = async () => {
+    await feedLakeOnce(lakeConnection, lakeDir);
+    return duckDbRunner(lakeConnection);
+  };
   const retrainAll = async (at: number) => {
     state.clock.set(at);
-    const lake = await caughtUpLake(lakeDir);
+    const lake = await caughtUpLake();
     for (const eventType of EVENT_TYPES) {
       const day = Math.round((at - start) / DAY);
       try {
@@ -223,7 +235,7 @@ async function playTimeline(state: PlayerState, steps: readonly Step[], options:
       } else if (nextGuard <= nextShift) {
         state.clock.set(nextGuard);
         // The guard is measured on the 90 days' histogram, counted from the lake as the nightly item does.
-        const lake = await caughtUpLake(lakeDir);
+        const lake = await caughtUpLake();
         for (const eventType of EVENT_TYPES) {
           await recountTradeoffHistogram(lake, merchant.merchantId, eventType, nextGuard);
           await refreshGuard(merchant.merchantId, eventType, nextGuard);
@@ -266,6 +278,7 @@ async function playTimeline(state: PlayerState, steps: readonly Step[], options:
     });
   }
   state.clock.set(undefined);
+  lakeConnection.closeSync();
   return { events, trainingLog, analyst, causedChargebacks, trainedFrom: start + RETRAIN_EVERY_DAYS * DAY };
 }
 

@@ -32,6 +32,22 @@ export async function feedLakeOnce(
   return rows.length;
 }
 
+/**
+ * Starts a lake at `dir` at the stream's current end, reading on from where the lake at `after` (an
+ * earlier one) stopped: the table's earlier changes are left out of it. The eval starts one per
+ * timeline, so each holds its own merchant's rows alone, and no timeline feeds the ones before it
+ * again.
+ */
+export async function startLakeAtStreamEnd(
+  dir: string,
+  after: string | undefined,
+  client: DynamoDBStreamsClient = streamsClient(),
+): Promise<void> {
+  const earlier = after ? checkpointFile(join(after, '_stream.json')).load() : undefined;
+  const read = await readTableStream(earlier, client);
+  if (read) checkpointFile(join(dir, '_stream.json')).save(read.checkpoint);
+}
+
 function rowsOfRecord(record: _Record): LakeRow[] {
   const image = record.dynamodb?.NewImage;
   if (record.eventName === 'REMOVE' || !image) return [];

@@ -47,6 +47,9 @@ function hasFiles(dir: string): boolean {
 export async function openLocalLake(dir: string): Promise<DuckDBConnection> {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
+  // Files are written once (appends and erasures write new ones): their footers, read by every view
+  // definition and query of a long-lived connection (the feed's, an eval timeline's), are cached.
+  await connection.run('SET parquet_metadata_cache = true');
   await defineLakeViews(connection, dir);
   return connection;
 }

@@ -10,7 +10,7 @@ vi.hoisted(() => {
   process.env.TABLE_NAME = `lake-feed-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 });
 
-const { feedLakeOnce } = await import('../../local/lake-poller.ts');
+const { feedLakeOnce, startLakeAtStreamEnd } = await import('../../local/lake-poller.ts');
 const { identityId } = await import('../../shared/identity/identity-ids.ts');
 const { openLocalLake } = await import('../../shared/lake/local-lake.ts');
 const { newMerchant, withOwnTableApi } = await import('../support/api.ts');
@@ -129,5 +129,25 @@ describe('the local lake feed', () => {
         merchantId,
       ),
     ).toEqual([{ copies: 3, orders: 3 }]);
+  });
+
+  it("a lake started at the stream's end after another holds only the changes after it", async () => {
+    const earlier = await newMerchant();
+    expect((await suite.api.post('/v1/order', orderBody(), { apiKey: earlier.apiKey })).status).toBe(200);
+    await feedLakeOnce(lake, dir);
+    const before = await newMerchant();
+    expect((await suite.api.post('/v1/order', orderBody(), { apiKey: before.apiKey })).status).toBe(200);
+
+    const nextDir = mkdtempSync(join(tmpdir(), 'lake-feed-next-'));
+    await startLakeAtStreamEnd(nextDir, dir);
+    const later = await newMerchant();
+    expect((await suite.api.post('/v1/order', orderBody(), { apiKey: later.apiKey })).status).toBe(200);
+    const next = await openLocalLake(nextDir);
+    await feedLakeOnce(next, nextDir);
+    const merchants = (
+      await next.runAndReadAll('SELECT DISTINCT merchant_id FROM decided_events')
+    ).getRowObjectsJson();
+    expect(merchants).toEqual([{ merchant_id: later.merchantId }]);
+    next.closeSync();
   });
 });
