@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decisionOf, humanEmail, humanWord, signupBody } from './support/account-fixtures.ts';
 import { expectError, newMerchant, startTestApi, type TestApi } from './support/api.ts';
-import { uid } from './support/fixtures.ts';
+import { orderBody, uid } from './support/fixtures.ts';
 import { measureRoundTrips } from './support/round-trips.ts';
 
 let api: TestApi;
@@ -220,6 +220,35 @@ describe('signup scenarios', () => {
       identityKey(merchantId, identity('emailDomain', 'gmail.com')),
     ]);
     expect([...items.values()].map((item) => item.c_sgn)).toEqual([16]);
+  });
+
+  it("a device's second account is declined after the first ordered seconds from its signup, not minutes", async () => {
+    const { apiKey: key } = await newMerchant();
+    const start = Date.now() - 3_600_000;
+    /** Two accounts on one device naming no address; the first orders `orderAfter` ms after signing up. */
+    const secondAccount = async (orderAfter: number) => {
+      const device = uid('device');
+      const email = humanEmail();
+      const first = {
+        ...signupBody({ device, email, lastName: humanWord(), withAddress: false }),
+        timestamp: String(start),
+      };
+      expect((await signup(first, key)).status).toBe(200);
+      const order = orderBody({ email, device, timestamp: start + orderAfter });
+      expect((await api.post('/v1/order', order, { apiKey: key })).status).toBe(200);
+      const second = {
+        ...signupBody({ device, lastName: humanWord(), withAddress: false }),
+        timestamp: String(start + orderAfter + 60_000),
+      };
+      return decisionOf((await signup(second, key)).body);
+    };
+    const bot = await secondAccount(3_000);
+    expect(bot.decision).toBe('DECLINE');
+    expect(bot.decisionReason).toContain('this device sent 1 order seconds after its account signed up');
+    // A housemate who checked out ten minutes after signing up: the second account is a couple's.
+    const couple = await secondAccount(600_000);
+    expect(couple.decision).toBe('APPROVE');
+    expect(couple.decisionReason).not.toContain('seconds after its account signed up');
   });
 
   it('a phone already behind other accounts raises the score', async () => {

@@ -39,4 +39,10 @@ export const METRIC = {
   riskyAccountChanges: 'acR',
   /** Signups, logins and account updates declined, on the account and its devices. */
   accountEventDeclines: 'aDc',
+  /**
+   * Orders sent seconds after their e-mail first appeared (a script signing up and checking out), on
+   * the order's devices, each weighed by how fast (identity-time.ts `scriptSpeedAfterFirstSighting`):
+   * signups read it on their device.
+   */
+  scriptedOrders: 'scO',
 } as const;

@@ -1,14 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { ResponseOf } from '../contract/endpoints.ts';
-import type { DigestIdentity } from '../identity/identities.ts';
+import type { DigestIdentity, IdentityRef } from '../identity/identities.ts';
 import { METRIC } from '../identity/metrics.ts';
 import { identitiesOfOrder, type OrderIdentities } from '../identity/order-identities.ts';
 import { newServiceId } from '../ids.ts';
 import type { OrderRequest } from '../schemas/order.ts';
 import { decide, toWireDecision } from '../scoring/decide.ts';
 import { listVerdict } from '../scoring/lists.ts';
-import { identityTimeFacts, identityTimeFields } from '../scoring/signals/identity-time.ts';
+import {
+  identityTimeFacts,
+  identityTimeFields,
+  scriptSpeedAfterFirstSighting,
+} from '../scoring/signals/identity-time.ts';
 import { orderSignals } from '../scoring/signals/order-signals.ts';
+import { SILENT_BELOW } from '../scoring/signals/signal.ts';
 import { watchFacts } from '../scoring/signals/watched-identity.ts';
 import { orderFields } from '../scoring/variables.ts';
 import { HistoryChanges } from '../store/identity-history.ts';
@@ -115,6 +120,7 @@ function evaluateOrder(evaluation: Evaluation<'order', { roles: OrderIdentities 
     .addEach(roles.all, METRIC.orders, 1, at)
     .addEach(roles.all, METRIC.orderValue, orderValue, at)
     .linkAll(roles.all, at);
+  recordScriptedOrder(changes, roles.devices, scriptSpeedAfterFirstSighting(emails, at), at);
   return {
     write: {
       target: { eventType: 'order' as const, key, eventId: body.providerOrderId },
@@ -124,6 +130,21 @@ function evaluateOrder(evaluation: Evaluation<'order', { roles: OrderIdentities 
     },
     response: orderResponse(order),
   };
+}
+
+/**
+ * An order sent seconds after its e-mail first appeared marks its devices, weighed by how fast: the
+ * next accounts opened on them read it (signup-signals.ts). The devices' items are written anyway.
+ */
+function recordScriptedOrder(
+  changes: HistoryChanges,
+  devices: readonly IdentityRef[],
+  speed: number,
+  at: number,
+) {
+  if (speed < SILENT_BELOW) return;
+  changes.addEach(devices, METRIC.scriptedOrders, speed, at);
+  for (const device of devices) changes.stamp(device, METRIC.scriptedOrders, at);
 }
 
 /** Billing and shipping addresses both given, and none of them the same. */

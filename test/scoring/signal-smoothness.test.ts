@@ -403,6 +403,24 @@ describeSweeps('signup', signupSignals, {
       signup({ email: { links: { customer: withLinks('a', n, ACCOUNT) } } }),
     ),
   ],
+  scriptedOrdersFromDevice: [
+    counts("orders the device sent seconds after their account's signup", (n) =>
+      signup({
+        device: {
+          counts: { [METRIC.scriptedOrders]: { d365: n, lifetime: n } },
+          latest: { [METRIC.scriptedOrders]: 60 },
+        },
+      }),
+    ),
+    seconds('time since the latest of them', (s) =>
+      signup({
+        device: {
+          counts: { [METRIC.scriptedOrders]: { d365: 1, lifetime: 1 } },
+          latest: { [METRIC.scriptedOrders]: s },
+        },
+      }),
+    ),
+  ],
   signupsFromDeviceLastHour: [
     counts('signups from the device in the hour', (n) =>
       signup({ device: { counts: { [METRIC.signups]: countIn('h1', n) } } }),

@@ -179,6 +179,22 @@ export const scriptSpeedAfterPreviousEvent = (eventWord: string) =>
   });
 
 /**
+ * How far an event came at a script's speed after one of `identities` first appeared (an order
+ * seconds after its e-mail signed up): fadeAround(seconds, `SCRIPT_SPEED_SECONDS`) for the earliest
+ * sighting, read to the millisecond so a script under a second counts fully; 0 when all of them are
+ * first seen at this event.
+ */
+export function scriptSpeedAfterFirstSighting(identities: readonly IdentitySnapshot[], at: number): number {
+  let fastest = 0;
+  for (const identity of identities) {
+    const first = identity.firstSeenAt;
+    if (first === undefined || first >= at) continue;
+    fastest = Math.max(fastest, fadeAround((at - first) / 1000, SCRIPT_SPEED_SECONDS));
+  }
+  return fastest;
+}
+
+/**
  * The event's identity of kind `young` (orders: the e-mail; account updates: the account) was first
  * seen less than `YOUNG_SECONDS` before it, not at this event: 1 - age / YOUNG_SECONDS.
  */

@@ -18,7 +18,7 @@ import {
   MIN_PRIOR_RETURNS_FOR_RATE,
   RATE_THRESHOLD,
 } from './return-signals.ts';
-import { SELF_REFERRAL_WEIGHT } from './signup-signals.ts';
+import { SCRIPTED_ORDERS_MEMORY_SECONDS, SELF_REFERRAL_WEIGHT } from './signup-signals.ts';
 import { CLEAN_ACTIVE_DAYS_SCALE, CLEAN_EVENTS_SCALE } from './watched-identity.ts';
 import { ORDER_EMAIL_PACE_SECONDS, SIGNUP_ACCOUNT_PACE_SECONDS } from './young-shared-identity.ts';
 
@@ -98,6 +98,7 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
   },
   signup: {
     deviceSharedWithOtherAccounts: `log2(1 + n), n = other accounts already linked to the signup's device beyond those its household explains (${HOUSEHOLD_WORDS}); the most over its devices.`,
+    scriptedOrdersFromDevice: `log2(1 + w) x 1 / (1 + (t / ${SCRIPTED_ORDERS_MEMORY_SECONDS / 86_400} days)^4): w = the orders the signup's device sent seconds after their account signed up in 365 days, each weighed 1 / (1 + (s / ${SCRIPT_SPEED_SECONDS} s)^4) for s seconds from its e-mail's first sighting to the order; t = the time since the latest; the most over its devices.`,
     phoneSharedWithOtherAccounts: accountsBehind('phone'),
     addressSharedWithOtherAccounts: accountsBehind('address', 'addresses'),
     emailSharedWithOtherAccounts: accountsBehind('e-mail'),

@@ -5,9 +5,22 @@ import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { type DomainBurst, domainBurst, signupCounts } from './email-domain-burst.ts';
 import { signupHousehold } from './household.ts';
 import type { IdentityTimeFacts } from './identity-time.ts';
-import { newIdentitiesAroundLastHour, scriptSpeedAfterPreviousEvent } from './identity-time.ts';
+import {
+  durationWords,
+  newIdentitiesAroundLastHour,
+  scriptSpeedAfterPreviousEvent,
+} from './identity-time.ts';
 import type { Signal, SignalDeclaration, Signals } from './signal.ts';
-import { declareSignal, KIND_WORDS, maxCount, perEvent, saturating, signalsOf } from './signal.ts';
+import {
+  declareSignal,
+  fadeAround,
+  KIND_WORDS,
+  maxCount,
+  perEvent,
+  SILENT_BELOW,
+  saturating,
+  signalsOf,
+} from './signal.ts';
 import { flagSignal, othersLinked } from './signal-shapes.ts';
 import {
   type WatchFacts,
@@ -92,6 +105,37 @@ const earlierSignups = (n: number, explained: number, period: string): Signal | 
       }
     : undefined;
 
+/**
+ * How long a device's scripted orders count against the accounts opened on it: fadeAround the time
+ * since the latest, a month (half then, 6 % after two). A fingerprint changes within weeks (browser
+ * and app updates, reinstalls), and what sent an order seconds after a signup is a script whoever
+ * holds the device next.
+ */
+export const SCRIPTED_ORDERS_MEMORY_SECONDS = 30 * 86_400;
+
+/**
+ * Orders the signup's devices sent seconds after their account signed up (METRIC.scriptedOrders,
+ * each weighed by how fast): log2(1 + weight) faded by the time since the latest, the most over its
+ * devices. A person sharing a phone with the account before takes minutes from signup to checkout;
+ * a bot opening accounts to order on stolen cards takes seconds, so its next account is no
+ * housemate's.
+ */
+function scriptedOrdersFromDevice({ history }: SignupScoringInput): Signal | undefined {
+  let best: { value: number; orders: number; since: number } | undefined;
+  for (const device of history.devices) {
+    const orders = device.count(METRIC.scriptedOrders).d365;
+    const since = device.secondsSinceLatest(METRIC.scriptedOrders);
+    if (orders <= 0 || since === undefined) continue;
+    const value = saturating(orders) * fadeAround(since, SCRIPTED_ORDERS_MEMORY_SECONDS);
+    if (!best || value > best.value) best = { value, orders, since: Math.max(0, since) };
+  }
+  if (!best || best.value < SILENT_BELOW) return undefined;
+  return {
+    value: best.value,
+    evidence: `this device sent ${plural(Math.max(1, Math.round(best.orders)), 'order')} seconds after its account signed up, the latest ${durationWords(best.since)} ago`,
+  };
+}
+
 /** A signup's signals, in the order a decision records them. */
 export const SIGNUP_SIGNALS = [
   watchedIdentityNewCustomer,
@@ -111,6 +155,7 @@ export const SIGNUP_SIGNALS = [
     ({ history }) => history.devices,
     householdOf,
   ),
+  declareSignal('scriptedOrdersFromDevice', scriptedOrdersFromDevice),
   behindOtherAccounts('phoneSharedWithOtherAccounts', 'phone', ({ history }) => history.phones),
   behindOtherAccounts('addressSharedWithOtherAccounts', 'address', ({ history }) => history.addresses),
   behindOtherAccounts('emailSharedWithOtherAccounts', 'e-mail', ({ history }) => history.emails),

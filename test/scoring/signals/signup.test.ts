@@ -21,6 +21,14 @@ const familyTablet = (nameSignups: number, merchantSignups: number, hours: numbe
     traffic: { counts: { [METRIC.signups]: { lifetime: merchantSignups } } },
   });
 const withWatch = (watch: WatchFacts) => signup({ input: { watch } });
+/** A device whose accounts sent orders seconds after signing up: `weight` of them, the latest `since` s ago. */
+const scriptedDevice = (weight: number, since: number) =>
+  signup({
+    device: {
+      counts: { [METRIC.scriptedOrders]: { d365: weight, lifetime: weight } },
+      latest: { [METRIC.scriptedOrders]: since },
+    },
+  });
 /** The same signup naming no address. */
 const withoutAddress = (input: ReturnType<typeof signup>) => ({
   ...input,
@@ -99,6 +107,21 @@ describeSignalRows('signup', signupSignals, {
       'device already behind 2 other accounts',
     ),
     silent('only the signup’s own account', signup({ device: { links: { customer: [ACCOUNT] } } })),
+  ],
+  scriptedOrdersFromDevice: [
+    fires(
+      'the device sent an order 2 s after its account signed up, 3 minutes ago',
+      scriptedDevice(0.998, 180),
+      Math.log2(1.998) / (1 + (180 / (30 * 86_400)) ** 4),
+      'this device sent 1 order seconds after its account signed up, the latest 3 minutes ago',
+    ),
+    fires(
+      'three such orders, the latest 30 days ago: half',
+      scriptedDevice(3, 30 * 86_400),
+      1,
+      'this device sent 3 orders seconds after its account signed up, the latest 30 days ago',
+    ),
+    silent('a device whose accounts ordered minutes after signing up', signup()),
   ],
   phoneSharedWithOtherAccounts: [
     fires('1 other account', signup({ phone: otherAccounts }), 1, 'phone already behind 1 other account'),
