@@ -7,7 +7,7 @@ import { duckDbRunner } from '../shared/lake/lake-queries.ts';
 import { openLocalLake } from '../shared/lake/local-lake.ts';
 import { TrainingError } from '../shared/learning/train.ts';
 import { createApiKey, createMerchant } from '../shared/store/merchants.ts';
-import { recountTradeoffHistogram, refreshGuard } from '../shared/use-cases/decision-economics.ts';
+import { recountTradeoffHistograms, refreshGuard } from '../shared/use-cases/decision-economics.ts';
 import { readTrainingSetFor, trainMerchantModel } from '../shared/use-cases/train-merchant-model.ts';
 import { reviewFate } from './analyst.ts';
 import type { Clock } from './clock.ts';
@@ -235,11 +235,8 @@ async function playTimeline(state: PlayerState, steps: readonly Step[], options:
       } else if (nextGuard <= nextShift) {
         state.clock.set(nextGuard);
         // The guard is measured on the 90 days' histogram, counted from the lake as the nightly item does.
-        const lake = await caughtUpLake();
-        for (const eventType of EVENT_TYPES) {
-          await recountTradeoffHistogram(lake, merchant.merchantId, eventType, nextGuard);
-          await refreshGuard(merchant.merchantId, eventType, nextGuard);
-        }
+        await recountTradeoffHistograms(await caughtUpLake(), merchant.merchantId, EVENT_TYPES, nextGuard);
+        for (const eventType of EVENT_TYPES) await refreshGuard(merchant.merchantId, eventType, nextGuard);
         nextGuard += GUARD_EVERY_DAYS * DAY;
       } else {
         await workReviewQueue(state, analystKey.apiKey, nextShift, verdicts, analyst);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { erasePartitions, type LakeEraser } from './lake-erasure.ts';
 import { duckDbRunner } from './lake-queries.ts';
-import { defineLakeViews, sqlText } from './local-lake.ts';
+import { defineLakeViews, lakeFileName, sqlText } from './local-lake.ts';
 
 /**
  * The erasure on the local lake at `dir` (shared/lake/local-lake.ts): each partition found is
@@ -19,12 +19,12 @@ export function localLakeEraser(connection: DuckDBConnection, dir: string): Lake
       const folder = join(dir, rewrite.path);
       const readFrom = readdirSync(folder).filter((name) => name.endsWith('.parquet'));
       if (rewrite.keepsRows) {
-        const file = join(folder, `part-${randomUUID()}.parquet`);
+        const staged = join(folder, `part-${randomUUID()}.parquet.tmp`);
         await connection.run(
-          `COPY (${rewrite.query.text}) TO ${sqlText(`${file}.tmp`)} (FORMAT parquet)`,
+          `COPY (${rewrite.query.text}) TO ${sqlText(staged)} (FORMAT parquet)`,
           rewrite.values as DuckDBValue[],
         );
-        renameSync(`${file}.tmp`, file);
+        renameSync(staged, join(folder, await lakeFileName(connection, staged)));
       }
       for (const name of readFrom) rmSync(join(folder, name), { force: true });
       if (existsSync(folder) && readdirSync(folder).length === 0) rmdirSync(folder);

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import {
   LAKE_PARTITION_COLUMNS,
@@ -34,13 +34,37 @@ const columnTypes = (table: LakeTableName) =>
     ...LAKE_PARTITION_COLUMNS.map((name) => [name, 'VARCHAR'] as const),
   ] as const;
 
-/** Whether a table directory holds any Parquet file yet. */
-function hasFiles(dir: string): boolean {
-  if (!existsSync(dir)) return false;
-  return readdirSync(dir).some((name) => {
-    const path = join(dir, name);
-    return name.endsWith('.parquet') || (statSync(path).isDirectory() && hasFiles(path));
-  });
+/**
+ * A file's name carries the set of columns it holds (`part-c<tag>-<uuid>.parquet`), so the files of
+ * one set are read together without reconciling schemas file by file: `union_by_name` reads every
+ * footer on every query, and over a year of daily partitions it costs about twice the query.
+ */
+function columnSetTag(columns: readonly string[]): string {
+  return createHash('sha256')
+    .update([...columns].sort().join(','))
+    .digest('hex')
+    .slice(0, 12);
+}
+
+const TAGGED_FILE = /^part-c([0-9a-f]{12})-/;
+
+/** The name a finished file takes in its partition folder. */
+export async function lakeFileName(connection: DuckDBConnection, file: string): Promise<string> {
+  const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlText(file)})`);
+  const columns = described.getRowObjects().map((row) => String(row.column_name));
+  return `part-c${columnSetTag(columns)}-${randomUUID()}.parquet`;
+}
+
+/** A table's Parquet files by the column set their names carry ('' for files named before the tag). */
+function filesByColumnSet(tableDir: string): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  if (!existsSync(tableDir)) return groups;
+  for (const path of readdirSync(tableDir, { recursive: true, encoding: 'utf8' })) {
+    if (!path.endsWith('.parquet')) continue;
+    const tag = TAGGED_FILE.exec(basename(path))?.[1] ?? '';
+    groups.set(tag, [...(groups.get(tag) ?? []), join(tableDir, path)]);
+  }
+  return groups;
 }
 
 /** A connection whose views `decided_events`, `feedback` and `list_changes` read the lake at `dir`. */
@@ -55,30 +79,36 @@ export async function openLocalLake(dir: string): Promise<DuckDBConnection> {
 }
 
 /**
- * (Re)defines the views: an empty table until the first file of a table is written. A column no file
- * has yet (one added to the table since they were written) reads as null, as Athena reads Parquet by
- * column name.
+ * (Re)defines the views: an empty table until the first file of a table is written. Each view lists
+ * its files (a glob is expanded again on every query) and reads each column set's files together. A
+ * column a file lacks (one added to the table since it was written) reads as null, as Athena reads
+ * Parquet by column name.
  */
 export async function defineLakeViews(connection: DuckDBConnection, dir: string): Promise<void> {
   for (const table of LAKE_TABLE_NAMES) {
-    const tableDir = join(dir, table);
     const columns = columnTypes(table);
     const nulls = (names: readonly (readonly [string, string])[]) =>
       names.map(([name, type]) => `CAST(NULL AS ${type}) AS "${name}"`).join(', ');
-    if (!hasFiles(tableDir)) {
+    const groups = filesByColumnSet(join(dir, table));
+    if (groups.size === 0) {
       await connection.run(`CREATE OR REPLACE VIEW ${table} AS SELECT ${nulls(columns)} WHERE false`);
       continue;
     }
-    const files = `read_parquet(${sqlText(join(tableDir, '**', '*.parquet'))}, hive_partitioning = true,
-      union_by_name = true, hive_types = {'kind': VARCHAR, 'merchant_id': VARCHAR, 'day': VARCHAR})`;
-    const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${files}`);
-    const present = new Set(described.getRowObjects().map((row) => String(row.column_name)));
-    const select = columns
-      .map(([name, type]) =>
-        present.has(name) ? `CAST("${name}" AS ${type}) AS "${name}"` : nulls([[name, type]]),
-      )
-      .join(', ');
-    await connection.run(`CREATE OR REPLACE VIEW ${table} AS SELECT ${select} FROM ${files}`);
+    const selects: string[] = [];
+    for (const [tag, files] of groups) {
+      const source = `read_parquet([${files.map(sqlText).join(', ')}], hive_partitioning = true,
+        union_by_name = ${tag === '' ? 'true' : 'false'},
+        hive_types = {'kind': VARCHAR, 'merchant_id': VARCHAR, 'day': VARCHAR})`;
+      const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`);
+      const present = new Set(described.getRowObjects().map((row) => String(row.column_name)));
+      const select = columns
+        .map(([name, type]) =>
+          present.has(name) ? `CAST("${name}" AS ${type}) AS "${name}"` : nulls([[name, type]]),
+        )
+        .join(', ');
+      selects.push(`SELECT ${select} FROM ${source}`);
+    }
+    await connection.run(`CREATE OR REPLACE VIEW ${table} AS ${selects.join(' UNION ALL ')}`);
   }
 }
 
@@ -111,7 +141,7 @@ export async function appendLakeRows(
             columns = {${columns.map(([name, type]) => `'${name}': '${type}'`).join(', ')}}))
          TO ${sqlText(join(dir, table))}
          (FORMAT parquet, PARTITION_BY (${LAKE_PARTITION_COLUMNS.join(', ')}), APPEND,
-          FILENAME_PATTERN 'part-{uuid}')`,
+          FILENAME_PATTERN 'part-c${columnSetTag(LAKE_TABLES[table].columns.map((c) => c.name))}-{uuid}')`,
       );
     } finally {
       rmSync(staged, { force: true });

@@ -62,19 +62,22 @@ export async function loadLabeledDecisions(
 }
 
 /**
- * Counts the type's histogram from the lake again and keeps it, as the nightly item does before it
- * fits: for a caller that measures the guard between trainings (the eval's weekly guard).
+ * Counts the types' histograms from the lake again and keeps them, as the nightly item does before
+ * it fits: for a caller that measures the guard between trainings (the eval's weekly guard). Labels
+ * are read as of the merchant's latest event, the same for every type, so it is read once.
  */
-export async function recountTradeoffHistogram(
+export async function recountTradeoffHistograms(
   run: LakeQueryRunner,
   merchantId: string,
-  eventType: EventType,
+  eventTypes: readonly EventType[],
   now: number,
 ): Promise<void> {
   const fromDay = dayOf(now - TRADEOFF_WINDOW_DAYS * 86_400_000);
   const latestEventTime = await readLatestEventTime(run, merchantId, fromDay);
-  const histogram = await readTradeoffHistogram(run, { merchantId, eventType, now, latestEventTime });
-  await saveTradeoffHistogram(merchantId, eventType, histogram);
+  for (const eventType of eventTypes) {
+    const histogram = await readTradeoffHistogram(run, { merchantId, eventType, now, latestEventTime });
+    await saveTradeoffHistogram(merchantId, eventType, histogram);
+  }
 }
 
 /** A trained version's kept holdout as trade-off rows (sampled good rows weigh what they stand for). */

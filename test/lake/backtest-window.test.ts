@@ -1,6 +1,7 @@
-import { mkdtempSync, readdirSync, renameSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backtestWindow, sampleRateFor } from '../../shared/lake/lake-backtest.ts';
 import { duckDbRunner, type LakeQueryRunner } from '../../shared/lake/lake-queries.ts';
@@ -132,7 +133,8 @@ describe('backtestWindow', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lake-older-'));
     const lake = await openLocalLake(dir);
     await appendLakeRows(lake, dir, lakeRows().slice(0, 4));
-    // Those files rewritten as a version before `fields` and `model_thresholds` wrote them.
+    // Those files rewritten as a version before `fields` and `model_thresholds` wrote them, and named
+    // as it named them (no column-set tag).
     const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('.parquet'))
       .map((name) => join(dir, name));
@@ -141,7 +143,8 @@ describe('backtestWindow', () => {
       await lake.run(
         `COPY (SELECT * EXCLUDE (fields, model_thresholds) FROM read_parquet('${file}')) TO '${file}.old' (FORMAT parquet)`,
       );
-      renameSync(`${file}.old`, file);
+      renameSync(`${file}.old`, join(dirname(file), `part-${randomUUID()}.parquet`));
+      rmSync(file);
     }
     await defineLakeViews(lake, dir);
     const counted = await lake.runAndReadAll(
@@ -154,5 +157,11 @@ describe('backtestWindow', () => {
       await loadWorkflow(candidate),
     );
     expect(report.decisionsWithoutFields).toBe(report.decisions);
+    // A lake both versions wrote: the newer files are read with their columns beside the older ones.
+    await appendLakeRows(lake, dir, lakeRows().slice(4, 7));
+    const mixed = await lake.runAndReadAll(
+      'SELECT count(*) AS rows, count(fields) AS fields FROM decided_events',
+    );
+    expect(mixed.getRowObjectsJS()).toEqual([{ rows: 7n, fields: 3n }]);
   });
 });
