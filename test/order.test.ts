@@ -150,6 +150,31 @@ describe('POST /v1/order', () => {
     );
     expect(elsewhere.decision).toBe('DECLINE');
   });
+
+  it('a family of six on its new tablet, all shipping home, is a household; six e-mails shipping to five drops are not', async () => {
+    const decision = (r: ApiResponse) => r.body.cartLevelDecisions[0].decisions[0];
+    const sixthEmailOnTablet = async (oneHome: boolean) => {
+      const device = uid('family-tablet');
+      const streets = Array.from({ length: 5 }, (_, i) => `${uid(oneHome ? 'home' : `drop-${i}`)} Oak St`);
+      const home = streets[0]!;
+      const started = Date.now() - 2 * 86_400_000;
+      for (const [i, street] of streets.entries()) {
+        const sent = orderBody({
+          device,
+          street: oneHome ? home : street,
+          timestamp: started + i * 3_600_000,
+        });
+        await api.post('/v1/order', sent, { apiKey });
+      }
+      return decision(await api.post('/v1/order', orderBody({ device, street: home }), { apiKey }));
+    };
+    const family = await sixthEmailOnTablet(true);
+    const drops = await sixthEmailOnTablet(false);
+    expect(family.decisionReason).not.toContain('already used with 5 other e-mails');
+    expect(family.decision).toBe('APPROVE');
+    expect(drops.decisionReason).toContain('already used with 5 other e-mails');
+    expect(drops.decision).toBe('DECLINE');
+  });
 });
 
 describe('request validation (docs/decisions.md)', () => {

@@ -3,16 +3,18 @@ import type { IdentitySnapshot } from '../identity-snapshot.ts';
 
 /**
  * A household shares a device: a family's tablet, a couple's laptop. The other accounts or e-mails on
- * an event's device that its household explains do not count against it. How many: up to three
+ * an event's device that its household explains do not count against it. How many: at least three
  * others, a household of four (about one US household in five has four or more members, US Census
  * Bureau, America's Families and Living Arrangements), as far as the event shows it is one:
- * - its address was already used with the device (its home), fully;
+ * - its address was already used with the device (its home), fully, and for orders and returns beyond
+ *   four as far as the device's history shows one home: every e-mail on it, less one for each other
+ *   address it shipped to (a gift, a relative's). A family of six or an office shipping home is not
+ *   a ring;
  * - or its surname was already used on the device, as far as the name is the family's and not
  *   everyone's: e^-(share / 5 %), the share being the name's part of the merchant's signups beyond
  *   the device's own accounts (a Smith at a US merchant, 1 %, counts 82 %; a name on a third of the
  *   signups counts nothing; a family's name on a merchant's first day is the family's alone).
- * A ring's members ship to drops the device never used and carry names of their own, or come more
- * than four to a device.
+ * A ring's members ship to drops the device never used, or to several, and carry names of their own.
  */
 const HOUSEHOLD_OTHERS = 3;
 const COMMON_SURNAME_SHARE = 0.05;
@@ -20,15 +22,25 @@ const COMMON_SURNAME_SHARE = 0.05;
 const UNKNOWN_HOME_OTHERS = 1;
 
 /** One of the event's devices was already used with one of its addresses: the event is at its home. */
-const sharesHome = (addresses: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]): boolean =>
-  devices.some((device) => addresses.some((address) => device.isLinked('address', address.ref.digest)));
+const homeDevices = (addresses: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]) =>
+  devices.filter((device) => addresses.some((address) => device.isLinked('address', address.ref.digest)));
+
+/**
+ * Others a home device's household explains: each e-mail on it but one per address it shipped to
+ * beyond the home, and never fewer than a household of four's three.
+ */
+const homeOthers = (home: readonly IdentitySnapshot[]): number =>
+  Math.max(
+    HOUSEHOLD_OTHERS,
+    ...home.map((device) => device.linkedCount('email') - Math.max(0, device.linkedCount('address') - 1)),
+  );
 
 /** Nothing tells the event's home: no device, no address, or a device never used with one. */
 const homeUnknown = (addresses: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]) =>
   devices.length === 0 || addresses.length === 0 || devices.every((d) => d.linkedCount('address') === 0);
 
 /**
- * Orders: the order's address is its device's home (three others explained), or nothing tells its
+ * Orders: the order's address is its device's home (its household's others explained), or nothing tells its
  * home and its card's or device's first other e-mail is taken for a housemate's (most homes hold two
  * people or more): never worse for a field left out.
  */
@@ -37,7 +49,8 @@ export function orderHousehold(
   devices: readonly IdentitySnapshot[],
 ): number {
   const addresses = places.filter((place) => place.ref.kind === 'address');
-  if (sharesHome(addresses, devices)) return HOUSEHOLD_OTHERS;
+  const home = homeDevices(addresses, devices);
+  if (home.length > 0) return homeOthers(home);
   return homeUnknown(addresses, devices) ? UNKNOWN_HOME_OTHERS : 0;
 }
 
@@ -54,7 +67,8 @@ export function signupHousehold(evidence: {
   merchantSignups: number;
 }): number {
   const { addresses, devices, surname, merchantSignups } = evidence;
-  if (sharesHome(addresses, devices)) return HOUSEHOLD_OTHERS;
+  // A signup's address is what its person types, not where goods go: at home, a household of four.
+  if (homeDevices(addresses, devices).length > 0) return HOUSEHOLD_OTHERS;
   const byAddress = homeUnknown(addresses, devices) ? UNKNOWN_HOME_OTHERS : 0;
   const named = surname ? devices.filter((d) => d.isLinked('surname', surname.ref.digest)) : [];
   if (!surname || named.length === 0) return byAddress;

@@ -175,12 +175,23 @@ describeSignalRows('order', orderSignals, {
         address: { firstSeenAt: AT - 2 * DAY },
       }),
     ),
-    fires(
-      'at home, 5 other e-mails on a device days old: two beyond a household',
+    silent(
+      'at home, 5 other e-mails on a device days old that only ever shipped home: a family of six',
       order({
         email: { counts: {} },
         device: {
           links: { email: [EMAIL, 'e2', 'e3', 'e4', 'e5', 'e6'], address: ['address-1'] },
+          firstSeenAt: AT - 2 * DAY,
+        },
+        address: { firstSeenAt: AT - 2 * DAY },
+      }),
+    ),
+    fires(
+      'at home, 5 other e-mails on a device days old that shipped to 3 other addresses too: two beyond a household of four',
+      order({
+        email: { counts: {} },
+        device: {
+          links: { email: [EMAIL, 'e2', 'e3', 'e4', 'e5', 'e6'], address: ['address-1', 'a2', 'a3', 'a4'] },
           firstSeenAt: AT - 2 * DAY,
         },
         address: { firstSeenAt: AT - 2 * DAY },

@@ -139,13 +139,24 @@ describeSignalRows('return', returnSignals, {
       Math.log2(3),
       'return device used with 3 other e-mails',
     ),
-    fires(
-      'the device at the order’s address with 5 other e-mails: three are the household',
+    silent(
+      'the device at the order’s address with 5 other e-mails, never used with another address: a family of six',
       returned({
         device: {
           links: {
             email: [EMAIL, 'email-2', 'email-3', 'email-4', 'email-5', 'email-6'],
             address: ['address-1'],
+          },
+        },
+      }),
+    ),
+    fires(
+      'the same device also used with 3 other addresses: three of the others are the household',
+      returned({
+        device: {
+          links: {
+            email: [EMAIL, 'email-2', 'email-3', 'email-4', 'email-5', 'email-6'],
+            address: ['address-1', 'address-2', 'address-3', 'address-4'],
           },
         },
       }),
