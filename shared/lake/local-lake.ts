@@ -37,7 +37,7 @@ const columnTypes = (table: LakeTableName) =>
 /**
  * A file's name carries the set of columns it holds (`part-c<tag>-<uuid>.parquet`), so the files of
  * one set are read together without reconciling schemas file by file: `union_by_name` reads every
- * footer on every query, and over a year of daily partitions it costs about twice the query.
+ * footer on every query (over a year of daily partitions, 1.7 times the trade-off histogram's time).
  */
 function columnSetTag(columns: readonly string[]): string {
   return createHash('sha256')

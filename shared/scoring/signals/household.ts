@@ -27,7 +27,8 @@ const homeDevices = (addresses: readonly IdentitySnapshot[], devices: readonly I
 
 /**
  * Others a home device's household explains: each e-mail on it but one per address it shipped to
- * beyond the home, and never fewer than a household of four's three.
+ * beyond the home, and never fewer than a household of four's three. A device keeps its first eight
+ * addresses (link-sketch.ts), so one that shipped to eight or more keeps six or seven others counted.
  */
 const homeOthers = (home: readonly IdentitySnapshot[]): number =>
   Math.max(
@@ -40,9 +41,9 @@ const homeUnknown = (addresses: readonly IdentitySnapshot[], devices: readonly I
   devices.length === 0 || addresses.length === 0 || devices.every((d) => d.linkedCount('address') === 0);
 
 /**
- * Orders: the order's address is its device's home (its household's others explained), or nothing tells its
- * home and its card's or device's first other e-mail is taken for a housemate's (most homes hold two
- * people or more): never worse for a field left out.
+ * Orders: the order's address is its device's home (its household's others explained), or nothing
+ * tells its home and its card's or device's first other e-mail is taken for a housemate's (most homes
+ * hold two people or more): never worse for a field left out.
  */
 export function orderHousehold(
   places: readonly IdentitySnapshot[],
