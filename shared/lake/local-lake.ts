@@ -62,7 +62,9 @@ function filesByColumnSet(tableDir: string): Map<string, string[]> {
   for (const path of readdirSync(tableDir, { recursive: true, encoding: 'utf8' })) {
     if (!path.endsWith('.parquet')) continue;
     const tag = TAGGED_FILE.exec(basename(path))?.[1] ?? '';
-    groups.set(tag, [...(groups.get(tag) ?? []), join(tableDir, path)]);
+    const group = groups.get(tag) ?? [];
+    if (group.length === 0) groups.set(tag, group);
+    group.push(join(tableDir, path));
   }
   return groups;
 }
