@@ -13,6 +13,12 @@ export interface Label {
   eventType: EventType;
   /** For good traffic: the honest look-alike it belongs to, reported on its own. */
   cohort?: string;
+  /**
+   * For abuse that only feedback on the pattern's earlier steps shows (their chargebacks, the
+   * warehouse's verdicts on their returns): when the first of that feedback reaches the merchant.
+   * A step decided before it is counted apart (eval/README.md, "Before the evidence").
+   */
+  evidenceAt?: number;
 }
 
 export interface EvalContext {

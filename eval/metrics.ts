@@ -6,6 +6,8 @@ export interface ScoredEvent {
   label: 0 | 1;
   abuseScore: number;
   decision: string;
+  /** An abusive step decided before the feedback that shows it reached the merchant (eval/README.md). */
+  beforeEvidence?: boolean;
 }
 
 /** ROC AUC by the Mann-Whitney statistic: the chance a random positive outscores a random negative. */

@@ -63,7 +63,16 @@ const good = (eventType: EventType, cohort?: string): Label => ({
   eventType,
   ...(cohort ? { cohort } : {}),
 });
-const abuse = (pattern: string, eventType: EventType): Label => ({ pattern, label: 1, eventType });
+const abuse = (pattern: string, eventType: EventType, evidenceAt?: number): Label => ({
+  pattern,
+  label: 1,
+  eventType,
+  ...(evidenceAt === undefined ? {} : { evidenceAt }),
+});
+
+/** When the merchant holds verdicts on `needed` of the earlier steps: the needed-th smallest time. */
+const evidenceOnce = (feedbackTimes: readonly number[], needed: number) =>
+  [...feedbackTimes].sort((a, b) => a - b)[needed - 1] ?? Number.POSITIVE_INFINITY;
 
 function sendOrder(ctx: EvalContext, order: OrderBody, label?: Label) {
   ctx.send(Number(order.timestamp), '/v1/order', order, label);
@@ -295,6 +304,7 @@ function inspect(
     `/v1/return/disposition/${returned.providerReturnId}`,
     dispositionBody(returned, condition, outcome),
   );
+  return at;
 }
 
 const USED_CONDITIONS: ReadonlySet<string> = new Set(['LIGHTLY_USED', 'HEAVILY_USED']);
@@ -343,6 +353,7 @@ export function serialReturners(ctx: EvalContext, count: number) {
   for (let i = 0; i < count; i++) {
     const shopper = newShopper(rng);
     const start = patternStart(ctx, rng.int(70, 120) * DAY);
+    const verdicts: number[] = [];
     for (let n = 0; n < 5; n++) {
       const order = orderBody(
         rng,
@@ -353,9 +364,13 @@ export function serialReturners(ctx: EvalContext, count: number) {
       sendOrder(ctx, order);
       const at = Number(order.timestamp) + rng.int(3, 6) * DAY;
       const returned = returnBody(rng, order, at, shopper.device, 'ORIGINAL_PAYMENT');
-      ctx.send(at, '/v1/return', returned, n >= 2 ? abuse('wardrobing', 'return') : undefined);
+      // Wearing again and again shows once two earlier returns have come back used.
+      const label = n >= 2 ? abuse('wardrobing', 'return', evidenceOnce(verdicts, 2)) : undefined;
+      ctx.send(at, '/v1/return', returned, label);
       const condition = rng.pick(['LIGHTLY_USED', 'HEAVILY_USED']);
-      inspect(ctx, returned, condition, warehouseOutcome(returned, condition, n >= 1, 'LIQUIDATE'));
+      verdicts.push(
+        inspect(ctx, returned, condition, warehouseOutcome(returned, condition, n >= 1, 'LIQUIDATE')),
+      );
     }
   }
 }
@@ -366,14 +381,16 @@ export function emptyBoxReturners(ctx: EvalContext, count: number) {
   for (let i = 0; i < count; i++) {
     const shopper = newShopper(rng);
     const start = patternStart(ctx, rng.int(100, 150) * DAY);
+    const verdicts: number[] = [];
     for (let n = 0; n < 3; n++) {
       const placed = start + gap(ctx, n * 25 * DAY);
       const order = orderBody(rng, shopper, lines(rng, 1, 200, 900, 'Electronics'), placed);
       sendOrder(ctx, order);
       const at = Number(order.timestamp) + 5 * DAY;
       const returned = returnBody(rng, order, at, shopper.device);
-      ctx.send(at, '/v1/return', returned, n >= 1 ? abuse('empty box', 'return') : undefined);
-      inspect(ctx, returned, 'EMPTY_BOX', 'REMOVE_SUSPECT_ABUSE');
+      const label = n >= 1 ? abuse('empty box', 'return', evidenceOnce(verdicts, 1)) : undefined;
+      ctx.send(at, '/v1/return', returned, label);
+      verdicts.push(inspect(ctx, returned, 'EMPTY_BOX', 'REMOVE_SUSPECT_ABUSE'));
     }
   }
 }
@@ -388,12 +405,14 @@ export function chargebackRings(ctx: EvalContext, rings: number) {
     const cards = Array.from({ length: 2 }, () => newShopper(rng).card);
     const devices = Array.from({ length: 2 }, () => rng.id('ring-device'));
     const start = patternStart(ctx, rng.int(120, 200) * DAY);
+    // The chargeback on each card and device pair's first order: what shows the pair's later ones.
+    const chargebacks: number[] = [];
     for (let m = 0; m < 6; m++) {
       const member = newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! });
       const at = start + gap(ctx, m < 2 ? m * 5 * DAY : 30 * DAY + m * 8 * DAY);
       const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), at);
-      sendOrder(ctx, order, m >= 2 ? abuse('chargeback ring', 'order') : undefined);
-      if (m < 2) chargeBack(ctx, order, at + rng.int(10, 20) * DAY);
+      sendOrder(ctx, order, m >= 2 ? abuse('chargeback ring', 'order', chargebacks[m % 2]) : undefined);
+      if (m < 2) chargebacks.push(chargeBack(ctx, order, at + rng.int(10, 20) * DAY));
     }
   }
 }
@@ -410,20 +429,25 @@ export function lateFeedbackRings(ctx: EvalContext, rings: number) {
     const cards = Array.from({ length: 2 }, () => newShopper(rng).card);
     const devices = Array.from({ length: 2 }, () => rng.id('ring-device'));
     const start = patternStart(ctx, rng.int(150, 250) * DAY);
-    const members: { pair: number; order: OrderBody; at: number }[] = [];
+    const members: { pair: number; order: OrderBody; at: number; chargeback?: number }[] = [];
     for (let m = 0; m < 9; m++) {
       const member = newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! });
       const at = start + gap(ctx, m < 6 ? rng.int(0, 7 * DAY) : rng.int(70, 90) * DAY);
       const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), at);
-      members.push({ pair: m % 2, order, at });
-      if (m < 6) chargeBack(ctx, order, at + rng.int(30, 60) * DAY);
+      const chargeback = m < 6 ? chargeBack(ctx, order, at + rng.int(30, 60) * DAY) : undefined;
+      members.push({ pair: m % 2, order, at, ...(chargeback === undefined ? {} : { chargeback }) });
     }
     // The first wave arrives in any order within its week, so the ring's first act on a card and
     // device is whichever order comes first there (it has nothing behind it, like every pattern's
     // unscored first act), not the member drawn first.
     for (const { pair, order, at } of members) {
-      const firstAct = !members.some((other) => other.pair === pair && other.at < at);
-      sendOrder(ctx, order, firstAct ? undefined : abuse(pattern, 'order'));
+      const earlier = members.filter((other) => other.pair === pair && other.at < at);
+      const chargebacks = earlier.flatMap((other) => other.chargeback ?? []);
+      sendOrder(
+        ctx,
+        order,
+        earlier.length === 0 ? undefined : abuse(pattern, 'order', evidenceOnce(chargebacks, 1)),
+      );
     }
   }
 }
@@ -434,6 +458,7 @@ function chargeBack(ctx: EvalContext, order: OrderBody, at: number) {
     `/v1/order/dispute/${order.providerOrderId}`,
     disputeBody(ctx.rng, Number(order.totalPrice.amount), 'LOST', at),
   );
+  return at;
 }
 
 /**
@@ -616,6 +641,7 @@ export function repeatWardrobing(ctx: EvalContext, count: number) {
   for (let i = 0; i < count; i++) {
     const shopper = newShopper(rng);
     let at = patternStart(ctx, rng.int(150, 250) * DAY);
+    const verdicts: number[] = [];
     for (let cycle = 0; cycle < 6; cycle++) {
       const kept = orderBody(rng, shopper, lines(rng, 1, 20, 80), at - rng.int(1, 6) * DAY);
       sendOrder(ctx, kept);
@@ -623,9 +649,12 @@ export function repeatWardrobing(ctx: EvalContext, count: number) {
       sendOrder(ctx, order);
       const back = clampToEnd(ctx, at + rng.int(3, 7) * DAY, HOUR);
       const returned = returnBody(rng, order, back, shopper.device);
-      ctx.send(back, '/v1/return', returned, cycle >= 2 ? abuse('repeat wardrobing', 'return') : undefined);
+      const label = cycle >= 2 ? abuse('repeat wardrobing', 'return', evidenceOnce(verdicts, 2)) : undefined;
+      ctx.send(back, '/v1/return', returned, label);
       const condition = rng.chance(0.7) ? 'LIGHTLY_USED' : 'HEAVILY_USED';
-      inspect(ctx, returned, condition, warehouseOutcome(returned, condition, cycle >= 1, 'REFURBISH'));
+      verdicts.push(
+        inspect(ctx, returned, condition, warehouseOutcome(returned, condition, cycle >= 1, 'REFURBISH')),
+      );
       at += gap(ctx, rng.int(14, 30) * DAY);
     }
   }

@@ -271,6 +271,7 @@ async function playTimeline(state: PlayerState, steps: readonly Step[], options:
       trainedModelLive: since !== undefined && step.at >= since,
       reason: decision.decisionReason ?? decision.reason ?? '',
       ...(step.label.cohort ? { cohort: step.label.cohort } : {}),
+      ...(step.at < (step.label.evidenceAt ?? step.at) ? { beforeEvidence: true } : {}),
       value: valueAtStake(eventType, step.body, orderLines),
     });
   }

@@ -13,6 +13,14 @@ export interface PatternCount {
   caught: number;
   /** ROC AUC of the score against the good events of the same types; NaN where it cannot pool. */
   auc: number;
+  /**
+   * The positives decided before the feedback that shows their abuse had reached the merchant (a
+   * ring's next order before its first chargeback, a return before the warehouse's verdicts on the
+   * earlier ones), and how many of those were caught anyway.
+   */
+  beforeEvidence: { positives: number; caught: number };
+  /** ROC AUC of the positives decided once their evidence was in; NaN where it cannot pool. */
+  aucWithEvidence: number;
 }
 
 export interface GoodCount {
@@ -47,20 +55,36 @@ export const shareOf = (s: Pick<Share, 'count' | 'of'>) => (s.of === 0 ? Number.
 export const formatShare = (s: Pick<Share, 'count' | 'of'>) =>
   s.of === 0 ? '- (0 / 0)' : `${(shareOf(s) * 100).toFixed(1)} % (${s.count} / ${s.of})`;
 
+/** The positives decided once their evidence was in, and those of them caught. */
+export const withEvidence = (p: PatternCount) => ({
+  count: p.caught - p.beforeEvidence.caught,
+  of: p.positives - p.beforeEvidence.positives,
+});
+
 export function summarizePoint(
   point: string,
   events: readonly ScoredEvent[],
   legitimate: string,
   eventTypes: readonly string[],
 ): PointSummary {
-  const patterns = reportByPattern(events, legitimate).map((row) => ({
-    pattern: row.pattern,
-    eventTypes: row.eventTypes,
-    positives: row.positives,
-    caught: events.filter((e) => e.pattern === row.pattern && e.label === 1 && e.decision !== 'APPROVE')
-      .length,
-    auc: row.auc,
-  }));
+  const evidenced = reportByPattern(
+    events.filter((e) => !e.beforeEvidence),
+    legitimate,
+  );
+  const patterns = reportByPattern(events, legitimate).map((row) => {
+    const positives = events.filter((e) => e.pattern === row.pattern && e.label === 1);
+    const early = positives.filter((e) => e.beforeEvidence);
+    const caught = (of: readonly ScoredEvent[]) => of.filter((e) => e.decision !== 'APPROVE').length;
+    return {
+      pattern: row.pattern,
+      eventTypes: row.eventTypes,
+      positives: row.positives,
+      caught: caught(positives),
+      auc: row.auc,
+      beforeEvidence: { positives: early.length, caught: caught(early) },
+      aucWithEvidence: evidenced.find((r) => r.pattern === row.pattern)?.auc ?? Number.NaN,
+    };
+  });
   const good = eventTypes.map((eventType) => {
     const ofType = events.filter((e) => e.label === 0 && e.eventType === eventType);
     return {
@@ -77,13 +101,19 @@ export function summarizePoint(
 export const RANKS_WELL = 0.95;
 export const MUST_CATCH = 0.9;
 
+/** Read on the positives decided once their evidence was in: before it, nothing ranks them. */
 export function invariantBreaks(summary: PointSummary): PatternCount[] {
-  return summary.patterns.filter((p) => p.auc >= RANKS_WELL && p.caught / p.positives < MUST_CATCH);
+  return summary.patterns.filter((p) => {
+    const { count, of } = withEvidence(p);
+    return p.aucWithEvidence >= RANKS_WELL && count / of < MUST_CATCH;
+  });
 }
 
 export interface WorstCase {
   /** Per pattern, the point where the smallest share of it was caught. */
   caught: Map<string, Share>;
+  /** The same, counting only the positives decided once their evidence was in. */
+  caughtWithEvidence: Map<string, Share>;
   /** Per event type, the points with the largest shares of good events declined and reviewed. */
   declined: Map<string, Share>;
   reviewed: Map<string, Share>;
@@ -95,6 +125,7 @@ export interface WorstCase {
  */
 export function worstCase(points: readonly PointSummary[]): WorstCase {
   const caught = new Map<string, Share>();
+  const caughtWithEvidence = new Map<string, Share>();
   const declined = new Map<string, Share>();
   const reviewed = new Map<string, Share>();
   const keep = (
@@ -109,14 +140,16 @@ export function worstCase(points: readonly PointSummary[]): WorstCase {
     if (!current || worse(now, was) || (now === was && share.of > current.of)) map.set(key, share);
   };
   for (const { point, patterns, good } of points) {
-    for (const p of patterns)
+    for (const p of patterns) {
       keep(caught, p.pattern, { count: p.caught, of: p.positives, point }, (a, b) => a < b);
+      keep(caughtWithEvidence, p.pattern, { ...withEvidence(p), point }, (a, b) => a < b);
+    }
     for (const g of good) {
       keep(declined, g.eventType, { count: g.declined, of: g.events, point }, (a, b) => a > b);
       keep(reviewed, g.eventType, { count: g.reviewed, of: g.events, point }, (a, b) => a > b);
     }
   }
-  return { caught, declined, reviewed };
+  return { caught, caughtWithEvidence, declined, reviewed };
 }
 
 /**
@@ -131,11 +164,24 @@ export function poolSweeps(sweeps: readonly { points: readonly PointSummary[] }[
       pooled.set(point.point, into);
       for (const p of point.patterns) {
         const row = into.patterns.find((r) => r.pattern === p.pattern);
+        // Sweeps written before the evidence was counted had every positive decided after it.
+        const early = p.beforeEvidence ?? { positives: 0, caught: 0 };
         if (row) {
           row.positives += p.positives;
           row.caught += p.caught;
+          row.beforeEvidence.positives += early.positives;
+          row.beforeEvidence.caught += early.caught;
           row.auc = Number.NaN;
-        } else into.patterns.push({ ...p, auc: sweeps.length === 1 ? p.auc : Number.NaN });
+          row.aucWithEvidence = Number.NaN;
+        } else {
+          const single = sweeps.length === 1;
+          into.patterns.push({
+            ...p,
+            beforeEvidence: { ...early },
+            auc: single ? p.auc : Number.NaN,
+            aucWithEvidence: single ? (p.aucWithEvidence ?? p.auc) : Number.NaN,
+          });
+        }
       }
       for (const g of point.good) {
         const row = into.good.find((r) => r.eventType === g.eventType);

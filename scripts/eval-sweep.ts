@@ -12,7 +12,14 @@ import { LEGITIMATE } from '../eval/patterns.ts';
 import { scheduleTraffic } from '../eval/schedule.ts';
 import { SWEEP_POINTS } from '../eval/sweep-points.ts';
 import { printPoint, printWorstCase } from '../eval/sweep-report.ts';
-import { invariantBreaks, type SweepSummary, summarizePoint, worstCase } from '../eval/worst-case.ts';
+import {
+  formatShare,
+  invariantBreaks,
+  type SweepSummary,
+  summarizePoint,
+  withEvidence,
+  worstCase,
+} from '../eval/worst-case.ts';
 import { startInMemoryApi } from '../local/in-memory-api.ts';
 
 const seed = Number(process.env.EVAL_SEED ?? 20261121);
@@ -73,10 +80,10 @@ try {
 printWorstCase(summary.points, worstCase(summary.points));
 const broken = summary.points.flatMap((p) => invariantBreaks(p).map((row) => ({ point: p.point, row })));
 console.log(
-  `\nInvariant in every point (ROC AUC >= 0.95 caught >= 90 %): ${
+  `\nInvariant in every point (ROC AUC >= 0.95 caught >= 90 %, once the evidence was in): ${
     broken.length === 0
       ? 'holds'
-      : `BROKEN in ${broken.map(({ point, row }) => `${point}: ${row.pattern} (AUC ${row.auc.toFixed(3)}, caught ${row.caught} / ${row.positives})`).join('; ')}`
+      : `BROKEN in ${broken.map(({ point, row }) => `${point}: ${row.pattern} (AUC ${row.aucWithEvidence.toFixed(3)}, caught ${formatShare(withEvidence(row))})`).join('; ')}`
   }`,
 );
 console.log(

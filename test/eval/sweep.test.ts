@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { smallDomains } from '../../eval/email-mix.ts';
 import { asSent } from '../../eval/integration.ts';
+import type { ScoredEvent } from '../../eval/metrics.ts';
 import { agoWithin, logUniform, NOMINAL, NOMINAL_AGE, scaledCount } from '../../eval/params.ts';
 import { LEGITIMATE } from '../../eval/patterns.ts';
 import { SeededRandom } from '../../eval/random.ts';
@@ -9,8 +10,11 @@ import { SWEEP_POINTS } from '../../eval/sweep-points.ts';
 import {
   formatShare,
   invariantBreaks,
+  type PatternCount,
   type PointSummary,
   poolSweeps,
+  summarizePoint,
+  withEvidence,
   worstCase,
 } from '../../eval/worst-case.ts';
 
@@ -122,9 +126,20 @@ const point = (
   positives: number,
   declined: number,
   events: number,
+  beforeEvidence = { positives: 0, caught: 0 },
 ): PointSummary => ({
   point: name,
-  patterns: [{ pattern: 'ring', eventTypes: 'order', positives, caught, auc: 0.99 }],
+  patterns: [
+    {
+      pattern: 'ring',
+      eventTypes: 'order',
+      positives,
+      caught,
+      auc: 0.99,
+      beforeEvidence,
+      aucWithEvidence: 0.99,
+    },
+  ],
   good: [{ eventType: 'order', events, declined, reviewed: events - declined > 0 ? 1 : 0 }],
 });
 
@@ -152,6 +167,45 @@ describe('worst case and pooling', () => {
     expect(pooled[0]!.good[0]).toMatchObject({ events: 400, declined: 3 });
   });
 
+  it('reads the positives decided once their evidence was in apart, and pools sweeps written before it', () => {
+    const early = point('gaps', 5, 10, 0, 100, { positives: 5, caught: 1 });
+    const worst = worstCase([point('nominal', 9, 10, 0, 100), early]);
+    expect(worst.caught.get('ring')).toEqual({ count: 5, of: 10, point: 'gaps' });
+    expect(worst.caughtWithEvidence.get('ring')).toEqual({ count: 4, of: 5, point: 'gaps' });
+    // Caught 60 % in all, every positive decided with its evidence caught: the scores rank them.
+    expect(invariantBreaks(point('gaps', 6, 10, 0, 100, { positives: 5, caught: 1 }))).toEqual([]);
+    expect(invariantBreaks(point('gaps', 6, 10, 0, 100, { positives: 2, caught: 0 }))).toHaveLength(1);
+    const { beforeEvidence: _, ...written } = point('gaps', 9, 10, 0, 100).patterns[0]!;
+    const pooled = poolSweeps([
+      { points: [{ ...point('gaps', 9, 10, 0, 100), patterns: [written as PatternCount] }] },
+      { points: [early] },
+    ]);
+    expect(pooled[0]!.patterns[0]!.beforeEvidence).toEqual({ positives: 5, caught: 1 });
+  });
+
+  it("counts a point's positives before their evidence from the played events", () => {
+    const event = (label: 0 | 1, decision: string, beforeEvidence?: boolean): ScoredEvent => ({
+      pattern: label ? 'ring' : LEGITIMATE,
+      eventType: 'order',
+      label,
+      abuseScore: decision === 'APPROVE' ? 30 : 90,
+      decision,
+      ...(beforeEvidence ? { beforeEvidence } : {}),
+    });
+    const summary = summarizePoint(
+      'p',
+      [event(1, 'APPROVE', true), event(1, 'DECLINE', true), event(1, 'DECLINE'), event(0, 'APPROVE')],
+      LEGITIMATE,
+      ['order'],
+    );
+    expect(summary.patterns[0]).toMatchObject({
+      positives: 3,
+      caught: 2,
+      beforeEvidence: { positives: 2, caught: 1 },
+    });
+    expect(withEvidence(summary.patterns[0]!)).toEqual({ count: 1, of: 1 });
+  });
+
   it('formats a share with its counts', () => {
     expect(formatShare({ count: 3, of: 750 })).toBe('0.4 % (3 / 750)');
     expect(formatShare({ count: 0, of: 0 })).toBe('- (0 / 0)');
@@ -160,6 +214,35 @@ describe('worst case and pooling', () => {
   it('finds the patterns that rank well but are not caught', () => {
     expect(invariantBreaks(point('a', 8, 10, 0, 10)).map((p) => p.pattern)).toEqual(['ring']);
     expect(invariantBreaks(point('a', 9, 10, 0, 10))).toEqual([]);
+  });
+});
+
+describe('abuse shown by feedback on earlier steps', () => {
+  const evidenced = (steps: ReturnType<typeof scheduleTraffic>, pattern: string) =>
+    steps.flatMap((s) => (s.label?.pattern === pattern && s.label.evidenceAt !== undefined ? [s] : []));
+
+  it('comes after its evidence at nominal gaps, as the patterns describe, and before it when the gaps shrink', () => {
+    const nominal = scheduleTraffic(7, END);
+    const fast = scheduleTraffic(7, END, { ...NOMINAL, gapScale: 1 / 24 });
+    for (const pattern of ['chargeback ring', 'empty box', 'wardrobing']) {
+      const atNominal = evidenced(nominal, pattern);
+      expect(atNominal.length).toBeGreaterThan(0);
+      expect(atNominal.filter((s) => s.at < s.label!.evidenceAt!).length / atNominal.length).toBeLessThan(
+        0.1,
+      );
+      const shrunk = evidenced(fast, pattern);
+      expect(shrunk.filter((s) => s.at < s.label!.evidenceAt!).length / shrunk.length).toBeGreaterThan(0.3);
+    }
+  });
+
+  it('is sent: a chargeback or a disposition is scheduled at every evidence time before the end', () => {
+    const steps = scheduleTraffic(7, END, { ...NOMINAL, gapScale: 1 / 4 });
+    const feedback = new Set(steps.filter((s) => /dispute|disposition/.test(s.path)).map((s) => s.at));
+    const times = steps.flatMap((s) =>
+      s.label?.evidenceAt !== undefined && s.label.evidenceAt <= END ? [s.label.evidenceAt] : [],
+    );
+    expect(times.length).toBeGreaterThan(50);
+    expect(times.every((t) => feedback.has(t))).toBe(true);
   });
 });
 
