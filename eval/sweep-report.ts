@@ -44,7 +44,7 @@ const miss = (missed: boolean, what: string) => (missed ? `  << target ${what}` 
 export function printWorstCase(points: readonly Pick<PointSummary, 'point'>[], worst: WorstCase) {
   console.log(`Worst case across ${points.length} points (${points.map((p) => p.point).join(', ')}):`);
   console.log(
-    `  ${'pattern'.padEnd(33)} ${'caught'.padEnd(22)} ${'at'.padEnd(20)} ${'once its evidence was in'.padEnd(22)} at`,
+    `  ${'pattern'.padEnd(33)} ${'caught'.padEnd(22)} ${'at'.padEnd(20)} ${'once its evidence was in'.padEnd(25)} at`,
   );
   for (const [pattern, share] of [...worst.caught].sort(([a], [b]) => a.localeCompare(b))) {
     const evidenced = worst.caughtWithEvidence.get(pattern);
@@ -53,7 +53,7 @@ export function printWorstCase(points: readonly Pick<PointSummary, 'point'>[], w
       ...(evidenced && shareOf(evidenced) < TARGETS.caught ? ['>= 90 % once in'] : []),
     ];
     console.log(
-      `  ${pattern.padEnd(33)} ${formatShare(share).padEnd(22)} ${share.point.padEnd(20)} ${evidenced ? `${formatShare(evidenced).padEnd(22)} ${evidenced.point.padEnd(20)}` : '-'.padEnd(44)}${miss(missed.length > 0, missed.join(', '))}`.trimEnd(),
+      `  ${pattern.padEnd(33)} ${formatShare(share).padEnd(22)} ${share.point.padEnd(20)} ${evidenced ? `${formatShare(evidenced).padEnd(25)} ${evidenced.point.padEnd(20)}` : '-'.padEnd(46)}${miss(missed.length > 0, missed.join(', '))}`.trimEnd(),
     );
   }
   console.log(

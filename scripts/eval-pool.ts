@@ -16,6 +16,13 @@ const sweeps = await Promise.all(
 const seeds = sweeps.map((s) => s.seed);
 if (new Set(seeds).size < seeds.length)
   console.log(`The same seed more than once (${seeds.join(', ')}): its traffic counts twice.`);
+const unsplit = files.filter((_, i) =>
+  sweeps[i]!.points.some((p) => p.patterns.some((row) => row.beforeEvidence === undefined)),
+);
+if (unsplit.length > 0)
+  console.log(
+    `Written before positives were split by their evidence (${unsplit.join(', ')}): their positives count as decided once it was in.`,
+  );
 console.log(`Pooled over seeds ${sweeps.map((s) => s.seed).join(', ')} (${files.join(', ')}):`);
 const pooled = poolSweeps(sweeps);
 const nominal = pooled.find((p) => p.point === 'nominal');
