@@ -38,6 +38,7 @@ import {
 import * as patterns from '../eval/patterns.ts';
 import { scheduleTraffic } from '../eval/schedule.ts';
 import type { PlayedEvent } from '../eval/timeline.ts';
+import { MUST_CATCH, RANKS_WELL } from '../eval/worst-case.ts';
 import { startInMemoryApi } from '../local/in-memory-api.ts';
 
 // `npm run eval -- --sweep` and `-- --pool <files>` (eval/README.md) run on their own.
@@ -292,9 +293,8 @@ for (const type of EVENT_TYPES) {
 
 // The invariant every run checks: a pattern the scores rank well (ROC AUC >= 0.95) is caught at least
 // 90 % of the time, before and after retraining; a score that ranks abuse and a decision that does not
-// act on it is exactly the gap the decisions must not have.
-const RANKS_WELL = 0.95;
-const MUST_CATCH = 0.9;
+// act on it is exactly the gap the decisions must not have. Read on every positive: at nominal gaps
+// the only ones before their evidence are the late-feedback ring's first wave (eval/README.md).
 const broken = [
   ...reportByPattern(beforeSet, patterns.LEGITIMATE).map((row) => ({ run: 'before', row })),
   ...reportByPattern(afterSet, patterns.LEGITIMATE).map((row) => ({ run: 'after', row })),
