@@ -6,7 +6,7 @@ export interface ScoredEvent {
   label: 0 | 1;
   abuseScore: number;
   decision: string;
-  /** An abusive step decided before the feedback that shows it reached the merchant (eval/README.md). */
+  /** An abusive step decided before the feedback that shows its abuse reached the merchant (eval/README.md). */
   beforeEvidence?: boolean;
 }
 
