@@ -164,22 +164,20 @@ export function poolSweeps(sweeps: readonly { points: readonly PointSummary[] }[
       pooled.set(point.point, into);
       for (const p of point.patterns) {
         const row = into.patterns.find((r) => r.pattern === p.pattern);
-        // Sweeps written before the evidence was counted had every positive decided after it.
-        const early = p.beforeEvidence ?? { positives: 0, caught: 0 };
         if (row) {
           row.positives += p.positives;
           row.caught += p.caught;
-          row.beforeEvidence.positives += early.positives;
-          row.beforeEvidence.caught += early.caught;
+          row.beforeEvidence.positives += p.beforeEvidence.positives;
+          row.beforeEvidence.caught += p.beforeEvidence.caught;
           row.auc = Number.NaN;
           row.aucWithEvidence = Number.NaN;
         } else {
           const single = sweeps.length === 1;
           into.patterns.push({
             ...p,
-            beforeEvidence: { ...early },
+            beforeEvidence: { ...p.beforeEvidence },
             auc: single ? p.auc : Number.NaN,
-            aucWithEvidence: single ? (p.aucWithEvidence ?? p.auc) : Number.NaN,
+            aucWithEvidence: single ? p.aucWithEvidence : Number.NaN,
           });
         }
       }
@@ -194,4 +192,39 @@ export function poolSweeps(sweeps: readonly { points: readonly PointSummary[] }[
     }
   }
   return [...pooled.values()];
+}
+
+/** A pattern's row as `.eval/sweep-<seed>.json` holds it: JSON writes NaN as null. */
+type WrittenPatternCount = Omit<PatternCount, 'auc' | 'aucWithEvidence' | 'beforeEvidence'> & {
+  auc: number | null;
+  aucWithEvidence?: number | null;
+  beforeEvidence?: PatternCount['beforeEvidence'];
+};
+
+/**
+ * A sweep file read back, and whether it was written before positives were split by their evidence:
+ * such a file's positives all count as decided once it was in, with the AUC of them all.
+ */
+export function readSweepFile(text: string): { sweep: SweepSummary; unsplit: boolean } {
+  const written = JSON.parse(text) as Omit<SweepSummary, 'points'> & {
+    points: (Omit<SweepSummary['points'][number], 'patterns'> & { patterns: WrittenPatternCount[] })[];
+  };
+  let unsplit = false;
+  const points = written.points.map((point) => ({
+    ...point,
+    patterns: point.patterns.map((row) => {
+      const auc = row.auc ?? Number.NaN;
+      if (!row.beforeEvidence) {
+        unsplit = true;
+        return { ...row, auc, beforeEvidence: { positives: 0, caught: 0 }, aucWithEvidence: auc };
+      }
+      return {
+        ...row,
+        auc,
+        beforeEvidence: row.beforeEvidence,
+        aucWithEvidence: row.aucWithEvidence ?? Number.NaN,
+      };
+    }),
+  }));
+  return { sweep: { ...written, points }, unsplit };
 }

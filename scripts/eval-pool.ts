@@ -6,19 +6,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import { printFigures, printWorstCase } from '../eval/sweep-report.ts';
-import { poolSweeps, type SweepSummary, worstCase } from '../eval/worst-case.ts';
+import { poolSweeps, readSweepFile, worstCase } from '../eval/worst-case.ts';
 
 const files = process.argv.slice(process.argv.indexOf('--pool') + 1).filter((a) => !a.startsWith('--'));
 if (files.length === 0) throw new Error('usage: npm run eval -- --pool <sweep json> [<sweep json> ...]');
-const sweeps = await Promise.all(
-  files.map(async (file) => JSON.parse(await readFile(file, 'utf8')) as SweepSummary),
-);
+const read = await Promise.all(files.map(async (file) => readSweepFile(await readFile(file, 'utf8'))));
+const sweeps = read.map((r) => r.sweep);
 const seeds = sweeps.map((s) => s.seed);
 if (new Set(seeds).size < seeds.length)
   console.log(`The same seed more than once (${seeds.join(', ')}): its traffic counts twice.`);
-const unsplit = files.filter((_, i) =>
-  sweeps[i]!.points.some((p) => p.patterns.some((row) => row.beforeEvidence === undefined)),
-);
+const unsplit = files.filter((_, i) => read[i]!.unsplit);
 if (unsplit.length > 0)
   console.log(
     `Written before positives were split by their evidence (${unsplit.join(', ')}): their positives count as decided once it was in.`,

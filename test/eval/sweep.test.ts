@@ -10,9 +10,9 @@ import { SWEEP_POINTS } from '../../eval/sweep-points.ts';
 import {
   formatShare,
   invariantBreaks,
-  type PatternCount,
   type PointSummary,
   poolSweeps,
+  readSweepFile,
   summarizePoint,
   withEvidence,
   worstCase,
@@ -175,12 +175,23 @@ describe('worst case and pooling', () => {
     // Caught 60 % in all, every positive decided with its evidence caught: the scores rank them.
     expect(invariantBreaks(point('gaps', 6, 10, 0, 100, { positives: 5, caught: 1 }))).toEqual([]);
     expect(invariantBreaks(point('gaps', 6, 10, 0, 100, { positives: 2, caught: 0 }))).toHaveLength(1);
-    const { beforeEvidence: _, ...written } = point('gaps', 9, 10, 0, 100).patterns[0]!;
-    const pooled = poolSweeps([
-      { points: [{ ...point('gaps', 9, 10, 0, 100), patterns: [written as PatternCount] }] },
-      { points: [early] },
-    ]);
+    const { beforeEvidence: _, aucWithEvidence: __, ...written } = point('gaps', 9, 10, 0, 100).patterns[0]!;
+    const old = readSweepFile(
+      JSON.stringify({ seed: 1, points: [{ ...point('gaps', 9, 10, 0, 100), patterns: [written] }] }),
+    );
+    expect(old.unsplit).toBe(true);
+    expect(old.sweep.points[0]!.patterns[0]).toMatchObject({ aucWithEvidence: 0.99 });
+    const pooled = poolSweeps([old.sweep, { points: [early] }]);
     expect(pooled[0]!.patterns[0]!.beforeEvidence).toEqual({ positives: 5, caught: 1 });
+  });
+
+  it('reads back an AUC it could not compute as NaN, not as the AUC of every positive', () => {
+    const allEarly = point('gaps', 4, 4, 0, 100, { positives: 4, caught: 4 });
+    allEarly.patterns[0]!.aucWithEvidence = Number.NaN;
+    const { sweep, unsplit } = readSweepFile(JSON.stringify({ seed: 1, points: [allEarly] }));
+    expect(unsplit).toBe(false);
+    expect(sweep.points[0]!.patterns[0]!.auc).toBe(0.99);
+    expect(sweep.points[0]!.patterns[0]!.aucWithEvidence).toBeNaN();
   });
 
   it("counts a point's positives before their evidence from the played events", () => {
