@@ -187,6 +187,39 @@ describe('the watch list on decisions (model signals)', () => {
     expect(member.abuseScore).toBeLessThan(ring.abuseScore);
   });
 
+  it('a newcomer weighs less on a family’s device listed after months of clean orders than on a ring’s', async () => {
+    const { api, apiKey } = suite;
+    const family = uid('family-laptop');
+    const parents = [`${uid('mum')}@example.com`, `${uid('dad')}@example.com`];
+    for (const [i, days] of [150, 120, 100, 80, 60, 40].entries()) {
+      await placeOrder(api, apiKey, {
+        email: parents[i % 2],
+        device: family,
+        timestamp: Date.now() - days * DAY_MS,
+      });
+    }
+    // One of the family's orders disputed as fraud (a purchase the cardholder did not know of).
+    const disputed = await placeOrder(api, apiKey, {
+      email: parents[0],
+      device: family,
+      timestamp: Date.now() - 30 * DAY_MS,
+    });
+    const lostAt = Date.now() - DAY_MS;
+    const lost = disputeEntry({ disputeStatus: 'LOST', disputeReason: 'FRAUD', timestamp: lostAt });
+    await reportDispute(api, apiKey, disputed.providerOrderId, lost);
+    const ring = uid('ring-laptop');
+    await orderWithLostFraudChargeback(api, apiKey, { device: ring }, lostAt);
+
+    const newcomer = (device: string) =>
+      api.post('/v1/order', orderBody({ device, timestamp: Date.now() }), { apiKey }).then(orderDecision);
+    const onFamily = await newcomer(family);
+    const onRing = await newcomer(ring);
+    expect(onRing.decision).toBe('DECLINE');
+    // The family's device is shared by two e-mails and lost a chargeback: those signals stay; the
+    // watch weighs e^-(6/3) of a ring's (7 kept orders at the entry, less its chargeback).
+    expect(onFamily.abuseScore, onFamily.decisionReason).toBeLessThan(onRing.abuseScore - 10);
+  });
+
   it('a fraudster back after the chargeback on the same device and drop, with a new e-mail and card, is not approved', async () => {
     const { api, apiKey } = suite;
     const device = uid('fraud-laptop');

@@ -56,8 +56,8 @@ export const identityRefOf = (entry: Pick<ListEntry, 'kind' | 'digest'>): Identi
   digest: entry.digest,
 });
 
-/** The entry as its identity's item carries it. */
-export function markerOf(entry: ListEntry): ListMarker {
+/** The entry as its identity's item carries it, with the kept events its identity had then. */
+export function markerOf(entry: ListEntry, keptAtEntry = 0): ListMarker {
   return {
     id: entry.entryId.slice(LIST_ENTRY_ID_PREFIX.length),
     list: entry.list,
@@ -65,6 +65,9 @@ export function markerOf(entry: ListEntry): ListMarker {
     expiresAt: entry.expiresAt === undefined ? undefined : Date.parse(entry.expiresAt),
     eventTypes: entry.eventTypes,
     note: entry.note,
+    // Only a feedback rule's watch reads it (signals/watched-identity.ts): one incident on an
+    // identity with a clean history; a person's or the merchant's rule's entry acts in full.
+    ...(entry.list === 'watch' && entry.source === 'feedback' && keptAtEntry > 0 ? { keptAtEntry } : {}),
   };
 }
 

@@ -18,6 +18,11 @@ export interface ListHit {
   marker: ListMarker;
 }
 
+/** A watched identity: its earliest entry for the type, and its history as of the event. */
+export interface WatchHit extends ListHit {
+  identity: IdentitySnapshot;
+}
+
 /** What the lists say of one event (every marker already read as of the event's time). */
 export interface ListVerdict {
   /** An entry blocking an identity of the event for its type (the newest, when several do). */
@@ -56,15 +61,15 @@ export function listVerdict(
 }
 
 /** The identities on the watch list for the event type, each with its earliest entry. */
-export function watchedOf(eventType: EventType, identities: readonly IdentitySnapshot[]): ListHit[] {
-  const watched: ListHit[] = [];
+export function watchedOf(eventType: EventType, identities: readonly IdentitySnapshot[]): WatchHit[] {
+  const watched: WatchHit[] = [];
   for (const snapshot of identities) {
     let watch: ListMarker | undefined;
     for (const marker of snapshot.lists) {
       if (marker.list === 'watch' && appliesTo(marker, eventType) && (!watch || marker.since < watch.since))
         watch = marker;
     }
-    if (watch) watched.push({ kind: snapshot.ref.kind, marker: watch });
+    if (watch) watched.push({ kind: snapshot.ref.kind, marker: watch, identity: snapshot });
   }
   return watched;
 }

@@ -3,10 +3,11 @@ import { identityId } from '../identity/identity-ids.ts';
 import { entryIdOf, identityRefOf, type ListEntry, markerOf } from '../lists/entries.ts';
 import { retainUntil } from '../retention.ts';
 import type { ListKind, ListName, ListSource } from '../schemas/lists.ts';
+import { keptEventsOf } from '../scoring/signals/watched-identity.ts';
 import { type AuditActor, auditPut } from './audit.ts';
 import { batchGetItems, keyString } from './batch-get.ts';
 import { tableName } from './client.ts';
-import { HistoryChanges, identityKey } from './identity-history.ts';
+import { HistoryChanges, identityKey, toSnapshot } from './identity-history.ts';
 import { keys, listGsi1, listKeys } from './keys.ts';
 import {
   encodeMarkers,
@@ -119,9 +120,10 @@ export function listChangeWrites(
     const item = identityItems.get(itemKey);
     const read =
       typeof item?.[MARKERS_ATTRIBUTE] === 'string' ? (item[MARKERS_ATTRIBUTE] as string) : undefined;
+    const kept = keptEventsOf(toSnapshot(ref, item, now));
     const fit = fitMarkers(
       markersOf(item),
-      group.add.map(markerOf),
+      group.add.map((entry) => markerOf(entry, kept)),
       new Set(group.remove.map((entry) => markerOf(entry).id)),
       now,
     );

@@ -1,13 +1,20 @@
 import type { EventType } from '../contract/endpoints.ts';
 import type { ListName } from '../schemas/lists.ts';
-import { isActiveAt, LIST_ENTRY_ID_CHARS, type ListMarker, NOTE_CAUSES } from '../scoring/list-marker.ts';
+import {
+  isActiveAt,
+  LIST_ENTRY_ID_CHARS,
+  type ListMarker,
+  MAX_KEPT_AT_ENTRY,
+  NOTE_CAUSES,
+} from '../scoring/list-marker.ts';
 
 /**
  * How an identity's item carries the block, watch and allow entries on it: one string attribute of
- * compact markers, `;`-separated, each `<id><list><since>[<expiry>]<event types><cause><ref>`: the
- * entry id's 9 characters; the list's first letter, upper-case when an expiry follows; times in
+ * compact markers, `;`-separated, each `<id><list><since>[<expiry>]<event types><cause>[<kept>]<ref>`:
+ * the entry id's 9 characters; the list's first letter, upper-case when an expiry follows; times in
  * seconds since 2000 in base 36 (six characters until 2069); the event types as one base-36 digit,
- * a bit mask over MASK_TYPES (0: every type); the note's cause as its index in NOTE_CAUSES; its ref
+ * a bit mask over MASK_TYPES (0: every type); the note's cause as its index in NOTE_CAUSES, plus 10
+ * (a base-36 letter) when the kept events at the entry follow as one base-36 digit; the note's ref
  * (at most 16 characters). One attribute with a one-letter name, no separators inside a marker:
  * every byte of an identity item is paid on every decision's write. It is rewritten whole,
  * conditional on the value read, by the writes that change entries (never by an event's own write).
@@ -28,6 +35,9 @@ const EPOCH_SECONDS = 946_684_800;
 const TIME_CHARS = 6;
 /** FROZEN: stored masks name event types by their position here; add new types at the end only. */
 const MASK_TYPES: readonly EventType[] = ['order', 'return', 'signup', 'login', 'account'];
+
+/** Added to the cause's index when the kept events at the entry follow it (causes stay under 10). */
+const KEPT_FOLLOWS = 10;
 
 const LISTS: Readonly<Record<string, ListName>> = { b: 'block', w: 'watch', a: 'allow' };
 
@@ -53,7 +63,12 @@ export function encodeMarker(marker: ListMarker): string {
   let mask = 0;
   for (const type of marker.eventTypes ?? []) mask |= 1 << MASK_TYPES.indexOf(type);
   const { cause, ref } = marker.note;
-  return `${marker.id}${list}${since}${expiry}${mask.toString(36)}${NOTE_CAUSES.indexOf(cause)}${markerRef(ref)}`;
+  const kept = Math.min(MAX_KEPT_AT_ENTRY, Math.max(0, Math.floor(marker.keptAtEntry ?? 0)));
+  const causeAndKept =
+    kept > 0
+      ? `${(NOTE_CAUSES.indexOf(cause) + KEPT_FOLLOWS).toString(36)}${kept.toString(36)}`
+      : `${NOTE_CAUSES.indexOf(cause)}`;
+  return `${marker.id}${list}${since}${expiry}${mask.toString(36)}${causeAndKept}${markerRef(ref)}`;
 }
 
 function decodeMarker(text: string): ListMarker | undefined {
@@ -63,16 +78,20 @@ function decodeMarker(text: string): ListMarker | undefined {
   // Upper case: an expiry follows the start.
   const rest = times + (code === code.toLowerCase() ? 1 : 2) * TIME_CHARS;
   const bits = Number.parseInt(text.charAt(rest), 36);
-  const cause = NOTE_CAUSES[Number(text.charAt(rest + 1))];
+  const causeCode = Number.parseInt(text.charAt(rest + 1), 36);
+  const keptFollows = causeCode >= KEPT_FOLLOWS;
+  const cause = NOTE_CAUSES[keptFollows ? causeCode - KEPT_FOLLOWS : causeCode];
+  const kept = keptFollows ? Number.parseInt(text.charAt(rest + 2), 36) : 0;
   // A malformed time reads as NaN, and a marker with a NaN time is never active.
-  if (!list || !cause) return undefined;
+  if (!list || !cause || Number.isNaN(kept)) return undefined;
   return {
     id: text.slice(0, LIST_ENTRY_ID_CHARS),
     list,
     since: decodeTime(text.slice(times, times + TIME_CHARS)),
     expiresAt: rest > times + TIME_CHARS ? decodeTime(text.slice(times + TIME_CHARS, rest)) : undefined,
     eventTypes: bits ? MASK_TYPES.filter((_, i) => (bits & (1 << i)) !== 0) : undefined,
-    note: { cause, ref: text.slice(rest + 2) },
+    note: { cause, ref: text.slice(rest + (keptFollows ? 3 : 2)) },
+    ...(kept > 0 ? { keptAtEntry: kept } : {}),
   };
 }
 

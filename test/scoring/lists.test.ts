@@ -41,6 +41,21 @@ describe('list markers on identity items (shared/store/list-markers.ts)', () => 
     expect(encodeMarker(marker())).toHaveLength(23);
   });
 
+  it("carries a watch's kept events at its entry in one more byte, 35 at most; older markers read none", () => {
+    const watch = marker({ list: 'watch', keptAtEntry: 6 });
+    const encoded = encodeMarker(watch);
+    expect(encoded).toHaveLength(encodeMarker(marker({ list: 'watch' })).length + 1);
+    expect(markersOf({ [MARKERS_ATTRIBUTE]: encoded })).toEqual([watch]);
+    expect(markersOf({ [MARKERS_ATTRIBUTE]: encodeMarker({ ...watch, keptAtEntry: 500 }) })[0]).toEqual({
+      ...watch,
+      keptAtEntry: 35,
+    });
+    // The same marker as stored before the count was kept: its cause a decimal digit, no count.
+    const older = encodeMarker(marker({ list: 'watch' }));
+    expect(older.charAt(older.length - 'o-123'.length - 1)).toBe('0');
+    expect(markersOf({ [MARKERS_ATTRIBUTE]: older })[0]?.keptAtEntry).toBeUndefined();
+  });
+
   it('keeps a marker ref short and free of separators', () => {
     expect(markerRef('o-1;2\n3')).toBe('o-1 2 3');
     expect(markerRef('a very long order id 1234')).toBe('a very long ord…');

@@ -140,7 +140,11 @@ const watchEntry = (overrides: Partial<ListMarker> = {}) =>
     note: { cause: 'chargeback', ref: 'o-1' },
     ...overrides,
   });
-const watchedDevice = (lists: ListMarker[]) => fakeSnapshot('device', 'd1', { lists });
+const watchedDevice = (lists: ListMarker[], counts: FakeHistory['counts'] = {}) =>
+  fakeSnapshot('device', 'd1', { lists, counts });
+/** A family's device a feedback rule listed after 6 clean orders, with the entry's own chargeback. */
+const familyDevice = (chargebacks = 1) =>
+  watchedDevice([watchEntry({ keptAtEntry: 6 })], { cbL: { lifetime: chargebacks } });
 const customer = (firstSeenAt?: number, history: FakeHistory = {}) =>
   fakeSnapshot('email', 'e1', firstSeenAt === undefined ? history : { firstSeenAt, ...history });
 const DAY_MS = 86_400_000;
@@ -199,6 +203,30 @@ function watchedNewCustomerRows<Input>(
         ENTRY + 60 * DAY_MS,
       ),
     ),
+    fires(
+      "a newcomer on a family's device listed after 6 clean orders, 1 chargeback: e^-(5/3)",
+      facts([familyDevice()]),
+      Math.log2(1 + Math.exp(-5 / 3)),
+      `${ENTRY_WORDS}; e-mail first seen after it`,
+    ),
+    fires(
+      "the same at its second order, one kept: e^-(5/3) of the customer's e^-(1/3)",
+      facts([familyDevice()], ENTRY + DAY_MS, { counts: { ord: { lifetime: 1 } } }, ENTRY + 2 * DAY_MS),
+      Math.log2(1 + Math.exp(-5 / 3) * Math.exp(-1 / 3)),
+      `${ENTRY_WORDS}; e-mail first seen after it`,
+    ),
+    fires(
+      'a device whose clean orders were charged back since counts in full',
+      facts([familyDevice(6)]),
+      1,
+      `${ENTRY_WORDS}; e-mail first seen after it`,
+    ),
+    fires(
+      "a customer with a lost chargeback of its own on a family's device stays new",
+      facts([familyDevice()], ENTRY + DAY_MS, { counts: { ord: { lifetime: 2 }, cbL: { d365: 1 } } }),
+      1,
+      `${ENTRY_WORDS}; e-mail first seen after it`,
+    ),
     silent('nothing watched', facts([watchedDevice([])])),
     silent(
       'an entry scoped to another event type',
@@ -232,6 +260,12 @@ function watchedKnownCustomerRows<Input>(
         fakeSnapshot('phone', 'p1', { lists: [watchEntry()] }),
       ]),
       2,
+      ENTRY_WORDS,
+    ),
+    fires(
+      "a newcomer on a family's device listed after 6 clean orders: 1 - e^-(5/3) of it is known",
+      make(watchFacts(type, [familyDevice()], [customer()], 'e-mail', ENTRY + 2 * 86_400_000)),
+      Math.log2(2 - Math.exp(-5 / 3)),
       ENTRY_WORDS,
     ),
     silent('nothing watched', known([watchedDevice([])])),

@@ -124,16 +124,30 @@ function describeSweeps<T extends EventType, Input>(
 // ---- Inputs of the shared signals -------------------------------------------------------------
 
 const ENTRY = AT - 30 * DAY;
-const watchedDevice = fakeSnapshot('device', 'd1', {
-  lists: [
-    listMarker({ id: 'watch0001', list: 'watch', since: ENTRY, note: { cause: 'chargeback', ref: 'o-1' } }),
-  ],
-});
+/** A device a feedback rule listed with `keptAtEntry` clean events, and `chargebacks` lost on it. */
+const watchedDevice = (keptAtEntry = 0, chargebacks = 1) =>
+  fakeSnapshot('device', 'd1', {
+    lists: [
+      listMarker({
+        id: 'watch0001',
+        list: 'watch',
+        since: ENTRY,
+        note: { cause: 'chargeback', ref: 'o-1' },
+        keptAtEntry,
+      }),
+    ],
+    counts: { [METRIC.lostChargebacks]: { lifetime: chargebacks } },
+  });
 /** A customer first seen a day after the entry, with `activeDays` of coming back and `kept` orders. */
-const watchedCustomer = (type: EventType, activeDays: number, kept: number): WatchFacts =>
+const watchedCustomer = (
+  type: EventType,
+  activeDays: number,
+  kept: number,
+  device = watchedDevice(),
+): WatchFacts =>
   watchFacts(
     type,
-    [watchedDevice],
+    [device],
     [
       fakeSnapshot('email', 'e1', {
         firstSeenAt: ENTRY + DAY,
@@ -150,6 +164,12 @@ const watchSweeps = <Input>(type: EventType, make: (watch: WatchFacts) => Input)
       make(watchedCustomer(type, s / 86_400, 0)),
     ),
     counts('kept orders', (n) => make(watchedCustomer(type, 0, n))),
+    counts("the device's clean events at its entry", (n) =>
+      make(watchedCustomer(type, 0, 0, watchedDevice(n))),
+    ),
+    counts('chargebacks on the device since its entry after 40 clean events', (n) =>
+      make(watchedCustomer(type, 0, 0, watchedDevice(40, n))),
+    ),
   ],
   watchedIdentityKnownCustomer: [
     seconds('days the customer came back over, in seconds', (s) =>

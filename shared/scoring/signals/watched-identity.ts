@@ -2,7 +2,7 @@ import type { EventType } from '../../contract/endpoints.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { noteWords } from '../list-marker.ts';
-import { dayOf, type ListHit, watchedOf } from '../lists.ts';
+import { dayOf, type ListHit, type WatchHit, watchedOf } from '../lists.ts';
 import { declareSignal, KIND_WORDS, perEvent, SILENT_BELOW, saturating } from './signal.ts';
 
 /**
@@ -13,11 +13,13 @@ import { declareSignal, KIND_WORDS, perEvent, SILENT_BELOW, saturating } from '.
  * fraud chargeback, back a day or a week later. A customer known from before the entry (a household
  * member on that device) weighs far less, and so does one first seen after it who has kept orders
  * and come back over weeks with no abuse of its own: the watch turns from the first signal to the
- * second as that history grows (`noveltyOf`), never at a fixed age.
+ * second as that history grows (`noveltyOf`), never at a fixed age. A newcomer also weighs less on
+ * an identity a feedback rule listed after a clean history of its own (a family's device, months of
+ * kept orders, one member's fraud chargeback) than on a ring's, which has none (`standingOf`).
  */
 export interface WatchFacts {
   /** The watched identities the event type reads, each with its earliest entry for the type. */
-  watched: readonly ListHit[];
+  watched: readonly WatchHit[];
   /** The earliest first sighting of the event's customer identities; undefined: new with this event. */
   customerFirstSeenAt: number | undefined;
   /** The customer's own clean history before this event. */
@@ -84,12 +86,7 @@ function cleanHistoryOf(
   for (const customer of customers) {
     const last = customer.lastSeenAt;
     if (last !== undefined && last <= at && (latest === undefined || last > latest)) latest = last;
-    const orders = customer.count(METRIC.orders).lifetime;
-    const returns = customer.count(METRIC.returns).lifetime;
-    keptEvents = Math.max(
-      keptEvents,
-      Math.max(0, orders - returns) + customer.count(METRIC.loginSuccesses).lifetime,
-    );
+    keptEvents = Math.max(keptEvents, keptEventsOf(customer));
     abusive ||=
       customer.count(METRIC.lostChargebacks).d365 > 0 ||
       customer.count(METRIC.abusiveReturns).d365 > 0 ||
@@ -99,18 +96,43 @@ function cleanHistoryOf(
   return { activeDays, keptEvents, abusive };
 }
 
+/** Events on an identity that went through without a complaint: orders not returned, successful logins. */
+export function keptEventsOf(identity: IdentitySnapshot): number {
+  const orders = identity.count(METRIC.orders).lifetime;
+  const returns = identity.count(METRIC.returns).lifetime;
+  return Math.max(0, orders - returns) + identity.count(METRIC.loginSuccesses).lifetime;
+}
+
 /**
- * How new the customer is to a watched identity, 0..1: 1 when it is new with this event or its own
- * history holds abuse, falling smoothly with its clean history, e^-(active days / 14 + kept events /
- * 3); 0 when it was known before the entry.
+ * The clean events a watched identity had when a feedback rule listed it, less the abuse recorded on
+ * it since (the entry's own lost chargeback or abusive return among it): a family's device after one
+ * member's fraud chargeback keeps the months of orders before it; a ring's device has next to none,
+ * and each chargeback on its other orders takes one back. 0 for a person's or a rule's entry.
  */
-function noveltyOf(watch: WatchFacts, hit: ListHit): number {
+function standingOf(hit: WatchHit): number {
+  const abuse =
+    hit.identity.count(METRIC.lostChargebacks).lifetime + hit.identity.count(METRIC.abusiveReturns).lifetime;
+  return Math.max(0, (hit.marker.keptAtEntry ?? 0) - abuse);
+}
+
+/**
+ * How new the customer is to a watched identity, 0..1: 0 when it was known before the entry; 1 when
+ * its own history holds abuse; else 1 when it is new with this event, falling smoothly with its clean
+ * history, e^-(active days / 14 + kept events / 3), weighed by the identity's standing at the entry,
+ * e^-(standing / 3): the same three clean events that vouch for a customer vouch for a shared
+ * identity a feedback rule listed after one incident.
+ */
+function noveltyOf(watch: WatchFacts, hit: WatchHit): number {
   const first = watch.customerFirstSeenAt;
-  if (first === undefined) return 1;
-  if (first < hit.marker.since) return 0;
-  if (watch.clean.abusive) return 1;
-  return Math.exp(
-    -(watch.clean.activeDays / CLEAN_ACTIVE_DAYS_SCALE + watch.clean.keptEvents / CLEAN_EVENTS_SCALE),
+  if (first !== undefined && first < hit.marker.since) return 0;
+  if (first !== undefined && watch.clean.abusive) return 1;
+  const identityWeight = Math.exp(-standingOf(hit) / CLEAN_EVENTS_SCALE);
+  if (first === undefined) return identityWeight;
+  return (
+    identityWeight *
+    Math.exp(
+      -(watch.clean.activeDays / CLEAN_ACTIVE_DAYS_SCALE + watch.clean.keptEvents / CLEAN_EVENTS_SCALE),
+    )
   );
 }
 
