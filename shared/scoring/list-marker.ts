@@ -46,14 +46,11 @@ export interface ListMarker {
   note: ListNote;
   /**
    * Watch entries: the clean events the identity had when the entry was made (orders not returned,
-   * successful logins: signals/watched-identity.ts `keptEventsOf`), at most MAX_KEPT_AT_ENTRY.
-   * undefined: none (a new identity, or an entry made before this was kept).
+   * successful logins: signals/watched-identity.ts `keptEventsOf`), as many as a marker holds
+   * (store/list-markers.ts); undefined: none (a new identity, or an entry made before this was kept).
    */
   keptAtEntry?: number | undefined;
 }
-
-/** Kept events a marker records at most (one base-36 digit): past them the watch says almost nothing. */
-export const MAX_KEPT_AT_ENTRY = 35;
 
 export const isActiveAt = (marker: ListMarker, at: number) =>
   marker.since <= at && (marker.expiresAt === undefined || at < marker.expiresAt);

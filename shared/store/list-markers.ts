@@ -1,12 +1,6 @@
 import type { EventType } from '../contract/endpoints.ts';
 import type { ListName } from '../schemas/lists.ts';
-import {
-  isActiveAt,
-  LIST_ENTRY_ID_CHARS,
-  type ListMarker,
-  MAX_KEPT_AT_ENTRY,
-  NOTE_CAUSES,
-} from '../scoring/list-marker.ts';
+import { isActiveAt, LIST_ENTRY_ID_CHARS, type ListMarker, NOTE_CAUSES } from '../scoring/list-marker.ts';
 
 /**
  * How an identity's item carries the block, watch and allow entries on it: one string attribute of
@@ -38,6 +32,8 @@ const MASK_TYPES: readonly EventType[] = ['order', 'return', 'signup', 'login', 
 
 /** Added to the cause's index when the kept events at the entry follow it (causes stay under 10). */
 const KEPT_FOLLOWS = 10;
+/** Kept events a marker records at most (one base-36 digit): past them the watch says almost nothing. */
+const MAX_KEPT_AT_ENTRY = 35;
 
 const LISTS: Readonly<Record<string, ListName>> = { b: 'block', w: 'watch', a: 'allow' };
 

@@ -124,16 +124,12 @@ function standingOf(hit: WatchHit): number {
  */
 function noveltyOf(watch: WatchFacts, hit: WatchHit): number {
   const first = watch.customerFirstSeenAt;
-  if (first !== undefined && first < hit.marker.since) return 0;
-  if (first !== undefined && watch.clean.abusive) return 1;
   const identityWeight = Math.exp(-standingOf(hit) / CLEAN_EVENTS_SCALE);
   if (first === undefined) return identityWeight;
-  return (
-    identityWeight *
-    Math.exp(
-      -(watch.clean.activeDays / CLEAN_ACTIVE_DAYS_SCALE + watch.clean.keptEvents / CLEAN_EVENTS_SCALE),
-    )
-  );
+  if (first < hit.marker.since) return 0;
+  if (watch.clean.abusive) return 1;
+  const { activeDays, keptEvents } = watch.clean;
+  return identityWeight * Math.exp(-(activeDays / CLEAN_ACTIVE_DAYS_SCALE + keptEvents / CLEAN_EVENTS_SCALE));
 }
 
 /** The event's watched identities, weighed by how new the customer is to each: `fresh` + `known` = n. */
