@@ -10,7 +10,7 @@ import { createApiKey, createMerchant } from '../shared/store/merchants.ts';
 import { recountTradeoffHistograms, refreshGuard } from '../shared/use-cases/decision-economics.ts';
 import { readTrainingSetFor, trainMerchantModel } from '../shared/use-cases/train-merchant-model.ts';
 import { reviewFate } from './analyst.ts';
-import type { Clock } from './clock.ts';
+import { type Clock, keepRecordsThroughReplay } from './clock.ts';
 import type { EventType } from './context.ts';
 import type { ScoredEvent } from './metrics.ts';
 import { stableChance } from './patterns.ts';
@@ -152,6 +152,7 @@ async function workReviewQueue(
 
 async function playTimeline(state: PlayerState, steps: readonly Step[], options: PlayOptions) {
   const { retrain, end } = options;
+  keepRecordsThroughReplay(steps[0]!.at, state.clock.real());
   if (options.bornWithTraffic) state.clock.set(steps[0]!.at - 60_000);
   const merchant = await createMerchant({
     name: retrain ? 'eval-trained' : 'eval-default',
