@@ -1,4 +1,4 @@
-import { stableChance } from './patterns.ts';
+import { stableChance } from './stable.ts';
 
 /**
  * How the merchant's analyst works the review queue in the evaluation, as review teams do: most

@@ -1,4 +1,4 @@
-import { stableChance } from './patterns.ts';
+import { stableChance } from './stable.ts';
 
 /**
  * E-mail domains of a merchant whose customers are not at the few large providers: regional

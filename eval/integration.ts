@@ -1,6 +1,6 @@
 import { smallDomains } from './email-mix.ts';
 import type { FieldShares, TrafficParams } from './params.ts';
-import { stableChance } from './patterns.ts';
+import { stableChance } from './stable.ts';
 
 /**
  * What the merchant's integration sends of an event the generator wrote: integrations send what they

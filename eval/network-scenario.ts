@@ -1,3 +1,11 @@
+import {
+  CARDHOLDER_NAME_SHARE,
+  cardholderName,
+  HOUSEHOLD_SURNAME_SHARE,
+  nameAfter,
+  type PersonName,
+  personName,
+} from './names.ts';
 import { SeededRandom } from './random.ts';
 
 /**
@@ -50,10 +58,16 @@ const RING_CARDS = 24;
 const RING_DEVICES = 6;
 const HONEST_SHOPPERS = 400;
 
+/** A ring's order on a stolen card: the cardholder's name on a share, else one made up for the e-mail. */
+const ringName = (email: string, card: Order['card']) =>
+  nameAfter(personName(email), cardholderName(card), email, { same: CARDHOLDER_NAME_SHARE });
+
 interface Order {
   merchant: number;
   at: number;
   email: string;
+  /** The customer's name on the order (eval/names.ts; eval/README.md, "Names"). */
+  name: PersonName;
   card: { BIN: string; last4: string; expiry: string };
   device: string;
   address: string;
@@ -81,10 +95,12 @@ function traffic(seed: number, end: number): Order[] {
   for (const [i, c] of ringCards.entries()) {
     for (const [k, merchant] of RING_MERCHANTS.entries()) {
       const at = end - random.int(15 * DAY, 30 * DAY);
+      const email = `${random.id('fresh')}@mail.example`;
       orders.push({
         merchant,
         at,
-        email: `${random.id('fresh')}@mail.example`,
+        email,
+        name: ringName(email, c),
         card: c,
         device: ringDevices[(i + k) % RING_DEVICES]!,
         address: random.pick(ringAddresses),
@@ -96,10 +112,14 @@ function traffic(seed: number, end: number): Order[] {
   }
   // The ring at B in the last two days: a new e-mail on each card, on the same devices.
   for (const [i, c] of ringCards.entries()) {
+    // The same draws in the same order as ever: the time, then the e-mail.
+    const at = end - random.int(60_000, 2 * DAY);
+    const email = `${random.id('fresh')}@mail.example`;
     orders.push({
       merchant: 1,
-      at: end - random.int(60_000, 2 * DAY),
-      email: `${random.id('fresh')}@mail.example`,
+      at,
+      email,
+      name: ringName(email, c),
       card: c,
       device: ringDevices[(i + 3) % RING_DEVICES]!,
       address: random.pick(ringAddresses),
@@ -109,7 +129,7 @@ function traffic(seed: number, end: number): Order[] {
     });
   }
   // Honest customers at two to four merchants over 60 days; one in twenty lives in a household
-  // whose members share its device and its home.
+  // whose members share its device and its home (and, on the households' share, its surname).
   const households = Array.from({ length: 10 }, () => ({
     device: random.id('household-device'),
     address: random.id('home'),
@@ -117,9 +137,13 @@ function traffic(seed: number, end: number): Order[] {
   for (let s = 0; s < HONEST_SHOPPERS; s++) {
     const email = `${random.id('shopper')}@mail.example`;
     const own = card();
-    const { device, address } = random.chance(0.05)
-      ? random.pick(households)
-      : { device: random.id('device'), address: random.id('home') };
+    const household = random.chance(0.05) ? random.pick(households) : undefined;
+    const { device, address } = household ?? { device: random.id('device'), address: random.id('home') };
+    const name = household
+      ? nameAfter(personName(email), personName(household.device), email, {
+          relative: HOUSEHOLD_SURNAME_SHARE,
+        })
+      : personName(email);
     const shops = new Set<number>();
     const wanted = random.int(2, MERCHANTS);
     while (shops.size < wanted) shops.add(random.int(0, MERCHANTS - 1));
@@ -129,6 +153,7 @@ function traffic(seed: number, end: number): Order[] {
           merchant,
           at: end - random.int(60_000, 60 * DAY),
           email,
+          name,
           card: own,
           device,
           address,
@@ -156,8 +181,8 @@ const orderBody = (order: Order, id: string) => ({
     },
   ],
   customer: {
-    firstName: 'Sam',
-    lastName: 'Shopper',
+    firstName: order.name.firstName,
+    lastName: order.name.surname,
     contactInformation: [
       { contactType: 'EMail', address: order.email },
       {

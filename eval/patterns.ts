@@ -9,8 +9,18 @@ import {
   lifeGap,
   patternStart,
 } from './context.ts';
+import {
+  CARDHOLDER_NAME_SHARE,
+  cardholderName,
+  FAMILY_SURNAME_SHARE,
+  HOUSEHOLD_SURNAME_SHARE,
+  type NamedAfter,
+  nameAfter,
+  type PersonName,
+} from './names.ts';
 import { logUniform } from './params.ts';
 import type { SeededRandom } from './random.ts';
+import { stableChance } from './stable.ts';
 import {
   accountBody,
   dispositionBody,
@@ -79,6 +89,22 @@ function sendOrder(ctx: EvalContext, order: OrderBody, label?: Label) {
 }
 
 /**
+ * The account named after `person` on the shares given (eval/names.ts), chosen by the account's own
+ * id: no random draw. The names each pattern uses are described in eval/README.md ("Names").
+ */
+function namedAfter(account: Shopper, person: PersonName, shares: NamedAfter): Shopper {
+  return { ...account, ...nameAfter(account, person, account.customerId, shares) };
+}
+
+/** A household member: the surname of the member he is linked to, on the household's share. */
+const householdMember = (member: Shopper, linked: Shopper, share = HOUSEHOLD_SURNAME_SHARE) =>
+  namedAfter(member, linked, { relative: share });
+
+/** An order or account on a stolen card: the cardholder's name on a share, else a made-up one. */
+const onStolenCard = (account: Shopper) =>
+  namedAfter(account, cardholderName(account.card), { same: CARDHOLDER_NAME_SHARE });
+
+/**
  * A signup as the merchant's integration sends it: a phone and a billing address on the share of
  * signups the parameters say (drawn from the customer's id, so the random stream stays as it was).
  */
@@ -103,10 +129,8 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
   const shoppers: Shopper[] = [];
   for (let i = 0; i < count; i++) {
     const household = shoppers.length > 0 && rng.chance(0.1) ? rng.pick(shoppers) : undefined;
-    const shopper = newShopper(
-      rng,
-      household ? { device: household.device, address: household.address } : {},
-    );
+    const drawn = newShopper(rng, household ? { device: household.device, address: household.address } : {});
+    const shopper = household ? householdMember(drawn, household) : drawn;
     shoppers.push(shopper);
     /** A household member's events are reported on their own too. */
     const cohort = household ? 'household member on a shared device' : undefined;
@@ -221,7 +245,11 @@ export function householdLookAlikes(
     const first = newShopper(rng, { device: phone });
     const size = sizes ? rng.int(...sizes.members) : 2;
     const others = Array.from({ length: size - 1 }, () =>
-      newShopper(rng, { device: phone, address: first.address }),
+      householdMember(
+        newShopper(rng, { device: phone, address: first.address }),
+        first,
+        FAMILY_SURNAME_SHARE,
+      ),
     );
     let joined = ago(ctx, rng.int(30, 300) * DAY);
     const members: [Shopper, number][] = [[first, joined]];
@@ -337,16 +365,6 @@ function phoneOf(shopper: Shopper): string {
   return `+1 ${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`;
 }
 
-/** A uniform draw in [0, 1) fixed by `key` (FNV-1a), independent of any random stream. */
-export function stableChance(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  // Murmur3's finalizer spreads the last characters over every bit.
-  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
-  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
-  return ((hash ^ (hash >>> 16)) >>> 0) / 4294967296;
-}
-
 /** Wardrobing: expensive apparel bought and returned again and again, worn. */
 export function serialReturners(ctx: EvalContext, count: number) {
   const { rng } = ctx;
@@ -408,7 +426,7 @@ export function chargebackRings(ctx: EvalContext, rings: number) {
     // The chargeback on each card and device pair's first order: what shows the pair's later ones.
     const chargebacks: number[] = [];
     for (let m = 0; m < 6; m++) {
-      const member = newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! });
+      const member = onStolenCard(newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! }));
       const at = start + gap(ctx, m < 2 ? m * 5 * DAY : 30 * DAY + m * 8 * DAY);
       const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), at);
       sendOrder(ctx, order, m >= 2 ? abuse('chargeback ring', 'order', chargebacks[m % 2]) : undefined);
@@ -431,7 +449,7 @@ export function lateFeedbackRings(ctx: EvalContext, rings: number) {
     const start = patternStart(ctx, rng.int(150, 250) * DAY);
     const members: { pair: number; order: OrderBody; at: number; chargeback?: number }[] = [];
     for (let m = 0; m < 9; m++) {
-      const member = newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! });
+      const member = onStolenCard(newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! }));
       const at = start + gap(ctx, m < 6 ? rng.int(0, 7 * DAY) : rng.int(70, 90) * DAY);
       const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), at);
       const chargeback = m < 6 ? chargeBack(ctx, order, at + rng.int(30, 60) * DAY) : undefined;
@@ -478,7 +496,7 @@ export function newAccountBursts(ctx: EvalContext, waves: number) {
     const accounts = rng.int(5, 8);
     for (let n = 0; n < accounts; n++) {
       const device = rng.pick(devices);
-      const account = newShopper(rng, { device, ...(address ? { address } : {}) });
+      const account = onStolenCard(newShopper(rng, { device, ...(address ? { address } : {}) }));
       const body = signup(ctx, account, device, at);
       ctx.send(at, '/v1/evaluate/signup', body, n >= 1 ? abuse(pattern, 'signup') : undefined);
       const ordered = at + rng.int(1, 20) * SECOND;
@@ -493,19 +511,37 @@ export function newAccountBursts(ctx: EvalContext, waves: number) {
   }
 }
 
+/**
+ * How one person names the accounts he opens after his first for a bonus or a higher limit: his own
+ * name again (nothing checks it), a variation of it (a nickname, an initial), or a made-up name.
+ */
+const MULTI_ACCOUNT_NAMES: NamedAfter = { same: 0.4, variant: 0.3 };
+
 /** Multi-accounting: one device opening account after account, hours to days apart. */
 export function multiAccounting(ctx: EvalContext, devices: number) {
   const { rng } = ctx;
   for (let d = 0; d < devices; d++) {
     const device = rng.id('farm-device');
     let at = patternStart(ctx, rng.int(15, 300) * DAY);
+    /** The person behind the device: his first account carries his own name. */
+    let owner: Shopper | undefined;
     for (let n = 0; n < 5; n++) {
-      const body = signup(ctx, newShopper(rng), device, at);
+      const drawn = newShopper(rng);
+      const account = owner ? namedAfter(drawn, owner, MULTI_ACCOUNT_NAMES) : drawn;
+      owner ??= account;
+      const body = signup(ctx, account, device, at);
       ctx.send(at, '/v1/evaluate/signup', body, n >= 1 ? abuse('multi-accounting', 'signup') : undefined);
       at += gap(ctx, rng.int(2, 48) * HOUR);
     }
   }
 }
+
+/**
+ * How a self-referrer names his referees: referral programs refuse a referee with the referrer's
+ * name, so mostly a relative's (his surname, another first name: a spouse or a child, real or not)
+ * or a made-up one; a few only vary his own.
+ */
+const REFEREE_NAMES: NamedAfter = { variant: 0.2, relative: 0.4 };
 
 /** Self-referral: referees signing up from the referrer's own device to collect the bonus. */
 export function selfReferral(ctx: EvalContext, referrers: number) {
@@ -516,7 +552,8 @@ export function selfReferral(ctx: EvalContext, referrers: number) {
     ctx.send(joined, '/v1/evaluate/signup', signup(ctx, referrer, referrer.device, joined));
     for (let n = 0; n < 2; n++) {
       const at = joined + gap(ctx, rng.int(1, 72) * HOUR);
-      const body = signup(ctx, newShopper(rng), referrer.device, at, referrer.customerId);
+      const referee = namedAfter(newShopper(rng), referrer, REFEREE_NAMES);
+      const body = signup(ctx, referee, referrer.device, at, referrer.customerId);
       ctx.send(at, '/v1/evaluate/signup', body, abuse('self-referral', 'signup'));
     }
   }
@@ -574,26 +611,33 @@ export function accountTakeover(ctx: EvalContext, victims: readonly Shopper[]) {
 export function linkedAfterChargeback(ctx: EvalContext, rings: number) {
   const { rng } = ctx;
   for (let r = 0; r < rings; r++) {
-    const fraudster = newShopper(rng);
+    const fraudster = onStolenCard(newShopper(rng));
     const ordered = patternStart(ctx, rng.int(40, 330) * DAY);
     const first = orderBody(rng, fraudster, lines(rng, 1, 150, 600, 'Electronics'), ordered);
     sendOrder(ctx, first);
     const filed = ordered + rng.int(10, 25) * DAY;
     chargeBack(ctx, first, filed);
     for (let k = rng.int(2, 3); k > 0; k--) {
-      const member = newShopper(rng, { card: fraudster.card });
+      const member = onStolenCard(newShopper(rng, { card: fraudster.card }));
       const at = clampToEnd(ctx, filed + gap(ctx, rng.int(2, 10) * DAY + rng.int(0, DAY)), HOUR);
       const order = orderBody(rng, member, lines(rng, 1, 100, 500, 'Electronics'), at);
       sendOrder(ctx, order, abuse('linked card after chargeback', 'order'));
     }
     for (let k = rng.int(2, 3); k > 0; k--) {
-      const member = newShopper(rng, { device: fraudster.device });
+      const member = onStolenCard(newShopper(rng, { device: fraudster.device }));
       const at = clampToEnd(ctx, filed + gap(ctx, rng.int(2, 10) * DAY + rng.int(0, DAY)), HOUR);
       const order = orderBody(rng, member, lines(rng, 1, 100, 500, 'Electronics'), at);
       sendOrder(ctx, order, abuse('linked device after chargeback', 'order'));
     }
   }
 }
+
+/**
+ * Who comes back after an empty box on the abuser's own card, device or address: the abuser under a
+ * new e-mail with his own name (the refund goes to his card, the parcel to his door), a relative's
+ * account (his surname), or a made-up name.
+ */
+const COMEBACK_NAMES: NamedAfter = { same: 0.4, relative: 0.3 };
 
 /**
  * Returns from new e-mails on the card, device or address of an empty-box return, ordered days after
@@ -617,7 +661,7 @@ export function linkedAfterEmptyBox(ctx: EvalContext, count: number) {
       dispositionBody(returned, 'EMPTY_BOX', 'REMOVE_SUSPECT_ABUSE'),
     );
     const link = links[i % links.length]!;
-    const accomplice = newShopper(rng, { [link]: abuser[link] });
+    const accomplice = namedAfter(newShopper(rng, { [link]: abuser[link] }), abuser, COMEBACK_NAMES);
     const at = clampToEnd(ctx, inspected + gap(ctx, rng.int(1, 5) * DAY), 10 * DAY);
     const next = orderBody(rng, accomplice, lines(rng, 1, 200, 900, 'Electronics'), at);
     sendOrder(ctx, next);
@@ -711,7 +755,11 @@ export function linkedLookAlikes(
     const family = [
       first,
       ...Array.from({ length: households ? rng.int(...households.members) - 1 : rng.int(1, 2) }, () =>
-        newShopper(rng, { device: first.device, address: first.address }),
+        householdMember(
+          newShopper(rng, { device: first.device, address: first.address }),
+          first,
+          FAMILY_SURNAME_SHARE,
+        ),
       ),
     ];
     const start = ago(ctx, rng.int(200, 330) * DAY);

@@ -13,8 +13,8 @@ import { reviewFate } from './analyst.ts';
 import { type Clock, keepRecordsThroughReplay } from './clock.ts';
 import type { EventType } from './context.ts';
 import type { ScoredEvent } from './metrics.ts';
-import { stableChance } from './patterns.ts';
 import type { Step } from './schedule.ts';
+import { stableChance } from './stable.ts';
 
 /**
  * One merchant's timeline played through the real HTTP API (`npm run eval`): every step at its own

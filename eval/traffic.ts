@@ -1,10 +1,11 @@
+import { type PersonName, personName } from './names.ts';
 import type { SeededRandom } from './random.ts';
 
 /**
  * Request bodies of the contract (2.2-2.8) for synthetic shoppers and attackers. Every event takes
  * its time `at` (epoch ms): the evaluation plays them in time order with the server's clock there.
  */
-export interface Shopper {
+export interface Shopper extends PersonName {
   email: string;
   card: { BIN: string; last4: string; expiry: string };
   device: string;
@@ -12,10 +13,14 @@ export interface Shopper {
   customerId: string;
 }
 
+/**
+ * A new shopper. The name, unless `overrides` give it, is the person's own, fixed by the customer's
+ * id (eval/names.ts): it takes no draw, so the random stream is the same with names as without.
+ */
 export function newShopper(rng: SeededRandom, overrides: Partial<Shopper> = {}): Shopper {
-  const name = rng.id('user');
-  return {
-    email: `${name}@${rng.pick(['gmail.com', 'outlook.com', 'yahoo.com', 'icloud.com', 'proton.me'])}`,
+  const handle = rng.id('user');
+  const drawn = {
+    email: `${handle}@${rng.pick(['gmail.com', 'outlook.com', 'yahoo.com', 'icloud.com', 'proton.me'])}`,
     card: {
       BIN: String(rng.int(400000, 559999)),
       last4: String(rng.int(1000, 9999)),
@@ -30,6 +35,7 @@ export function newShopper(rng: SeededRandom, overrides: Partial<Shopper> = {}):
     customerId: rng.id('cust'),
     ...overrides,
   };
+  return { ...personName(drawn.customerId), ...drawn };
 }
 
 export interface OrderLine {
@@ -60,8 +66,8 @@ export function orderBody(
       unitPrice: { currencyCode: '840', amount: l.price.toFixed(2) },
     })),
     customer: {
-      firstName: 'Eval',
-      lastName: 'Shopper',
+      firstName: shopper.firstName,
+      lastName: shopper.surname,
       contactInformation: [
         { contactType: 'EMail', address: shopper.email },
         { contactType: 'ContactAddress', addressType: 'Shipping', address: shopper.address },
@@ -144,8 +150,8 @@ export function signupBody(
 ) {
   return {
     customerId: shopper.customerId,
-    firstName: 'Eval',
-    lastName: 'Shopper',
+    firstName: shopper.firstName,
+    lastName: shopper.surname,
     username: shopper.email,
     contactInformation: [
       { contactType: 'EMail', address: shopper.email },
