@@ -132,10 +132,31 @@ describe('signup scenarios', () => {
 
     const family = uid('family-device');
     await signup(dated(family, Date.now() - 90 * day), key);
-    const member = decisionOf((await signup(signupBody({ device: family }), key)).body);
+    const member = decisionOf(
+      (await signup(signupBody({ device: family, firstName: humanWord() }), key)).body,
+    );
     // Same surname as the device's other account: the household explains it (signals/household.ts).
     expect(member.decision).toBe('APPROVE');
     expect(member.decisionReason).not.toContain('first seen');
+  });
+
+  it("a family's member on its day-old tablet passes; its first member opening another account there under the same name does not", async () => {
+    const { apiKey: key } = await newMerchant();
+    const tablet = uid('family-tablet');
+    const surname = humanWord();
+    const first = { device: tablet, firstName: 'Ana', lastName: surname };
+    await signup({ ...signupBody(first), timestamp: String(Date.now() - 86_400_000) }, key);
+    const member = decisionOf(
+      (await signup(signupBody({ device: tablet, firstName: 'Luis', lastName: surname }), key)).body,
+    );
+    // The surname the tablet already holds is the family's: the household explains its other account.
+    expect(member.decision).toBe('APPROVE');
+    expect(member.decisionReason).not.toContain('first seen');
+    const again = decisionOf((await signup(signupBody(first), key)).body);
+    // Her whole name is already on the tablet: the same person's next account, no housemate.
+    expect(again.decision).toBe('DECLINE');
+    expect(again.decisionReason).toContain('already used with 2 other accounts');
+    expect(again.abuseScore).toBeGreaterThan(member.abuseScore + 40);
   });
 
   it('a referee on the referrer’s device is flagged as self-referral; an honest referral is not', async () => {

@@ -8,7 +8,7 @@ import {
   type DigestIdentity,
   emailDomain,
   type IdentityRef,
-  normalizeSurname,
+  normalizeName,
   uniqueIdentities,
 } from './identities.ts';
 
@@ -38,6 +38,8 @@ export interface SignupIdentities {
   referrer: IdentityRef | undefined;
   /** The account holder's surname; undefined when it normalises to nothing. */
   surname: IdentityRef | undefined;
+  /** First name and surname together, when both normalise to something: only its devices keep it. */
+  fullName: IdentityRef | undefined;
   /** The merchant's signup counter: the shard this signup counts in, and every shard (read). */
   traffic: { counted: IdentityRef; shards: IdentityRef[] };
   /** The identities the signup links to each other and to the account. */
@@ -60,8 +62,11 @@ export function identitiesOfSignup(signup: SignupRequest, identity: DigestIdenti
     }),
   );
   const referrer = signup.referrerID ? customerIdentity(identity, signup.referrerID) : undefined;
-  const surnameText = normalizeSurname(signup.lastName);
+  const surnameText = normalizeName(signup.lastName);
   const surname = surnameText ? identity('surname', surnameText) : undefined;
+  const firstNameText = normalizeName(signup.firstName);
+  const fullName =
+    surnameText && firstNameText ? identity('fullName', `${firstNameText} ${surnameText}`) : undefined;
   const linked = uniqueIdentities([
     customer,
     username,
@@ -81,6 +86,7 @@ export function identitiesOfSignup(signup: SignupRequest, identity: DigestIdenti
     emailDomains,
     referrer,
     surname,
+    fullName,
     traffic: {
       counted: identity('signupTraffic', String(shardOf(signup.customerId, SIGNUP_TRAFFIC_SHARDS))),
       shards: SIGNUP_TRAFFIC.map((shard) => identity('signupTraffic', shard)),

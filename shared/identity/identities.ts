@@ -18,6 +18,9 @@ export const IDENTITY_KINDS = [
   'signupTraffic',
   // A signup's surname: counted, and kept by its devices for membership (a household's shared name).
   'surname',
+  // A signup's whole name: never an item of its own, only kept by its devices for membership (the
+  // same person opening another account there is no household member).
+  'fullName',
 ] as const;
 export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 
@@ -50,8 +53,8 @@ export function emailDomain(raw: string): string {
   return normalizeEmail(raw).split('@')[1] ?? '';
 }
 
-/** A surname as families write it: case, accents, spaces and punctuation do not matter. */
-export function normalizeSurname(raw: string): string {
+/** A name as people write it: case, accents, spaces and punctuation do not matter. */
+export function normalizeName(raw: string): string {
   return raw
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')

@@ -71,6 +71,7 @@ function evaluateNewSignup({
         emailDomains: context.snapshotsOf(roles.emailDomains),
         signupTraffic: context.snapshotsOf(roles.traffic.shards),
         surname: roles.surname ? context.snapshotsOf([roles.surname])[0] : undefined,
+        fullName: roles.fullName,
         referrer: referrer ? context.snapshotsOf([referrer])[0] : undefined,
       },
       time,
@@ -122,6 +123,9 @@ function evaluateNewSignup({
       at,
     )
     .linkAll(roles.linked, at);
+  // The devices keep the account holder's whole name (no item of its own): the next account opened
+  // there under the same name is the same person's, not a housemate's (household.ts).
+  if (roles.fullName) for (const device of roles.devices) changes.link(device, [roles.fullName], at);
   const { devicesNewToAccount } = accountDeviceFacts(roles.customer, account, devices);
   recordDevicesOnAccount(changes, roles.customer, devices, devicesNewToAccount, at);
   if (referrer) {

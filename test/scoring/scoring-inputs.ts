@@ -120,6 +120,8 @@ export function signup(
     traffic?: FakeHistory;
     /** The account holder's surname; absent: the signup gives none. */
     surname?: FakeHistory;
+    /** The digest of the holder's first name and surname; absent: the signup gives no whole name. */
+    fullName?: string;
     referrer?: FakeHistory;
     input?: Partial<Omit<SignupScoringInput, 'history'>>;
   } = {},
@@ -145,6 +147,7 @@ export function signup(
       emailDomains: [fakeSnapshot('emailDomain', 'example.com', change.domain)],
       signupTraffic: [fakeSnapshot('signupTraffic', '0', change.traffic)],
       surname: change.surname && fakeSnapshot('surname', 'surname-1', change.surname),
+      fullName: change.fullName === undefined ? undefined : { kind: 'fullName', digest: change.fullName },
       referrer: change.referrer && fakeSnapshot('customer', 'referrer-1', change.referrer),
     },
   };

@@ -22,6 +22,8 @@ export const humanEmail = (domain = 'example.com') => `${humanWord()}.${humanWor
 
 export interface SignupOptions {
   customerId?: string;
+  /** A family's members share a surname under first names of their own (signals/household.ts). */
+  firstName?: string;
   /** A farm's accounts carry names of their own; a family's share one (signals/household.ts). */
   lastName?: string;
   email?: string;
@@ -36,7 +38,7 @@ export interface SignupOptions {
 export function signupBody(options: SignupOptions = {}) {
   return {
     customerId: options.customerId ?? uid('cust'),
-    firstName: 'Test',
+    firstName: options.firstName ?? 'Test',
     lastName: options.lastName ?? 'Person',
     username: options.email ?? humanEmail(),
     website: 'shop.example.com',

@@ -1,3 +1,4 @@
+import type { IdentityRef } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 
@@ -15,6 +16,8 @@ import type { IdentitySnapshot } from '../identity-snapshot.ts';
  *   the device's own accounts (a Smith at a US merchant, 1 %, counts 82 %; a name on a third of the
  *   signups counts nothing; a family's name on a merchant's first day is the family's alone).
  * A ring's members ship to drops the device never used, or to several, and carry names of their own.
+ * A household explains other people: a signup under a whole name (first name and surname) the device
+ * already holds is that person's next account, and nothing on the device explains it.
  */
 const HOUSEHOLD_OTHERS = 3;
 const COMMON_SURNAME_SHARE = 0.05;
@@ -64,10 +67,12 @@ export function signupHousehold(evidence: {
   addresses: readonly IdentitySnapshot[];
   devices: readonly IdentitySnapshot[];
   surname: IdentitySnapshot | undefined;
+  fullName: IdentityRef | undefined;
   /** The merchant's signups ever (its signup counter). */
   merchantSignups: number;
 }): number {
-  const { addresses, devices, surname, merchantSignups } = evidence;
+  const { addresses, devices, surname, fullName, merchantSignups } = evidence;
+  if (fullName && devices.some((d) => d.isLinked('fullName', fullName.digest))) return 0;
   // A signup's address is what its person types, not where goods go: at home, a household of four.
   if (homeDevices(addresses, devices).length > 0) return HOUSEHOLD_OTHERS;
   const byAddress = homeUnknown(addresses, devices) ? UNKNOWN_HOME_OTHERS : 0;

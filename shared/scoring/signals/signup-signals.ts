@@ -51,6 +51,8 @@ export interface SignupScoringInput {
     emailDomains: readonly IdentitySnapshot[];
     /** The account holder's surname, when the signup gives one. */
     surname: IdentitySnapshot | undefined;
+    /** The account holder's first name and surname together, when the signup gives both. */
+    fullName: IdentityRef | undefined;
     /** Every shard of the merchant's signup counter: the total a domain's share is taken of. */
     signupTraffic: readonly IdentitySnapshot[];
     referrer: IdentitySnapshot | undefined;

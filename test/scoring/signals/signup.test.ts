@@ -13,12 +13,19 @@ const domainSignups = (h1: number, month: number) => ({
   counts: { [METRIC.signups]: { m15: 0, h1, h24: h1, d30: month, d365: month, lifetime: month } },
 });
 
-/** A third account on a device that already saw its surname (a family's tablet, `hours` old). */
-const familyTablet = (nameSignups: number, merchantSignups: number, hours: number) =>
+/**
+ * A third account on a device that already saw its surname (a family's tablet, `hours` old), under
+ * the whole name `fullName` (the tablet holds `name-1`, its earlier holder's).
+ */
+const familyTablet = (nameSignups: number, merchantSignups: number, hours: number, fullName = 'name-2') =>
   signup({
-    device: { links: { customer: ['a1', 'a2'], surname: ['surname-1'] }, firstSeenAt: AT - hours * HOUR },
+    device: {
+      links: { customer: ['a1', 'a2'], surname: ['surname-1'], fullName: ['name-1'] },
+      firstSeenAt: AT - hours * HOUR,
+    },
     surname: { counts: { [METRIC.signups]: { lifetime: nameSignups } } },
     traffic: { counts: { [METRIC.signups]: { lifetime: merchantSignups } } },
+    fullName,
   });
 const withWatch = (watch: WatchFacts) => signup({ input: { watch } });
 /** A device whose accounts sent orders seconds after signing up: `weight` of them, the latest `since` s ago. */
@@ -64,6 +71,25 @@ describeSignalRows('signup', signupSignals, {
     silent(
       "the same on a merchant's first hours (20 signups): the name's 2 signups are the family's own",
       familyTablet(2, 20, 5),
+    ),
+    fires(
+      "the same device's earlier holder opening a third account under his own whole name: no housemate",
+      familyTablet(2, 1_000, 14, 'name-1'),
+      Math.log2(3) * (1 / (1 + (50_400 / 345_600) ** 4)),
+      'device first seen 14 hours ago, already used with 2 other accounts',
+    ),
+    fires(
+      'the same person at his home (the address already used with the device)',
+      signup({
+        device: {
+          links: { customer: ['a1'], address: ['address-1'], fullName: ['name-1'] },
+          firstSeenAt: AT - 14 * HOUR,
+        },
+        address: { firstSeenAt: AT - 14 * HOUR },
+        fullName: 'name-1',
+      }),
+      1 / (1 + (50_400 / 172_800) ** 4),
+      'device first seen 14 hours ago, already used with 1 other account',
     ),
     fires(
       'the same with a surname on half of the merchant’s signups: no household evidence',
