@@ -24,7 +24,7 @@ import { ORDER_EMAIL_PACE_SECONDS, SIGNUP_ACCOUNT_PACE_SECONDS } from './young-s
 
 /** How many others an event's household explains, in words (household.ts). */
 const HOUSEHOLD_WORDS =
-  "up to 3 when the event's address was already used with the device, or 3 e^-(share / 5 %) when its surname was, share = the name's part of the merchant's signups beyond the device's own accounts; 1 when nothing tells the home (no device, no address, or a device never used with one)";
+  "up to 3 when the event's address was already used with the device, or 3 e^-(share / 5 %) when its surname was, share = the name's part of the merchant's signups beyond the device's own accounts; 1 when nothing tells the home (no device, no address, or a device never used with one); none for a signup under a whole name (first name and surname) the device already holds: the same person's next account";
 
 /**
  * What each declared signal's value is, for the people writing workflow conditions (the
