@@ -56,9 +56,12 @@ export async function merchantItems(merchantId: string, table?: string): Promise
     if (latest !== undefined)
       for (const stale of [...staleBuckets(item, latest), ...staleVelocityBuckets(item, latest)])
         delete item[stale];
+    // The merchant's signup counters are written by every signup: which one wrote last (its times,
+    // the expiry it set) depends on how concurrent writers interleaved, not on what was recorded.
     if (item.kind === 'signupTraffic') {
       delete item.firstSeenAt;
       delete item.lastSeenAt;
+      delete item.expiresAt;
     }
     items.set(`${item.PK}|${item.SK}`, stableText(item));
   }
