@@ -169,6 +169,12 @@ const METRIC_WORDS = new Map<string, string>(
 );
 
 /** Link attributes are `l_<kind>` sets (shared/store/identity-history.ts). */
+/**
+ * A counter in words, to two decimals: weighted counters hold fractions (a scripted order weighs
+ * by how fast it followed its signup, 0.99999... for one two seconds after).
+ */
+const shownCount = (n: number) => Math.round(n * 100) / 100;
+
 const LINK_PREFIX = 'l_';
 
 async function identityCounters(
@@ -195,7 +201,7 @@ async function identityCounters(
       ...Object.entries(linked).map(([kind, n]) =>
         plural(n, kind, kind.endsWith('s') ? `${kind}es` : `${kind}s`),
       ),
-      ...Object.entries(counters).map(([words, n]) => countedPhrase(n, words)),
+      ...Object.entries(counters).map(([words, n]) => countedPhrase(shownCount(n), words)),
     ];
     return {
       kind: ref.kind,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { humanEmail, signupBody } from '../support/account-fixtures.ts';
 import { expectError, TEST_OPERATOR, waitForKeyCacheExpiry, withTestApi } from '../support/api.ts';
 import { countersOf, emailOf } from '../support/commerce.ts';
 import { consoleKey, orderAndReturn, reviewEveryReturn, saveWorkflow } from '../support/console.ts';
-import { uid } from '../support/fixtures.ts';
+import { orderBody, uid } from '../support/fixtures.ts';
 
 const { revokeApiKey, findApiKeyByHash, hashApiKey } = await import('../../shared/store/merchants.ts');
 const { ROUTES } = await import('../../shared/http/routes.ts');
@@ -156,6 +157,20 @@ describe('management API', () => {
     expect(explanation.identities.find((i: { kind: string }) => i.kind === 'device').summary).toMatch(
       /^device: /,
     );
+  });
+
+  it('says a weighted counter in words to two decimals: an order seconds after its signup weighs a hair under one', async () => {
+    const key = await consoleKey(suite.merchantId);
+    const [email, device, at] = [humanEmail(), uid('device'), Date.now() - 60_000];
+    await suite.api.post('/v1/evaluate/signup', signupBody({ email, device, timestamp: at }), {
+      apiKey: suite.apiKey,
+    });
+    const order = orderBody({ email, device, timestamp: at + 2_000 });
+    await suite.api.post('/v1/order', order, { apiKey: suite.apiKey });
+    const explanation = (await get(`/v1/decisions/order/${order.providerOrderId}`, key)).body;
+    const summary = explanation.identities.find((i: { kind: string }) => i.kind === 'device').summary;
+    expect(summary).toContain('1 scripted order');
+    expect(summary).not.toMatch(/\d\.\d{3}/);
   });
 
   it('validates, accepts a backtest, saves and lists workflow versions with the CLI messages', async () => {
