@@ -500,6 +500,9 @@ const NICKNAMES: Readonly<Record<string, readonly string[]>> = {
   Alexis: ['Lexi'],
 };
 
+/** The usual nicknames of a first name (none for most). */
+export const nicknamesOf = (firstName: string): readonly string[] => NICKNAMES[firstName] ?? [];
+
 function weighted(list: readonly (readonly [string, number])[], draw: number): string {
   const total = list.reduce((sum, [, weight]) => sum + weight, 0);
   let left = draw * total;

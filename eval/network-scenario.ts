@@ -1,3 +1,4 @@
+import { issueAddress, PERSONAL, providerOf, RING_ADDRESSES } from './emails.ts';
 import {
   CARDHOLDER_NAME_SHARE,
   cardholderName,
@@ -59,8 +60,15 @@ const RING_DEVICES = 6;
 const HONEST_SHOPPERS = 400;
 
 /** A ring's order on a stolen card: the cardholder's name on a share, else one made up for the e-mail. */
-const ringName = (email: string, card: Order['card']) =>
-  nameAfter(personName(email), cardholderName(card), email, { same: CARDHOLDER_NAME_SHARE });
+const ringName = (key: string, card: Order['card']) =>
+  nameAfter(personName(key), cardholderName(card), key, { same: CARDHOLDER_NAME_SHARE });
+
+/**
+ * The address of a drawn handle under `name` (eval/emails.ts): at a large provider fixed by the
+ * handle, as the ring's fresh e-mails or as people make their own. No draw: the stream is as it was.
+ */
+const addressOf = (world: SeededRandom, handle: string, name: PersonName, habits = PERSONAL) =>
+  issueAddress(world, { handle, provider: providerOf(handle) }, name, { habits });
 
 interface Order {
   merchant: number;
@@ -95,12 +103,14 @@ function traffic(seed: number, end: number): Order[] {
   for (const [i, c] of ringCards.entries()) {
     for (const [k, merchant] of RING_MERCHANTS.entries()) {
       const at = end - random.int(15 * DAY, 30 * DAY);
-      const email = `${random.id('fresh')}@mail.example`;
+      // Names keyed by the address once drawn (`fresh-...@mail.example`), so they are as they were.
+      const handle = random.id('fresh');
+      const name = ringName(`${handle}@mail.example`, c);
       orders.push({
         merchant,
         at,
-        email,
-        name: ringName(email, c),
+        email: addressOf(random, handle, name, RING_ADDRESSES),
+        name,
         card: c,
         device: ringDevices[(i + k) % RING_DEVICES]!,
         address: random.pick(ringAddresses),
@@ -114,12 +124,13 @@ function traffic(seed: number, end: number): Order[] {
   for (const [i, c] of ringCards.entries()) {
     // The same draws in the same order as ever: the time, then the e-mail.
     const at = end - random.int(60_000, 2 * DAY);
-    const email = `${random.id('fresh')}@mail.example`;
+    const handle = random.id('fresh');
+    const name = ringName(`${handle}@mail.example`, c);
     orders.push({
       merchant: 1,
       at,
-      email,
-      name: ringName(email, c),
+      email: addressOf(random, handle, name, RING_ADDRESSES),
+      name,
       card: c,
       device: ringDevices[(i + 3) % RING_DEVICES]!,
       address: random.pick(ringAddresses),
@@ -135,15 +146,17 @@ function traffic(seed: number, end: number): Order[] {
     address: random.id('home'),
   }));
   for (let s = 0; s < HONEST_SHOPPERS; s++) {
-    const email = `${random.id('shopper')}@mail.example`;
+    const handle = random.id('shopper');
+    const drawn = `${handle}@mail.example`;
     const own = card();
     const household = random.chance(0.05) ? random.pick(households) : undefined;
     const { device, address } = household ?? { device: random.id('device'), address: random.id('home') };
     const name = household
-      ? nameAfter(personName(email), personName(household.device), email, {
+      ? nameAfter(personName(drawn), personName(household.device), drawn, {
           relative: HOUSEHOLD_SURNAME_SHARE,
         })
-      : personName(email);
+      : personName(drawn);
+    const email = addressOf(random, handle, name);
     const shops = new Set<number>();
     const wanted = random.int(2, MERCHANTS);
     while (shops.size < wanted) shops.add(random.int(0, MERCHANTS - 1));

@@ -10,6 +10,18 @@ import {
   patternStart,
 } from './context.ts';
 import {
+  type AddressHabits,
+  BURST_ADDRESSES,
+  COMEBACK_ADDRESSES,
+  issueAddress,
+  MULTI_ACCOUNT_ADDRESSES,
+  otherProvider,
+  PERSONAL,
+  REFEREE_ADDRESSES,
+  RING_ADDRESSES,
+  TAKEOVER_ADDRESSES,
+} from './emails.ts';
+import {
   CARDHOLDER_NAME_SHARE,
   cardholderName,
   FAMILY_SURNAME_SHARE,
@@ -17,6 +29,7 @@ import {
   type NamedAfter,
   nameAfter,
   type PersonName,
+  personName,
 } from './names.ts';
 import { logUniform } from './params.ts';
 import type { SeededRandom } from './random.ts';
@@ -30,6 +43,7 @@ import {
   type OrderBody,
   type OrderLine,
   orderBody,
+  renamed,
   returnBody,
   type Shopper,
   signupBody,
@@ -90,19 +104,45 @@ function sendOrder(ctx: EvalContext, order: OrderBody, label?: Label) {
 
 /**
  * The account named after `person` on the shares given (eval/names.ts), chosen by the account's own
- * id: no random draw. The names each pattern uses are described in eval/README.md ("Names").
+ * id, with the address its holder makes for it under that name as `habits` say (eval/emails.ts;
+ * `earlier` is the holder's other address, where the habits vary it): no random draw. The names and
+ * addresses each pattern uses are described in eval/README.md ("Names", "E-mails").
  */
-function namedAfter(account: Shopper, person: PersonName, shares: NamedAfter): Shopper {
-  return { ...account, ...nameAfter(account, person, account.customerId, shares) };
+function namedAfter(
+  rng: SeededRandom,
+  account: Shopper,
+  person: PersonName,
+  shares: NamedAfter,
+  habits: AddressHabits = PERSONAL,
+  earlier?: string,
+): Shopper {
+  const name = nameAfter(account, person, account.customerId, shares);
+  return renamed(rng, account, name, habits, earlier);
 }
 
 /** A household member: the surname of the member he is linked to, on the household's share. */
-const householdMember = (member: Shopper, linked: Shopper, share = HOUSEHOLD_SURNAME_SHARE) =>
-  namedAfter(member, linked, { relative: share });
+const householdMember = (
+  rng: SeededRandom,
+  member: Shopper,
+  linked: Shopper,
+  share = HOUSEHOLD_SURNAME_SHARE,
+) => namedAfter(rng, member, linked, { relative: share });
 
-/** An order or account on a stolen card: the cardholder's name on a share, else a made-up one. */
-const onStolenCard = (account: Shopper) =>
-  namedAfter(account, cardholderName(account.card), { same: CARDHOLDER_NAME_SHARE });
+/**
+ * An order or account on a stolen card: the cardholder's name on a share, else a made-up one; the
+ * fresh e-mail made for the fraud as the ring's or the bots' habits say.
+ */
+const onStolenCard = (rng: SeededRandom, account: Shopper, habits = RING_ADDRESSES) =>
+  namedAfter(rng, account, cardholderName(account.card), { same: CARDHOLDER_NAME_SHARE }, habits);
+
+/**
+ * The new address of an honest customer's e-mail change: his own name again, at another provider
+ * (people change their address mostly when they leave a provider), made as his first one was.
+ */
+const changedAddress = (rng: SeededRandom, shopper: Shopper) => {
+  const key = `${shopper.mailbox.handle}:changed`;
+  return issueAddress(rng, { handle: key, provider: otherProvider(shopper.mailbox.provider, key) }, shopper);
+};
 
 /**
  * A signup as the merchant's integration sends it: a phone and a billing address on the share of
@@ -130,7 +170,7 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
   for (let i = 0; i < count; i++) {
     const household = shoppers.length > 0 && rng.chance(0.1) ? rng.pick(shoppers) : undefined;
     const drawn = newShopper(rng, household ? { device: household.device, address: household.address } : {});
-    const shopper = household ? householdMember(drawn, household) : drawn;
+    const shopper = household ? householdMember(rng, drawn, household) : drawn;
     shoppers.push(shopper);
     /** A household member's events are reported on their own too. */
     const cohort = household ? 'household member on a shared device' : undefined;
@@ -214,10 +254,11 @@ export function goodShoppers(ctx: EvalContext, count: number): Shopper[] {
         'PAYOUT_ADD',
       ]);
       const at = joined + rng.int(first, span);
+      const newValue = change === 'EMAIL_CHANGE' ? changedAddress(rng, shopper) : undefined;
       ctx.send(
         at,
         '/v1/evaluate/account',
-        accountBody(shopper, change, shopper.device, at),
+        accountBody(shopper, change, shopper.device, at, newValue),
         good('account', cohort),
       );
     }
@@ -246,6 +287,7 @@ export function householdLookAlikes(
     const size = sizes ? rng.int(...sizes.members) : 2;
     const others = Array.from({ length: size - 1 }, () =>
       householdMember(
+        rng,
         newShopper(rng, { device: phone, address: first.address }),
         first,
         FAMILY_SURNAME_SHARE,
@@ -426,7 +468,7 @@ export function chargebackRings(ctx: EvalContext, rings: number) {
     // The chargeback on each card and device pair's first order: what shows the pair's later ones.
     const chargebacks: number[] = [];
     for (let m = 0; m < 6; m++) {
-      const member = onStolenCard(newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! }));
+      const member = onStolenCard(rng, newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! }));
       const at = start + gap(ctx, m < 2 ? m * 5 * DAY : 30 * DAY + m * 8 * DAY);
       const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), at);
       sendOrder(ctx, order, m >= 2 ? abuse('chargeback ring', 'order', chargebacks[m % 2]) : undefined);
@@ -449,7 +491,7 @@ export function lateFeedbackRings(ctx: EvalContext, rings: number) {
     const start = patternStart(ctx, rng.int(150, 250) * DAY);
     const members: { pair: number; order: OrderBody; at: number; chargeback?: number }[] = [];
     for (let m = 0; m < 9; m++) {
-      const member = onStolenCard(newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! }));
+      const member = onStolenCard(rng, newShopper(rng, { card: cards[m % 2]!, device: devices[m % 2]! }));
       const at = start + gap(ctx, m < 6 ? rng.int(0, 7 * DAY) : rng.int(70, 90) * DAY);
       const order = orderBody(rng, member, lines(rng, 2, 100, 500, 'Electronics'), at);
       const chargeback = m < 6 ? chargeBack(ctx, order, at + rng.int(30, 60) * DAY) : undefined;
@@ -496,7 +538,11 @@ export function newAccountBursts(ctx: EvalContext, waves: number) {
     const accounts = rng.int(5, 8);
     for (let n = 0; n < accounts; n++) {
       const device = rng.pick(devices);
-      const account = onStolenCard(newShopper(rng, { device, ...(address ? { address } : {}) }));
+      const account = onStolenCard(
+        rng,
+        newShopper(rng, { device, ...(address ? { address } : {}) }),
+        BURST_ADDRESSES,
+      );
       const body = signup(ctx, account, device, at);
       ctx.send(at, '/v1/evaluate/signup', body, n >= 1 ? abuse(pattern, 'signup') : undefined);
       const ordered = at + rng.int(1, 20) * SECOND;
@@ -527,7 +573,9 @@ export function multiAccounting(ctx: EvalContext, devices: number) {
     let owner: Shopper | undefined;
     for (let n = 0; n < 5; n++) {
       const drawn = newShopper(rng);
-      const account = owner ? namedAfter(drawn, owner, MULTI_ACCOUNT_NAMES) : drawn;
+      const account = owner
+        ? namedAfter(rng, drawn, owner, MULTI_ACCOUNT_NAMES, MULTI_ACCOUNT_ADDRESSES, owner.email)
+        : drawn;
       owner ??= account;
       const body = signup(ctx, account, device, at);
       ctx.send(at, '/v1/evaluate/signup', body, n >= 1 ? abuse('multi-accounting', 'signup') : undefined);
@@ -552,7 +600,14 @@ export function selfReferral(ctx: EvalContext, referrers: number) {
     ctx.send(joined, '/v1/evaluate/signup', signup(ctx, referrer, referrer.device, joined));
     for (let n = 0; n < 2; n++) {
       const at = joined + gap(ctx, rng.int(1, 72) * HOUR);
-      const referee = namedAfter(newShopper(rng), referrer, REFEREE_NAMES);
+      const referee = namedAfter(
+        rng,
+        newShopper(rng),
+        referrer,
+        REFEREE_NAMES,
+        REFEREE_ADDRESSES,
+        referrer.email,
+      );
       const body = signup(ctx, referee, referrer.device, at, referrer.customerId);
       ctx.send(at, '/v1/evaluate/signup', body, abuse('self-referral', 'signup'));
     }
@@ -611,20 +666,20 @@ export function accountTakeover(ctx: EvalContext, victims: readonly Shopper[]) {
 export function linkedAfterChargeback(ctx: EvalContext, rings: number) {
   const { rng } = ctx;
   for (let r = 0; r < rings; r++) {
-    const fraudster = onStolenCard(newShopper(rng));
+    const fraudster = onStolenCard(rng, newShopper(rng));
     const ordered = patternStart(ctx, rng.int(40, 330) * DAY);
     const first = orderBody(rng, fraudster, lines(rng, 1, 150, 600, 'Electronics'), ordered);
     sendOrder(ctx, first);
     const filed = ordered + rng.int(10, 25) * DAY;
     chargeBack(ctx, first, filed);
     for (let k = rng.int(2, 3); k > 0; k--) {
-      const member = onStolenCard(newShopper(rng, { card: fraudster.card }));
+      const member = onStolenCard(rng, newShopper(rng, { card: fraudster.card }));
       const at = clampToEnd(ctx, filed + gap(ctx, rng.int(2, 10) * DAY + rng.int(0, DAY)), HOUR);
       const order = orderBody(rng, member, lines(rng, 1, 100, 500, 'Electronics'), at);
       sendOrder(ctx, order, abuse('linked card after chargeback', 'order'));
     }
     for (let k = rng.int(2, 3); k > 0; k--) {
-      const member = onStolenCard(newShopper(rng, { device: fraudster.device }));
+      const member = onStolenCard(rng, newShopper(rng, { device: fraudster.device }));
       const at = clampToEnd(ctx, filed + gap(ctx, rng.int(2, 10) * DAY + rng.int(0, DAY)), HOUR);
       const order = orderBody(rng, member, lines(rng, 1, 100, 500, 'Electronics'), at);
       sendOrder(ctx, order, abuse('linked device after chargeback', 'order'));
@@ -661,7 +716,14 @@ export function linkedAfterEmptyBox(ctx: EvalContext, count: number) {
       dispositionBody(returned, 'EMPTY_BOX', 'REMOVE_SUSPECT_ABUSE'),
     );
     const link = links[i % links.length]!;
-    const accomplice = namedAfter(newShopper(rng, { [link]: abuser[link] }), abuser, COMEBACK_NAMES);
+    const accomplice = namedAfter(
+      rng,
+      newShopper(rng, { [link]: abuser[link] }),
+      abuser,
+      COMEBACK_NAMES,
+      COMEBACK_ADDRESSES,
+      abuser.email,
+    );
     const at = clampToEnd(ctx, inspected + gap(ctx, rng.int(1, 5) * DAY), 10 * DAY);
     const next = orderBody(rng, accomplice, lines(rng, 1, 200, 900, 'Electronics'), at);
     sendOrder(ctx, next);
@@ -705,6 +767,20 @@ export function repeatWardrobing(ctx: EvalContext, count: number) {
 }
 
 /**
+ * The address an attacker moves a taken-over account to (a look-alike of the victim's, or a
+ * throwaway), at a provider fixed by the victim and the time: his own inbox, not the victim's.
+ */
+const attackerAddress = (rng: SeededRandom, victim: Shopper, at: number) => {
+  const key = `${victim.mailbox.handle}:taken-over:${at}`;
+  const mailbox = { handle: key, provider: otherProvider(victim.mailbox.provider, key) };
+  // A throwaway carries nothing of the victim's: its initials, if any, are the attacker's.
+  return issueAddress(rng, mailbox, personName(key), {
+    habits: TAKEOVER_ADDRESSES,
+    earlier: victim.email,
+  });
+};
+
+/**
  * Account changes right after a takeover: the attacker gets in from a new device (after failed
  * attempts, or at once with a phished password) and within minutes changes what lets him keep the
  * account or its money: e-mail, phone, MFA, payout.
@@ -725,10 +801,11 @@ export function takeoverAccountChanges(ctx: EvalContext, victims: readonly Shopp
     for (let c = rng.int(1, 3); c > 0; c--) {
       at += gap(ctx, rng.int(30, 900) * SECOND);
       const change = rng.pick(['EMAIL_CHANGE', 'PHONE_CHANGE', 'MFA_DISABLE', 'PAYOUT_CHANGE', 'PAYOUT_ADD']);
+      const newValue = change === 'EMAIL_CHANGE' ? attackerAddress(rng, victim, at) : undefined;
       ctx.send(
         at,
         '/v1/evaluate/account',
-        accountBody(victim, change, device, at),
+        accountBody(victim, change, device, at, newValue),
         abuse(pattern, 'account'),
       );
     }
@@ -756,6 +833,7 @@ export function linkedLookAlikes(
       first,
       ...Array.from({ length: households ? rng.int(...households.members) - 1 : rng.int(1, 2) }, () =>
         householdMember(
+          rng,
           newShopper(rng, { device: first.device, address: first.address }),
           first,
           FAMILY_SURNAME_SHARE,

@@ -1,3 +1,4 @@
+import { type AddressHabits, issueAddress, LARGE_PROVIDERS, type Mailbox } from './emails.ts';
 import { type PersonName, personName } from './names.ts';
 import type { SeededRandom } from './random.ts';
 
@@ -6,7 +7,10 @@ import type { SeededRandom } from './random.ts';
  * its time `at` (epoch ms): the evaluation plays them in time order with the server's clock there.
  */
 export interface Shopper extends PersonName {
+  /** The account's address, made from its name (eval/emails.ts); the same on every event. */
   email: string;
+  /** What the address was drawn from: the handle fixes its every choice. */
+  mailbox: Mailbox;
   card: { BIN: string; last4: string; expiry: string };
   device: string;
   address: { line1: string; postalCode: string; country: string };
@@ -15,12 +19,12 @@ export interface Shopper extends PersonName {
 
 /**
  * A new shopper. The name, unless `overrides` give it, is the person's own, fixed by the customer's
- * id (eval/names.ts): it takes no draw, so the random stream is the same with names as without.
+ * id (eval/names.ts), and the address is made from it, fixed by the drawn handle (eval/emails.ts):
+ * neither takes a draw, so the random stream is the same with names and addresses as without.
  */
 export function newShopper(rng: SeededRandom, overrides: Partial<Shopper> = {}): Shopper {
-  const handle = rng.id('user');
+  const mailbox = { handle: rng.id('user'), provider: rng.pick(LARGE_PROVIDERS) };
   const drawn = {
-    email: `${handle}@${rng.pick(['gmail.com', 'outlook.com', 'yahoo.com', 'icloud.com', 'proton.me'])}`,
     card: {
       BIN: String(rng.int(400000, 559999)),
       last4: String(rng.int(1000, 9999)),
@@ -35,7 +39,31 @@ export function newShopper(rng: SeededRandom, overrides: Partial<Shopper> = {}):
     customerId: rng.id('cust'),
     ...overrides,
   };
-  return { ...personName(drawn.customerId), ...drawn };
+  const shopper = { ...personName(drawn.customerId), mailbox, ...drawn };
+  return { email: issueAddress(rng, shopper.mailbox, shopper), ...shopper };
+}
+
+/**
+ * The account under its final name (a pattern's decision, eval/names.ts), with the address its
+ * holder makes for it as `habits` say (eval/emails.ts): the address made for its first name is given
+ * back, as no event carried it. `earlier` is the person's other address, where the habits vary it.
+ */
+export function renamed(
+  rng: SeededRandom,
+  account: Shopper,
+  name: PersonName,
+  habits?: AddressHabits,
+  earlier?: string,
+): Shopper {
+  const named = { ...account, ...name };
+  return {
+    ...named,
+    email: issueAddress(rng, account.mailbox, named, {
+      replacing: account.email,
+      ...(habits ? { habits } : {}),
+      ...(earlier ? { earlier } : {}),
+    }),
+  };
 }
 
 export interface OrderLine {
@@ -183,11 +211,18 @@ export function loginBody(shopper: Shopper, device: string, success: boolean, at
   };
 }
 
-export function accountBody(shopper: Shopper, changeType: string, device: string, at: number) {
+/** An account update; `newValue` is the new address of an e-mail change, else left out ('redacted'). */
+export function accountBody(
+  shopper: Shopper,
+  changeType: string,
+  device: string,
+  at: number,
+  newValue = 'redacted',
+) {
   return {
     providerCustomerId: shopper.customerId,
     changeType,
-    newValue: 'redacted',
+    newValue,
     siteDomain: 'shop.example',
     deviceFingerprints: [{ deviceIdentifier: device }],
     timestamp: String(at),
