@@ -334,16 +334,6 @@ function variationOf(earlier: string, key: string): string {
  */
 const takenIn = new WeakMap<object, Set<string>>();
 
-/**
- * Every address issued, with the address the generator drew for its account before addresses
- * followed names (`handle@provider`): what shows that the random stream is unchanged (the test of
- * the names and e-mails reads it).
- */
-const drawnFor = new Map<string, string>();
-
-/** The address the generator drew for the account an issued `address` belongs to. */
-export const drawnAddress = (address: string): string | undefined => drawnFor.get(address);
-
 const taken = (world: object) => {
   const set = takenIn.get(world) ?? new Set<string>();
   takenIn.set(world, set);
@@ -396,7 +386,6 @@ export function issueAddress(
     if (candidates.some((k) => set.has(k))) continue;
     for (const k of candidates) set.add(k);
     const address = candidates[0]!;
-    drawnFor.set(address, `${mailbox.handle}@${mailbox.provider}`);
     return address;
   }
 }
