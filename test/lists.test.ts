@@ -220,6 +220,58 @@ describe('the watch list on decisions (model signals)', () => {
     expect(onFamily.abuseScore, onFamily.decisionReason).toBeLessThan(onRing.abuseScore - 10);
   });
 
+  it('a newcomer named another member of the family (its surname, another first name) at its home is approved; under the disputer’s own name or a stranger’s, not', async () => {
+    const { api, apiKey } = suite;
+    const laptop = uid('family-laptop');
+    const home = `${uid('home')} Elm St`;
+    const [ana, luis] = [
+      { first: 'Ana', last: 'Ortega' },
+      { first: 'Luis', last: 'Ortega' },
+    ];
+    const parents = [
+      { email: `${uid('ana')}@example.com`, name: ana },
+      { email: `${uid('luis')}@example.com`, name: luis },
+    ];
+    for (const [i, days] of [150, 120, 100, 80, 60, 40].entries()) {
+      await placeOrder(api, apiKey, {
+        ...parents[i % 2],
+        device: laptop,
+        street: home,
+        timestamp: Date.now() - days * DAY_MS,
+      });
+    }
+    const disputed = await placeOrder(api, apiKey, {
+      ...parents[0],
+      device: laptop,
+      street: home,
+      timestamp: Date.now() - 30 * DAY_MS,
+    });
+    const lost = disputeEntry({
+      disputeStatus: 'LOST',
+      disputeReason: 'FRAUD',
+      timestamp: Date.now() - DAY_MS,
+    });
+    await reportDispute(api, apiKey, disputed.providerOrderId, lost);
+
+    // Each a new e-mail on the laptop, shipping home, a second apart (none of them the others' velocity).
+    const newcomer = (name: { first: string; last: string }, offset: number) =>
+      api
+        .post(
+          '/v1/order',
+          orderBody({ name, device: laptop, street: home, timestamp: Date.now() - 60_000 + offset }),
+          { apiKey },
+        )
+        .then(orderDecision);
+    const daughter = await newcomer({ first: 'Sofia', last: 'Ortega' }, 0);
+    expect(daughter.decision, daughter.decisionReason).toBe('APPROVE');
+    const again = await newcomer(ana, 1_000);
+    const stranger = await newcomer({ first: 'Mark', last: 'Bell' }, 2_000);
+    for (const other of [again, stranger]) {
+      expect(other.decision, other.decisionReason).toBe('DECLINE');
+      expect(other.decisionReason).toMatch(/on the watch list since .*; e-mail first seen after it/);
+    }
+  });
+
   it('a fraudster back after the chargeback on the same device and drop, with a new e-mail and card, is not approved', async () => {
     const { api, apiKey } = suite;
     const device = uid('fraud-laptop');

@@ -8,7 +8,7 @@ import {
   type DigestIdentity,
   emailDomain,
   type IdentityRef,
-  normalizeName,
+  nameIdentities,
   uniqueIdentities,
 } from './identities.ts';
 
@@ -62,11 +62,7 @@ export function identitiesOfSignup(signup: SignupRequest, identity: DigestIdenti
     }),
   );
   const referrer = signup.referrerID ? customerIdentity(identity, signup.referrerID) : undefined;
-  const surnameText = normalizeName(signup.lastName);
-  const surname = surnameText ? identity('surname', surnameText) : undefined;
-  const firstNameText = normalizeName(signup.firstName);
-  const fullName =
-    surnameText && firstNameText ? identity('fullName', `${firstNameText} ${surnameText}`) : undefined;
+  const { surname, fullName } = nameIdentities(identity, signup.firstName, signup.lastName);
   const linked = uniqueIdentities([
     customer,
     username,

@@ -16,10 +16,11 @@ export const IDENTITY_KINDS = [
   // Counters only: the merchant's signups, split over shards (account-identities.ts): what a domain's
   // share of the merchant's signups is measured against.
   'signupTraffic',
-  // A signup's surname: counted, and kept by its devices for membership (a household's shared name).
+  // A signup's surname: counted, and kept by its devices for membership (a household's shared name);
+  // an order's is kept by its devices only.
   'surname',
-  // A signup's whole name: never an item of its own, only kept by its devices for membership (the
-  // same person opening another account there is no household member).
+  // A signup's or order's whole name: never an item of its own, only kept by its devices for
+  // membership (the same person opening another account there is no household member).
   'fullName',
 ] as const;
 export type IdentityKind = (typeof IDENTITY_KINDS)[number];
@@ -54,7 +55,7 @@ export function emailDomain(raw: string): string {
 }
 
 /** A name as people write it: case, accents, spaces and punctuation do not matter. */
-export function normalizeName(raw: string): string {
+function normalizeName(raw: string): string {
   return raw
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
@@ -104,4 +105,23 @@ export function uniqueIdentities(refs: readonly IdentityRef[]): IdentityRef[] {
     seen.add(id);
     return true;
   });
+}
+
+/** A person's surname and whole name as identities; each undefined when it normalises to nothing. */
+export interface NameIdentities {
+  surname: IdentityRef | undefined;
+  fullName: IdentityRef | undefined;
+}
+
+export function nameIdentities(
+  identity: DigestIdentity,
+  firstName: string,
+  lastName: string,
+): NameIdentities {
+  const surname = normalizeName(lastName);
+  const first = normalizeName(firstName);
+  return {
+    surname: surname ? identity('surname', surname) : undefined,
+    fullName: surname && first ? identity('fullName', `${first} ${surname}`) : undefined,
+  };
 }

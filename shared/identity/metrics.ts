@@ -45,4 +45,10 @@ export const METRIC = {
    * signups read it on their device.
    */
   scriptedOrders: 'scO',
+  /**
+   * Orders whose customer was named another member of its device's household (signals/household.ts
+   * `namedHousehold`), on the order's e-mail: its later orders there are that member's, not a
+   * stranger's who took the name the device first saw with them.
+   */
+  householdNamedOrders: 'hhN',
 } as const;

@@ -1,6 +1,13 @@
 import type { OrderRequest } from '../schemas/order.ts';
 import { contactIdentities, deviceIdentities } from './contact-identities.ts';
-import { type DigestIdentity, type IdentityRef, normalizeCard, uniqueIdentities } from './identities.ts';
+import {
+  type DigestIdentity,
+  type IdentityRef,
+  type NameIdentities,
+  nameIdentities,
+  normalizeCard,
+  uniqueIdentities,
+} from './identities.ts';
 
 /** The identities an order links together, by role. */
 export interface OrderIdentities {
@@ -10,7 +17,10 @@ export interface OrderIdentities {
   billingAddresses: IdentityRef[];
   shippingAddresses: IdentityRef[];
   phones: IdentityRef[];
+  /** Every identity above: what the order reads, counts and links. */
   all: IdentityRef[];
+  /** The customer's name: only its devices keep it, for membership (signals/household.ts). */
+  name: NameIdentities;
 }
 
 export function identitiesOfOrder(order: OrderRequest, identity: DigestIdentity): OrderIdentities {
@@ -27,5 +37,9 @@ export function identitiesOfOrder(order: OrderRequest, identity: DigestIdentity)
     shippingAddresses: contacts.shippingAddresses,
     phones: contacts.phones,
   };
-  return { ...unique, all: uniqueIdentities(Object.values(unique).flat()) };
+  return {
+    ...unique,
+    all: uniqueIdentities(Object.values(unique).flat()),
+    name: nameIdentities(identity, order.customer.firstName, order.customer.lastName),
+  };
 }

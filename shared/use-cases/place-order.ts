@@ -7,6 +7,7 @@ import { newServiceId } from '../ids.ts';
 import type { OrderRequest } from '../schemas/order.ts';
 import { decide, toWireDecision } from '../scoring/decide.ts';
 import { listVerdict } from '../scoring/lists.ts';
+import { namedHousehold } from '../scoring/signals/household.ts';
 import {
   identityTimeFacts,
   identityTimeFields,
@@ -51,6 +52,13 @@ function evaluateOrder(evaluation: Evaluation<'order', { roles: OrderIdentities 
   const orderValue = Number(body.totalPrice.amount);
   const time = identityTimeFacts(context.snapshots, roles.emails[0], at);
   const emails = context.snapshotsOf(roles.emails);
+  const devices = context.snapshotsOf(roles.devices);
+  const household = namedHousehold(
+    roles.name,
+    devices,
+    context.snapshotsOf(roles.shippingAddresses),
+    emails.some((email) => email.count(METRIC.householdNamedOrders).lifetime > 0),
+  );
   const decision = decide(
     context.models,
     context.workflow,
@@ -70,6 +78,7 @@ function evaluateOrder(evaluation: Evaluation<'order', { roles: OrderIdentities 
         emails,
         'e-mail',
         at,
+        household,
       ),
       cvvResultCodes: body.paymentInfo.flatMap((p) => (p.cvv_result_code ? [p.cvv_result_code] : [])),
       avsResultCodes: body.paymentInfo.flatMap((p) => (p.avs_result_code ? [p.avs_result_code] : [])),
@@ -78,7 +87,7 @@ function evaluateOrder(evaluation: Evaluation<'order', { roles: OrderIdentities 
       history: {
         emails,
         cards: context.snapshotsOf(roles.cards),
-        devices: context.snapshotsOf(roles.devices),
+        devices,
         places: context.snapshotsOf([...roles.billingAddresses, ...roles.shippingAddresses, ...roles.phones]),
         all: context.snapshots,
       },
@@ -120,6 +129,7 @@ function evaluateOrder(evaluation: Evaluation<'order', { roles: OrderIdentities 
     .addEach(roles.all, METRIC.orders, 1, at)
     .addEach(roles.all, METRIC.orderValue, orderValue, at)
     .linkAll(roles.all, at);
+  recordNames(changes, roles, household.length > 0, at);
   recordScriptedOrder(changes, roles.devices, scriptSpeedAfterFirstSighting(emails, at), at);
   return {
     write: {
@@ -145,6 +155,18 @@ function recordScriptedOrder(
   if (speed < SILENT_BELOW) return;
   changes.addEach(devices, METRIC.scriptedOrders, speed, at);
   for (const device of devices) changes.stamp(device, METRIC.scriptedOrders, at);
+}
+
+/**
+ * The devices keep the customer's surname and whole name (no item of their own), so that the next
+ * person ordering there under the surname reads as the household's (household.ts); an e-mail named a
+ * member keeps that it was.
+ */
+function recordNames(changes: HistoryChanges, roles: OrderIdentities, named: boolean, at: number) {
+  const { surname, fullName } = roles.name;
+  const names = [...(surname ? [surname] : []), ...(fullName ? [fullName] : [])];
+  if (names.length > 0) for (const device of roles.devices) changes.link(device, names, at);
+  if (named) changes.addEach(roles.emails, METRIC.householdNamedOrders, 1, at);
 }
 
 /** Billing and shipping addresses both given, and none of them the same. */

@@ -158,7 +158,8 @@ function watchedNewCustomerRows<Input>(
     firstSeenAt?: number,
     history: FakeHistory = {},
     at = ENTRY + 2 * DAY_MS,
-  ) => make(watchFacts(type, watchable, [customer(firstSeenAt, history)], 'e-mail', at));
+    household: Parameters<typeof watchFacts>[1] = [],
+  ) => make(watchFacts(type, watchable, [customer(firstSeenAt, history)], 'e-mail', at, household));
   return [
     fires(
       'a new customer on a watched device, with the entry in words',
@@ -213,6 +214,18 @@ function watchedNewCustomerRows<Input>(
       "the same at its second order, one kept: e^-(5/3) of the customer's e^-(1/3)",
       facts([familyDevice()], ENTRY + DAY_MS, { counts: { ord: { lifetime: 1 } } }, ENTRY + 2 * DAY_MS),
       Math.log2(1 + Math.exp(-5 / 3) * Math.exp(-1 / 3)),
+      `${ENTRY_WORDS}; e-mail first seen after it`,
+    ),
+    fires(
+      "a newcomer named another member of the family's household: its standing is his history too, e^-(10/3)",
+      facts([familyDevice()], undefined, {}, ENTRY + 2 * DAY_MS, [familyDevice()]),
+      Math.log2(1 + Math.exp(-10 / 3)),
+      `${ENTRY_WORDS}; e-mail first seen after it`,
+    ),
+    fires(
+      "a name the ring's device holds vouches for nothing: no standing, counted in full",
+      facts([watchedDevice([watchEntry()])], undefined, {}, ENTRY + 2 * DAY_MS, [watchedDevice([])]),
+      1,
       `${ENTRY_WORDS}; e-mail first seen after it`,
     ),
     fires(

@@ -8,6 +8,8 @@ export interface OrderOptions {
   device?: string;
   /** The shipping address's street (the first line). */
   street?: string;
+  /** The customer's name ('Test Shopper' unless given: every default order names the same person). */
+  name?: { first: string; last: string };
   card?: { BIN: string; last4: string; expiry?: string };
   amount?: string;
   timestamp?: number;
@@ -31,8 +33,8 @@ export function orderBody(options: OrderOptions = {}) {
       unitPrice: { currencyCode: '840', amount: item.price ?? '49.99' },
     })),
     customer: {
-      firstName: 'Test',
-      lastName: 'Shopper',
+      firstName: options.name?.first ?? 'Test',
+      lastName: options.name?.last ?? 'Shopper',
       contactInformation: [
         { contactType: 'EMail', address: options.email ?? `${uid('shopper')}@example.com` },
         {

@@ -1,4 +1,4 @@
-import type { IdentityRef } from '../../identity/identities.ts';
+import type { IdentityRef, NameIdentities } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 
@@ -85,3 +85,29 @@ export function signupHousehold(evidence: {
   const share = merchantSignups > 0 ? others / merchantSignups : 0;
   return Math.max(byAddress, HOUSEHOLD_OTHERS * Math.exp(-share / COMMON_SURNAME_SHARE));
 }
+
+/**
+ * Orders: the household the order's customer is named a member of: its devices that hold the
+ * customer's surname under another whole name (a housemate's order or signup put it there), and the
+ * order's addresses those devices served before (their home). Once its e-mail was named a member
+ * (`vouched`), the customer's own whole name on the device is its own earlier order's. A stranger
+ * who came first under a made-up name is not vouched by the name his own order left on the device.
+ */
+export function namedHousehold(
+  name: NameIdentities,
+  devices: readonly IdentitySnapshot[],
+  addresses: readonly IdentitySnapshot[],
+  vouched: boolean,
+): IdentitySnapshot[] {
+  const { surname, fullName } = name;
+  if (!surname) return [];
+  const named = devices.filter(
+    (device) =>
+      device.isLinked('surname', surname.digest) &&
+      (vouched || (fullName !== undefined && !device.isLinked('fullName', fullName.digest))),
+  );
+  return named.length === 0 ? [] : [...named, ...homeOf(addresses, named)];
+}
+
+const homeOf = (addresses: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]) =>
+  addresses.filter((address) => devices.some((device) => device.isLinked('address', address.ref.digest)));

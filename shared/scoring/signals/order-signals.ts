@@ -78,6 +78,25 @@ const notYetEstablished = ({ time }: OrderScoringInput) =>
 const freshEmail = ({ time }: OrderScoringInput) =>
   time.ages.email < 0 ? 0 : fadeAround(time.ages.email, ORDER_EMAIL_PACE_SECONDS);
 
+const YEAR_MS = 365 * 86_400_000;
+/**
+ * The lost chargeback that put a shared identity on the watch list within the year: the watch
+ * signals read that one (weighed by how new the customer is to it), so the count of other lost
+ * chargebacks on the identity leaves it out and counts only the ones beyond it.
+ */
+const chargebackReadByWatch =
+  ({ watch, at }: OrderScoringInput) =>
+  (identity: IdentitySnapshot) =>
+    watch?.watched.some(
+      (hit) =>
+        hit.marker.note.cause === 'chargeback' &&
+        hit.marker.since > at - YEAR_MS &&
+        hit.kind === identity.ref.kind &&
+        hit.identity.ref.digest === identity.ref.digest,
+    )
+      ? 1
+      : 0;
+
 /** Other e-mails on the order's device its household explains (household.ts). */
 const householdOf = perEvent(({ history }: OrderScoringInput) =>
   orderHousehold(history.places, history.devices),
@@ -98,6 +117,7 @@ export const ORDER_SIGNALS = [
     less: lostChargebacksOnIdentities.most,
     metric: METRIC.lostChargebacks,
     except: METRIC.lostServiceDisputes,
+    readElsewhere: chargebackReadByWatch,
     window: 'd365',
     event: 'other lost chargeback',
   }),

@@ -63,6 +63,8 @@ export function mostOnIdentities<Input extends object, Name extends string>(
     less?: (input: Input) => MostOnIdentity;
     /** A metric counting some of `metric`'s events that do not count here, per identity. */
     except?: string;
+    /** Events on one identity that another signal reads already, per identity. */
+    readElsewhere?: (input: Input) => (identity: IdentitySnapshot) => number;
     /** How much the count says for this event, 0..1 (default 1): the value is scaled by it. */
     weight?: (input: Input) => number;
   },
@@ -70,7 +72,7 @@ export function mostOnIdentities<Input extends object, Name extends string>(
   const allowance = spec.allowance ?? 0;
   const qualifier = spec.qualifier ? ` ${spec.qualifier}` : '';
   const most = perEvent((input: Input) =>
-    maxCount(spec.identities(input), spec.metric, spec.window, spec.except),
+    maxCount(spec.identities(input), spec.metric, spec.window, spec.except, spec.readElsewhere?.(input)),
   );
   return {
     most,

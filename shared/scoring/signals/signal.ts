@@ -97,10 +97,13 @@ export function maxCount(
   window: HistoryWindow,
   /** A metric counting some of `metric`'s events, taken off it on each identity. */
   except?: string,
+  /** Events on an identity read elsewhere, taken off it too. */
+  readElsewhere?: (snapshot: IdentitySnapshot) => number,
 ): MostOnIdentity {
   let best = { count: 0, kind: undefined as string | undefined };
   for (const snapshot of snapshots) {
-    const excepted = except === undefined ? 0 : snapshot.count(except)[window];
+    const excepted =
+      (except === undefined ? 0 : snapshot.count(except)[window]) + (readElsewhere?.(snapshot) ?? 0);
     const count = snapshot.count(metric)[window] - excepted;
     if (count > best.count) best = { count, kind: snapshot.ref.kind };
   }

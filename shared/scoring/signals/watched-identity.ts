@@ -26,6 +26,8 @@ export interface WatchFacts {
   clean: CleanHistory;
   /** `e-mail` or `account`, for the evidence. */
   customerWord: string;
+  /** Identities of the event whose household the customer is named a member of (household.ts). */
+  household: readonly IdentitySnapshot[];
   /** The event's own time (epoch ms). */
   at: number;
 }
@@ -61,6 +63,7 @@ export function watchFacts(
   customers: readonly IdentitySnapshot[],
   customerWord: string,
   at: number,
+  household: readonly IdentitySnapshot[] = [],
 ): WatchFacts {
   const seen = customers.flatMap((c) => (c.firstSeenAt === undefined ? [] : [c.firstSeenAt]));
   const first = seen.length > 0 ? Math.min(...seen) : undefined;
@@ -71,6 +74,7 @@ export function watchFacts(
     // Only a watched identity reads the customer's history.
     clean: watched.length > 0 ? cleanHistoryOf(customers, first, at) : NO_HISTORY,
     customerWord,
+    household,
     at,
   };
 }
@@ -120,17 +124,27 @@ function standingOf(hit: WatchHit): number {
  * its own history holds abuse; else 1 when it is new with this event, falling smoothly with its clean
  * history, e^-(active days / 14 + kept events / 3), weighed by the identity's standing at the entry,
  * e^-(standing / 3): the same three clean events that vouch for a customer vouch for a shared
- * identity a feedback rule listed after one incident.
+ * identity a feedback rule listed after one incident. A customer named another member of the
+ * household the identity serves (household.ts `namedHousehold`) takes that standing as clean history
+ * of its own as well, e^-(2 standing / 3): a family's device vouches for the family's next member; a
+ * ring's, with none, for nobody, whatever name its next e-mail carries.
  */
 function noveltyOf(watch: WatchFacts, hit: WatchHit): number {
   const first = watch.customerFirstSeenAt;
-  const identityWeight = Math.exp(-standingOf(hit) / CLEAN_EVENTS_SCALE);
-  if (first === undefined) return identityWeight;
-  if (first < hit.marker.since) return 0;
+  if (first !== undefined && first < hit.marker.since) return 0;
   if (watch.clean.abusive) return 1;
+  const identityWeight = Math.exp(-standingOf(hit) / CLEAN_EVENTS_SCALE);
+  // Another member of the household the identity serves, by name: its clean history is his too.
+  const weight = isHousehold(watch, hit) ? identityWeight * identityWeight : identityWeight;
+  if (first === undefined) return weight;
   const { activeDays, keptEvents } = watch.clean;
-  return identityWeight * Math.exp(-(activeDays / CLEAN_ACTIVE_DAYS_SCALE + keptEvents / CLEAN_EVENTS_SCALE));
+  return weight * Math.exp(-(activeDays / CLEAN_ACTIVE_DAYS_SCALE + keptEvents / CLEAN_EVENTS_SCALE));
 }
+
+const isHousehold = (watch: WatchFacts, hit: WatchHit) =>
+  watch.household.some(
+    (member) => member.ref.kind === hit.identity.ref.kind && member.ref.digest === hit.identity.ref.digest,
+  );
 
 /** The event's watched identities, weighed by how new the customer is to each: `fresh` + `known` = n. */
 const watchedSplit = perEvent(({ watch }: Watched) => {

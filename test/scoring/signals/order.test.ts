@@ -6,10 +6,10 @@ import {
   type NetworkReputation,
 } from '../../../shared/scoring/network-reputation.ts';
 import { orderSignals } from '../../../shared/scoring/signals/order-signals.ts';
-import type { WatchFacts } from '../../../shared/scoring/signals/watched-identity.ts';
+import { type WatchFacts, watchFacts } from '../../../shared/scoring/signals/watched-identity.ts';
 import { AT, DAY, EMAIL, order, withOrders } from '../scoring-inputs.ts';
 import { describeSignalRows, fires, sharedRows, silent } from '../signal-rows.ts';
-import { countIn } from '../snapshots.ts';
+import { countIn, fakeSnapshot, listMarker } from '../snapshots.ts';
 
 const withTime = (time: ReturnType<typeof order>['time']) => order({ input: { time } });
 const chargebackOnCard = {
@@ -18,6 +18,12 @@ const chargebackOnCard = {
 };
 
 const withWatch = (watch: WatchFacts) => order({ input: { watch } });
+/** The order's device as the watch reads it, listed after a lost fraud chargeback 30 days ago. */
+const listedDevice = (chargebacks: number) =>
+  fakeSnapshot('device', 'device-1', {
+    lists: [listMarker({ list: 'watch', since: AT - 30 * DAY })],
+    counts: { [METRIC.lostChargebacks]: countIn('d365', chargebacks) },
+  });
 const withNetwork = (network: NetworkReputation[]) => order({ input: { network } });
 function reputation(
   kind: NetworkReputation['ref']['kind'],
@@ -120,6 +126,26 @@ describeSignalRows('order', orderSignals, {
           },
         },
       }),
+    ),
+    silent(
+      'the chargeback that put the device on the watch list: the watch signals read it',
+      order({
+        input: {
+          watch: watchFacts('order', [listedDevice(1)], [fakeSnapshot('email', EMAIL)], 'e-mail', AT),
+        },
+        device: { counts: { [METRIC.lostChargebacks]: countIn('d365', 1) } },
+      }),
+    ),
+    fires(
+      'two on the listed device: the one beyond the entry’s counts',
+      order({
+        input: {
+          watch: watchFacts('order', [listedDevice(2)], [fakeSnapshot('email', EMAIL)], 'e-mail', AT),
+        },
+        device: { counts: { [METRIC.lostChargebacks]: countIn('d365', 2) } },
+      }),
+      1,
+      '1 other lost chargeback on this device in 365 days',
     ),
     silent(
       'the customer’s own chargeback on its device is not counted twice',
