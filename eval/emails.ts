@@ -1,6 +1,6 @@
 import { smallDomains } from './email-mix.ts';
 import { nicknamesOf, type PersonName } from './names.ts';
-import { stableChance } from './stable.ts';
+import { stableChance, weighted } from './stable.ts';
 
 /**
  * E-mail addresses for the synthetic traffic, as real inboxes look: mostly made of the person's name
@@ -224,17 +224,6 @@ export const letters = (name: string) =>
     .toLowerCase();
 
 const pick = <T>(items: readonly T[], draw: number): T => items[Math.floor(draw * items.length)]!;
-
-/** The item of `shares` at `draw` (in [0, 1) of their total). */
-function weighted<T extends string>(shares: readonly (readonly [T, number])[], draw: number): T {
-  const total = shares.reduce((sum, [, share]) => sum + share, 0);
-  let left = draw * total;
-  for (const [item, share] of shares) {
-    left -= share;
-    if (left < 0) return item;
-  }
-  return shares[shares.length - 1]![0];
-}
 
 /** A person's numbers, fixed by the account's key: a birth year, and a small number not shaped like one. */
 function numbers(key: string) {

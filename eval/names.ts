@@ -1,4 +1,4 @@
-import { stableChance } from './stable.ts';
+import { stableChance, weighted } from './stable.ts';
 
 /**
  * People's names for the synthetic traffic, as a US merchant's customers carry them, each fixed by
@@ -502,16 +502,6 @@ const NICKNAMES: Readonly<Record<string, readonly string[]>> = {
 
 /** The usual nicknames of a first name (none for most). */
 export const nicknamesOf = (firstName: string): readonly string[] => NICKNAMES[firstName] ?? [];
-
-function weighted(list: readonly (readonly [string, number])[], draw: number): string {
-  const total = list.reduce((sum, [, weight]) => sum + weight, 0);
-  let left = draw * total;
-  for (const [name, weight] of list) {
-    left -= weight;
-    if (left < 0) return name;
-  }
-  return list[list.length - 1]![0];
-}
 
 /** A person's own name, fixed by `key`: first name and surname independent, as in the population. */
 export function personName(key: string): PersonName {

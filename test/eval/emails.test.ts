@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { EvalContext } from '../../eval/context.ts';
 import {
   BURST_FORMS,
   type Form,
@@ -22,28 +21,13 @@ import * as patterns from '../../eval/patterns.ts';
 import { SeededRandom } from '../../eval/random.ts';
 import { scheduleTraffic } from '../../eval/schedule.ts';
 import { newShopper } from '../../eval/traffic.ts';
+import { type Body, END, play } from '../support/eval-patterns.ts';
 
-const END = 1_790_000_000_000;
 const DAY = 86_400_000;
-
-// biome-ignore lint/suspicious/noExplicitAny: request bodies as the patterns wrote them
-type Body = any;
 
 /** The API's own check of an address (shared/schemas/fields.ts uses zod's). */
 const valid = (address: string) =>
   z.email().max(320).safeParse(address).success && address.split('@')[0]!.length <= 64;
-
-/** A pattern played alone: its requests in the order it wrote them. */
-function play(seed: number, write: (ctx: EvalContext) => void) {
-  const sent: { path: string; body: Body }[] = [];
-  write({
-    rng: new SeededRandom(seed),
-    now: END,
-    send: (_at, path, body) => sent.push({ path, body }),
-    params: NOMINAL,
-  });
-  return sent;
-}
 
 const emailOf = (body: Body): string | undefined =>
   body.username ??

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { EvalContext } from '../../eval/context.ts';
 import {
   CARDHOLDER_NAME_SHARE,
   cardholderName,
@@ -11,24 +10,9 @@ import { NOMINAL } from '../../eval/params.ts';
 import * as patterns from '../../eval/patterns.ts';
 import { SeededRandom } from '../../eval/random.ts';
 import { scheduleTraffic } from '../../eval/schedule.ts';
+import { type Body, END, play } from '../support/eval-patterns.ts';
 
-const END = 1_790_000_000_000;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-// biome-ignore lint/suspicious/noExplicitAny: request bodies as the patterns wrote them
-type Body = any;
-
-/** A pattern played alone: its requests in the order it wrote them. */
-function play(seed: number, write: (ctx: EvalContext) => void) {
-  const sent: { path: string; body: Body }[] = [];
-  write({
-    rng: new SeededRandom(seed),
-    now: END,
-    send: (_at, path, body) => sent.push({ path, body }),
-    params: NOMINAL,
-  });
-  return sent;
-}
 
 const nameOf = (body: Body): string => {
   const { firstName, lastName } = body.customer ?? body;
