@@ -168,13 +168,13 @@ const METRIC_WORDS = new Map<string, string>(
   ]),
 );
 
-/** Link attributes are `l_<kind>` sets (shared/store/identity-history.ts). */
 /**
  * A counter in words, to two decimals: weighted counters hold fractions (a scripted order weighs
  * by how fast it followed its signup, 0.99999... for one two seconds after).
  */
 const shownCount = (n: number) => Math.round(n * 100) / 100;
 
+/** Link attributes are `l_<kind>` sets (shared/store/identity-history.ts). */
 const LINK_PREFIX = 'l_';
 
 async function identityCounters(
