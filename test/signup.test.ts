@@ -159,6 +159,34 @@ describe('signup scenarios', () => {
     expect(again.abuseScore).toBeGreaterThan(member.abuseScore + 40);
   });
 
+  it('a second account on a device under another address of its first holder (jsmith, jsmith84) is declined; a housemate’s own address is not', async () => {
+    const { apiKey: key } = await newMerchant();
+    const laptop = uid('laptop');
+    const stem = `${humanWord()}${humanWord()}`;
+    const weeksAgo = String(Date.now() - 30 * 86_400_000);
+    await signup(
+      { ...signupBody({ device: laptop, email: `${stem}@example.com` }), timestamp: weeksAgo },
+      key,
+    );
+    // A housemate under his own name and address: the household explains the device's other account.
+    const housemate = decisionOf((await signup(signupBody({ device: laptop }), key)).body);
+    expect(housemate.decision, housemate.decisionReason).toBe('APPROVE');
+    expect(housemate.decisionReason).not.toContain('variation');
+    // The first holder again, under a made-up name and the same local part with digits elsewhere.
+    const again = decisionOf(
+      (
+        await signup(
+          signupBody({ device: laptop, lastName: humanWord(), email: `${stem}84@mail.example` }),
+          key,
+        )
+      ).body,
+    );
+    expect(again.decision).toBe('DECLINE');
+    expect(again.decisionReason).toContain(
+      'e-mail a variation of an address another account used on this device',
+    );
+  });
+
   it('a referee on the referrer’s device is flagged as self-referral; an honest referral is not', async () => {
     const { apiKey: key } = await newMerchant();
     const device = uid('device');

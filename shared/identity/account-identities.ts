@@ -3,12 +3,13 @@ import type { LoginRequest } from '../schemas/login.ts';
 import type { SignupRequest } from '../schemas/signup.ts';
 import { shardOf } from '../shard-of.ts';
 import { contactIdentities, deviceIdentities } from './contact-identities.ts';
-import { isCommonProvider } from './email-patterns.ts';
+import { emailStem, isCommonProvider } from './email-patterns.ts';
 import {
   type DigestIdentity,
   emailDomain,
   type IdentityRef,
   nameIdentities,
+  normalizeEmail,
   uniqueIdentities,
 } from './identities.ts';
 
@@ -40,6 +41,8 @@ export interface SignupIdentities {
   surname: IdentityRef | undefined;
   /** First name and surname together, when both normalise to something: only its devices keep it. */
   fullName: IdentityRef | undefined;
+  /** The e-mails' stems (email-patterns.ts `emailStem`): only its devices keep them. */
+  emailStems: IdentityRef[];
   /** The merchant's signup counter: the shard this signup counts in, and every shard (read). */
   traffic: { counted: IdentityRef; shards: IdentityRef[] };
   /** The identities the signup links to each other and to the account. */
@@ -63,6 +66,13 @@ export function identitiesOfSignup(signup: SignupRequest, identity: DigestIdenti
   );
   const referrer = signup.referrerID ? customerIdentity(identity, signup.referrerID) : undefined;
   const { surname, fullName } = nameIdentities(identity, signup.firstName, signup.lastName);
+  const emailStems = uniqueIdentities(
+    signup.contactInformation.flatMap((c) => {
+      if (c.contactType !== 'EMail') return [];
+      const stem = emailStem(normalizeEmail(c.address));
+      return stem ? [identity('emailStem', stem)] : [];
+    }),
+  );
   const linked = uniqueIdentities([
     customer,
     username,
@@ -83,6 +93,7 @@ export function identitiesOfSignup(signup: SignupRequest, identity: DigestIdenti
     referrer,
     surname,
     fullName,
+    emailStems,
     traffic: {
       counted: identity('signupTraffic', String(shardOf(signup.customerId, SIGNUP_TRAFFIC_SHARDS))),
       shards: SIGNUP_TRAFFIC.map((shard) => identity('signupTraffic', shard)),

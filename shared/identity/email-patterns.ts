@@ -96,3 +96,22 @@ export function machineGeneratedScore(normalizedEmail: string): number {
   if (/\d{5,}/.test(compact)) return 0.5;
   return 0;
 }
+
+/**
+ * Letters a stem needs to name a person: shorter ones (`js`, `jen`) are shared by many people; `jsmith`
+ * and the hobby handles are not.
+ */
+const MIN_STEM_LETTERS = 4;
+
+/**
+ * What stays of a normalized address's local part when the usual ways of making another address of
+ * one's own are undone: separators (`john.smith`, `john_smith`) and trailing digits (`jsmith84`,
+ * `jsmith2`); plus tags and Gmail's dots are gone already (normalizeEmail), and the provider is left
+ * out (the same local part at another provider). Multi-account abusers make their next address so
+ * ("e-mail tumbling"); different people rarely share one. Undefined when too short to say.
+ */
+export function emailStem(normalizedEmail: string): string | undefined {
+  const local = normalizedEmail.split('@')[0] ?? '';
+  const stem = local.replace(/[._-]/g, '').replace(/\d+$/, '');
+  return stem.length >= MIN_STEM_LETTERS ? stem : undefined;
+}

@@ -22,6 +22,9 @@ export const IDENTITY_KINDS = [
   // A signup's or order's whole name: never an item of its own, only kept by its devices for
   // membership (the same person opening another account there is no household member).
   'fullName',
+  // A signup's e-mail stem (email-patterns.ts `emailStem`): never an item of its own, only kept by its
+  // devices for membership (another address of the same stem there is the same person's).
+  'emailStem',
 ] as const;
 export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 

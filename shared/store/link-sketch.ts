@@ -19,7 +19,7 @@ export const LINK_MEMBERS = 8;
 /** Which linked kinds are kept per identity kind: the ones signals read (shared/scoring/signals). */
 const LINKS_READ: Partial<Record<IdentityKind, readonly IdentityKind[]>> = {
   card: ['email'],
-  device: ['email', 'customer', 'address', 'surname', 'fullName'],
+  device: ['email', 'customer', 'address', 'surname', 'fullName', 'emailStem'],
   phone: ['customer'],
   address: ['customer'],
   email: ['customer'],
@@ -32,11 +32,12 @@ export const keepsLinks = (kind: IdentityKind, linked: IdentityKind): boolean =>
 /**
  * Pairs read only for membership, never counted: their first LINK_MEMBERS members and no sketch.
  * A device's addresses, surnames and full names say whether an event comes from its household
- * (household.ts), which is among the first it saw; a ring device's hundredth drop or name needs no
- * room on the item.
+ * (household.ts), which is among the first it saw; its e-mail stems whether a signup's address is
+ * another of an earlier account's holder; a ring device's hundredth drop or name needs no room on
+ * the item.
  */
 const MEMBERSHIP_ONLY: Partial<Record<IdentityKind, readonly IdentityKind[]>> = {
-  device: ['address', 'surname', 'fullName'],
+  device: ['address', 'surname', 'fullName', 'emailStem'],
 };
 
 export const countsLinks = (kind: IdentityKind, linked: IdentityKind): boolean =>

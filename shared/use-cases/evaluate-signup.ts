@@ -72,6 +72,7 @@ function evaluateNewSignup({
         signupTraffic: context.snapshotsOf(roles.traffic.shards),
         surname: roles.surname ? context.snapshotsOf([roles.surname])[0] : undefined,
         fullName: roles.fullName,
+        emailStems: roles.emailStems,
         referrer: referrer ? context.snapshotsOf([referrer])[0] : undefined,
       },
       time,
@@ -126,6 +127,9 @@ function evaluateNewSignup({
   // The devices keep the account holder's whole name (no item of its own): the next account opened
   // there under the same name is the same person's, not a housemate's (household.ts).
   if (roles.fullName) for (const device of roles.devices) changes.link(device, [roles.fullName], at);
+  // And the stems of its addresses: another address of the same stem there is the same holder's.
+  if (roles.emailStems.length > 0)
+    for (const device of roles.devices) changes.link(device, roles.emailStems, at);
   const { devicesNewToAccount } = accountDeviceFacts(roles.customer, account, devices);
   recordDevicesOnAccount(changes, roles.customer, devices, devicesNewToAccount, at);
   if (referrer) {

@@ -122,6 +122,8 @@ export function signup(
     surname?: FakeHistory;
     /** The digest of the holder's first name and surname; absent: the signup gives no whole name. */
     fullName?: string;
+    /** The digests of the e-mails' stems; absent: none. */
+    emailStems?: string[];
     referrer?: FakeHistory;
     input?: Partial<Omit<SignupScoringInput, 'history'>>;
   } = {},
@@ -148,6 +150,7 @@ export function signup(
       signupTraffic: [fakeSnapshot('signupTraffic', '0', change.traffic)],
       surname: change.surname && fakeSnapshot('surname', 'surname-1', change.surname),
       fullName: change.fullName === undefined ? undefined : { kind: 'fullName', digest: change.fullName },
+      emailStems: (change.emailStems ?? []).map((digest) => ({ kind: 'emailStem', digest })),
       referrer: change.referrer && fakeSnapshot('customer', 'referrer-1', change.referrer),
     },
   };

@@ -465,6 +465,7 @@ describeSweeps('signup', signupSignals, {
       signup({ referrer: { counts: { [METRIC.referrals]: countIn('h24', n) } } }),
     ),
   ],
+  emailVariantOnDevice: FLAG,
   disposableEmail: FLAG,
   machineGeneratedEmail: [
     ratios("the e-mail's machine-generated score, 0..1", (r) =>

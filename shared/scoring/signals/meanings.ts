@@ -109,6 +109,8 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
     selfReferral: `2 when the signup names its own account as referrer; else min(2, the sum of ${SELF_REFERRAL_WEIGHT.device} for a device, ${SELF_REFERRAL_WEIGHT.phone} for a phone and ${SELF_REFERRAL_WEIGHT.address} for an address the referee shares with the referrer's account), 0 when it shares none.`,
     referrerReferralBurst:
       'log2(n) when the referrer brought n >= 2 other signups in the last 24 hours, else 0.',
+    emailVariantOnDevice:
+      "1 when the signup's device already holds the stem of its e-mail (the local part without separators and trailing digits, at any provider, 4 letters or more) and none of its addresses: another address of an earlier account's holder there (jsmith and jsmith84, john.smith at two providers); else 0.",
     disposableEmail:
       "1 when the e-mail's domain is a known disposable-mail domain (or a subdomain of one), else 0.",
     machineGeneratedEmail:

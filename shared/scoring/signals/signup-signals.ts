@@ -53,6 +53,8 @@ export interface SignupScoringInput {
     surname: IdentitySnapshot | undefined;
     /** The account holder's first name and surname together, when the signup gives both. */
     fullName: IdentityRef | undefined;
+    /** The stems of the signup's e-mails (email-patterns.ts `emailStem`). */
+    emailStems: readonly IdentityRef[];
     /** Every shard of the merchant's signup counter: the total a domain's share is taken of. */
     signupTraffic: readonly IdentitySnapshot[];
     referrer: IdentitySnapshot | undefined;
@@ -139,6 +141,18 @@ function scriptedOrdersFromDevice({ history }: SignupScoringInput): Signal | und
 }
 
 /** A signup's signals, in the order a decision records them. */
+/**
+ * The signup's address is another of an earlier account's holder on its device: the device holds
+ * the address's stem (the local part without separators and trailing digits, at any provider) with
+ * none of the signup's own addresses. A household's members make theirs from their own names.
+ */
+const emailVariantOnDevice = ({ history }: SignupScoringInput) =>
+  history.devices.some(
+    (device) =>
+      history.emailStems.some((stem) => device.isLinked('emailStem', stem.digest)) &&
+      !history.emails.some((email) => device.isLinked('email', email.ref.digest)),
+  );
+
 export const SIGNUP_SIGNALS = [
   watchedIdentityNewCustomer,
   watchedIdentityKnownCustomer,
@@ -195,6 +209,11 @@ export const SIGNUP_SIGNALS = [
       evidence: `referrer brought ${plural(referrals, 'other signup')} in the last 24 hours`,
     };
   }),
+  flagSignal(
+    'emailVariantOnDevice',
+    emailVariantOnDevice,
+    'e-mail a variation of an address another account used on this device',
+  ),
   flagSignal(
     'disposableEmail',
     (input: SignupScoringInput) => input.disposableEmail,

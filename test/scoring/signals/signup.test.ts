@@ -1,7 +1,7 @@
 import { METRIC } from '../../../shared/identity/metrics.ts';
 import { signupSignals } from '../../../shared/scoring/signals/signup-signals.ts';
 import type { WatchFacts } from '../../../shared/scoring/signals/watched-identity.ts';
-import { ACCOUNT, AT, DAY, signup } from '../scoring-inputs.ts';
+import { ACCOUNT, AT, DAY, EMAIL, signup } from '../scoring-inputs.ts';
 import { describeSignalRows, fires, sharedRows, silent } from '../signal-rows.ts';
 import { countIn } from '../snapshots.ts';
 
@@ -231,6 +231,26 @@ describeSignalRows('signup', signupSignals, {
       'referrer brought 3 other signups in the last 24 hours',
     ),
     silent('1 other', signup({ referrer: { counts: { [METRIC.referrals]: countIn('h24', 1) } } })),
+  ],
+  emailVariantOnDevice: [
+    fires(
+      'the device holds the e-mail’s stem and none of its addresses: another of an earlier holder’s',
+      signup({
+        emailStems: ['jsmith'],
+        device: { links: { emailStem: ['jsmith'], email: ['other-email'] } },
+      }),
+      1,
+      'e-mail a variation of an address another account used on this device',
+    ),
+    silent(
+      'the same address again: its own stem',
+      signup({ emailStems: ['jsmith'], device: { links: { emailStem: ['jsmith'], email: [EMAIL] } } }),
+    ),
+    silent(
+      'another stem on the device (a housemate’s own name)',
+      signup({ emailStems: ['jsmith'], device: { links: { emailStem: ['ajones'] } } }),
+    ),
+    silent('no stem (too short to name anyone)', signup({ device: { links: { emailStem: ['jsmith'] } } })),
   ],
   disposableEmail: [
     fires('a disposable domain', signup({ input: { disposableEmail: true } }), 1, 'disposable e-mail domain'),
