@@ -140,7 +140,6 @@ function scriptedOrdersFromDevice({ history }: SignupScoringInput): Signal | und
   };
 }
 
-/** A signup's signals, in the order a decision records them. */
 /**
  * The signup's address is another of an earlier account's holder on its device: the device holds
  * the address's stem (the local part without separators and trailing digits, at any provider) with
@@ -153,6 +152,7 @@ const emailVariantOnDevice = ({ history }: SignupScoringInput) =>
       !history.emails.some((email) => device.isLinked('email', email.ref.digest)),
   );
 
+/** A signup's signals, in the order a decision records them. */
 export const SIGNUP_SIGNALS = [
   watchedIdentityNewCustomer,
   watchedIdentityKnownCustomer,
