@@ -57,19 +57,20 @@ export function identitiesOfSignup(signup: SignupRequest, identity: DigestIdenti
   const username = identity('username', signup.username.trim().toLowerCase());
   const addresses = uniqueIdentities([...contacts.billingAddresses, ...contacts.shippingAddresses]);
   const devices = deviceIdentities(identity, signup.deviceFingerprints);
+  const emailAddresses = signup.contactInformation.flatMap((c) =>
+    c.contactType === 'EMail' ? [c.address] : [],
+  );
   const emailDomains = uniqueIdentities(
-    signup.contactInformation.flatMap((c) => {
-      if (c.contactType !== 'EMail') return [];
-      const domain = emailDomain(c.address);
+    emailAddresses.flatMap((address) => {
+      const domain = emailDomain(address);
       return domain && !isCommonProvider(domain) ? [identity('emailDomain', domain)] : [];
     }),
   );
   const referrer = signup.referrerID ? customerIdentity(identity, signup.referrerID) : undefined;
   const { surname, fullName } = nameIdentities(identity, signup.firstName, signup.lastName);
   const emailStems = uniqueIdentities(
-    signup.contactInformation.flatMap((c) => {
-      if (c.contactType !== 'EMail') return [];
-      const stem = emailStem(normalizeEmail(c.address));
+    emailAddresses.flatMap((address) => {
+      const stem = emailStem(normalizeEmail(address));
       return stem ? [identity('emailStem', stem)] : [];
     }),
   );

@@ -35,6 +35,10 @@ export interface IdentityRef {
   networkKey?: string;
 }
 
+/** The same identity: same kind, same digest. */
+export const sameIdentity = (a: IdentityRef, b: IdentityRef): boolean =>
+  a.kind === b.kind && a.digest === b.digest;
+
 /** Digests a normalised value for one merchant: made by identityDigests (shared/digests/identity-digests.ts). */
 export type DigestIdentity = (kind: IdentityKind, normalized: string) => IdentityRef;
 

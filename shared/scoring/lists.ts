@@ -1,5 +1,5 @@
 import type { EventType } from '../contract/endpoints.ts';
-import type { IdentityKind } from '../identity/identities.ts';
+import { type IdentityKind, sameIdentity } from '../identity/identities.ts';
 import type { DecisionOutcome } from '../schemas/decision.ts';
 import type { IdentitySnapshot } from './identity-snapshot.ts';
 import { appliesTo, type ListMarker, noteWords } from './list-marker.ts';
@@ -49,10 +49,7 @@ export function listVerdict(
       if (!appliesTo(marker, eventType)) continue;
       if (marker.list === 'block' && (!blocked || marker.since > blocked.marker.since)) {
         blocked = { kind: snapshot.ref.kind, marker };
-      } else if (
-        marker.list === 'allow' &&
-        customers.some((c) => c.ref.kind === snapshot.ref.kind && c.ref.digest === snapshot.ref.digest)
-      ) {
+      } else if (marker.list === 'allow' && customers.some((c) => sameIdentity(c.ref, snapshot.ref))) {
         allowed ??= { kind: snapshot.ref.kind, marker };
       }
     }

@@ -1,5 +1,5 @@
 import type { EventType } from '../contract/endpoints.ts';
-import { type IdentityRef, uniqueIdentities } from '../identity/identities.ts';
+import { type IdentityRef, sameIdentity, uniqueIdentities } from '../identity/identities.ts';
 import { reputationAsOf } from '../network/reputation.ts';
 import type { DecisionPolicy, LiveModels } from '../scoring/decide.ts';
 import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
@@ -117,7 +117,6 @@ export async function loadDecisionContext(reads: DecisionReads): Promise<Decisio
     network,
     items,
     item,
-    snapshotsOf: (refs) =>
-      snapshots.filter((s) => refs.some((r) => r.kind === s.ref.kind && r.digest === s.ref.digest)),
+    snapshotsOf: (refs) => snapshots.filter((s) => refs.some((r) => sameIdentity(r, s.ref))),
   };
 }

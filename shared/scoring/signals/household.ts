@@ -24,9 +24,13 @@ const COMMON_SURNAME_SHARE = 0.05;
 /** Where the event cannot show its home: a couple, most homes holding two people or more. */
 const UNKNOWN_HOME_OTHERS = 1;
 
+/** The device was already used with the address: its home, or one of its deliveries. */
+const served = (device: IdentitySnapshot, address: IdentitySnapshot) =>
+  device.isLinked('address', address.ref.digest);
+
 /** One of the event's devices was already used with one of its addresses: the event is at its home. */
 const homeDevices = (addresses: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]) =>
-  devices.filter((device) => addresses.some((address) => device.isLinked('address', address.ref.digest)));
+  devices.filter((device) => addresses.some((address) => served(device, address)));
 
 /**
  * Others a home device's household explains: each e-mail on it but one per address it shipped to
@@ -110,4 +114,4 @@ export function namedHousehold(
 }
 
 const homeOf = (addresses: readonly IdentitySnapshot[], devices: readonly IdentitySnapshot[]) =>
-  addresses.filter((address) => devices.some((device) => device.isLinked('address', address.ref.digest)));
+  addresses.filter((address) => devices.some((device) => served(device, address)));

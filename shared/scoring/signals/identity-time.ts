@@ -1,4 +1,4 @@
-import type { IdentityKind, IdentityRef } from '../../identity/identities.ts';
+import { type IdentityKind, type IdentityRef, sameIdentity } from '../../identity/identities.ts';
 import { plural } from '../../plural.ts';
 import type { DistinctCount, IdentitySnapshot, VelocityWindow } from '../identity-snapshot.ts';
 import { declareSignal, fadeAround, KIND_WORDS, kindWord, SILENT_BELOW, saturating } from './signal.ts';
@@ -66,9 +66,7 @@ export function identityTimeFacts(
       return [kind, Math.max(...ofKind.map((s) => ageSeconds(s, at)))];
     }),
   ) as Record<AgedKind, number>;
-  const mainSnapshot = main
-    ? snapshots.find((s) => s.ref.kind === main.kind && s.ref.digest === main.digest)
-    : undefined;
+  const mainSnapshot = main ? snapshots.find((s) => sameIdentity(s.ref, main)) : undefined;
   const last = mainSnapshot?.lastSeenAt;
   const velocity = Object.fromEntries(
     Object.entries(VELOCITY_PAIRS).map(([pair, [holder, counted]]) => {

@@ -1,3 +1,4 @@
+import { sameIdentity } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import type { NetworkReputation } from '../network-reputation.ts';
@@ -91,8 +92,7 @@ const chargebackReadByWatch =
       (hit) =>
         hit.marker.note.cause === 'chargeback' &&
         hit.marker.since > at - YEAR_MS &&
-        hit.kind === identity.ref.kind &&
-        hit.identity.ref.digest === identity.ref.digest,
+        sameIdentity(hit.identity.ref, identity.ref),
     )
       ? 1
       : 0;

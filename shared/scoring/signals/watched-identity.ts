@@ -1,4 +1,5 @@
 import type { EventType } from '../../contract/endpoints.ts';
+import { sameIdentity } from '../../identity/identities.ts';
 import { METRIC } from '../../identity/metrics.ts';
 import type { IdentitySnapshot } from '../identity-snapshot.ts';
 import { noteWords } from '../list-marker.ts';
@@ -142,9 +143,7 @@ function noveltyOf(watch: WatchFacts, hit: WatchHit): number {
 }
 
 const isHousehold = (watch: WatchFacts, hit: WatchHit) =>
-  watch.household.some(
-    (member) => member.ref.kind === hit.identity.ref.kind && member.ref.digest === hit.identity.ref.digest,
-  );
+  watch.household.some((member) => sameIdentity(member.ref, hit.identity.ref));
 
 /** The event's watched identities, weighed by how new the customer is to each: `fresh` + `known` = n. */
 const watchedSplit = perEvent(({ watch }: Watched) => {
