@@ -156,7 +156,29 @@ describe('signup scenarios', () => {
     // Her whole name is already on the tablet: the same person's next account, no housemate.
     expect(again.decision).toBe('DECLINE');
     expect(again.decisionReason).toContain('already used with 2 other accounts');
+    expect(again.decisionReason).toContain('name already on this device under another e-mail');
+    expect(member.decisionReason).not.toContain('name already');
     expect(again.abuseScore).toBeGreaterThan(member.abuseScore + 40);
+  });
+
+  it('a family of five signing up on its new phone within minutes passes, and so does a partner under a name of his own; the next stranger there does not', async () => {
+    const { apiKey: key } = await newMerchant();
+    const phone = uid('family-phone');
+    const surname = humanWord();
+    const decide = async (firstName: string, lastName: string) =>
+      decisionOf(
+        (await signup(signupBody({ device: phone, firstName, lastName, withAddress: false }), key)).body,
+      );
+    for (const firstName of ['Ana', 'Luis', 'Sofia', 'Mateo', 'Lucia']) {
+      const member = await decide(firstName, surname);
+      expect(member.decision, `${firstName}: ${member.decisionReason}`).toBe('APPROVE');
+    }
+    // The family's names explain its four others, and one more under another name.
+    const partner = await decide('Daniel', humanWord());
+    expect(partner.decision, partner.decisionReason).toBe('APPROVE');
+    const stranger = await decide('Omar', humanWord());
+    expect(stranger.decision, stranger.decisionReason).toBe('DECLINE');
+    expect(stranger.decisionReason).toContain('already used with 6 other accounts');
   });
 
   it('a second account on a device under another address of its first holder (jsmith, jsmith84) is declined; a housemate’s own address is not', async () => {

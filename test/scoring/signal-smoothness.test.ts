@@ -466,6 +466,7 @@ describeSweeps('signup', signupSignals, {
     ),
   ],
   emailVariantOnDevice: FLAG,
+  holderNameOnDevice: FLAG,
   disposableEmail: FLAG,
   machineGeneratedEmail: [
     ratios("the e-mail's machine-generated score, 0..1", (r) =>

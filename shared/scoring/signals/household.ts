@@ -12,8 +12,9 @@ import type { IdentitySnapshot } from '../identity-snapshot.ts';
  *   address it shipped to (a gift, a relative's). A family of six or an office shipping home is not
  *   a ring;
  * - or its surname was already used on the device, as far as the name is the family's and not
- *   everyone's: e^-(share / 5 %), the share being the name's part of the merchant's signups beyond
- *   the device's own accounts (a Smith at a US merchant, 1 %, counts 82 %; a name on a third of the
+ *   everyone's: the device's whole names that may carry it (at least a household of four's three),
+ *   times e^-(share / 5 %), the share being the name's part of the merchant's signups beyond the
+ *   device's own accounts (a Smith at a US merchant, 1 %, counts 82 %; a name on a third of the
  *   signups counts nothing; a family's name on a merchant's first day is the family's alone).
  * A ring's members ship to drops the device never used, or to several, and carry names of their own.
  * A household explains other people: a signup under a whole name (first name and surname) the device
@@ -23,6 +24,8 @@ const HOUSEHOLD_OTHERS = 3;
 const COMMON_SURNAME_SHARE = 0.05;
 /** Where the event cannot show its home: a couple, most homes holding two people or more. */
 const UNKNOWN_HOME_OTHERS = 1;
+/** A family's member under a name of his own: a partner, an in-law. */
+const PARTNERS = 1;
 
 /** The device was already used with the address: its home, or one of its deliveries. */
 const served = (device: IdentitySnapshot, address: IdentitySnapshot) =>
@@ -63,32 +66,54 @@ export function orderHousehold(
 }
 
 /**
- * Signups: what the signup's address and surname show, as above; a signup that names no address, or
- * whose device never saw one, cannot show its home, and like an order's its device's first other
- * account is taken for a housemate's.
+ * Signups: what the signup's address and the names on its device show, as above; a signup that
+ * names no address, or whose device never saw one, cannot show its home, and like an order's its
+ * device's first other account is taken for a housemate's.
  */
-export function signupHousehold(evidence: {
-  addresses: readonly IdentitySnapshot[];
+export function signupHousehold(evidence: SignupNames & { addresses: readonly IdentitySnapshot[] }): number {
+  const { addresses, devices, fullName } = evidence;
+  if (fullName && devices.some((d) => d.isLinked('fullName', fullName.digest))) return 0;
+  const family = familyOthers(evidence);
+  // A signup's address is what its person types, not where goods go: at home, a household of four.
+  if (homeDevices(addresses, devices).length > 0) return Math.max(HOUSEHOLD_OTHERS, family);
+  return Math.max(homeUnknown(addresses, devices) ? UNKNOWN_HOME_OTHERS : 0, family);
+}
+
+interface SignupNames {
   devices: readonly IdentitySnapshot[];
   surname: IdentitySnapshot | undefined;
   fullName: IdentityRef | undefined;
   /** The merchant's signups ever (its signup counter). */
   merchantSignups: number;
-}): number {
-  const { addresses, devices, surname, fullName, merchantSignups } = evidence;
-  if (fullName && devices.some((d) => d.isLinked('fullName', fullName.digest))) return 0;
-  // A signup's address is what its person types, not where goods go: at home, a household of four.
-  if (homeDevices(addresses, devices).length > 0) return HOUSEHOLD_OTHERS;
-  const byAddress = homeUnknown(addresses, devices) ? UNKNOWN_HOME_OTHERS : 0;
+}
+
+/**
+ * The others a family on the signup's devices explains. Under the signup's surname: the whole names
+ * there that may carry it (at least a household of four's three), as far as the name is the
+ * family's and not everyone's, and its member under a name of his own. Under another, the signup is
+ * that member: the namesakes of a family the device's names show (two whole names or more under one
+ * surname).
+ */
+function familyOthers({ devices, surname, merchantSignups }: SignupNames): number {
   const named = surname ? devices.filter((d) => d.isLinked('surname', surname.ref.digest)) : [];
-  if (!surname || named.length === 0) return byAddress;
+  if (!surname || named.length === 0) return Math.max(0, ...devices.map(namesakes).filter((n) => n >= 2));
   // The family's own signups on the device do not make its name common: in a merchant's first hours
   // they would be most of the name's count, and of the merchant's.
-  const family = Math.max(...named.map((d) => d.linkedCount('customer')));
-  const others = Math.max(0, surname.count(METRIC.signups).lifetime - family);
+  const accounts = Math.max(...named.map((d) => d.linkedCount('customer')));
+  const others = Math.max(0, surname.count(METRIC.signups).lifetime - accounts);
   const share = merchantSignups > 0 ? others / merchantSignups : 0;
-  return Math.max(byAddress, HOUSEHOLD_OTHERS * Math.exp(-share / COMMON_SURNAME_SHARE));
+  const family =
+    Math.max(HOUSEHOLD_OTHERS, ...named.map(namesakes)) * Math.exp(-share / COMMON_SURNAME_SHARE);
+  return family + Math.min(PARTNERS, family);
 }
+
+/**
+ * The whole names on a device that may share one surname: every whole name on it but one per other
+ * surname. A family of six on its shared phone is five others under its name; a device behind names
+ * of their own has one per name.
+ */
+const namesakes = (device: IdentitySnapshot) =>
+  device.linkedCount('fullName') - Math.max(0, device.linkedCount('surname') - 1);
 
 /**
  * Orders: the household the order's customer is named a member of: its devices that hold the

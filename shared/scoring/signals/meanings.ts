@@ -24,7 +24,7 @@ import { ORDER_EMAIL_PACE_SECONDS, SIGNUP_ACCOUNT_PACE_SECONDS } from './young-s
 
 /** How many others an event's household explains, in words (household.ts). */
 const HOUSEHOLD_WORDS =
-  "up to 3 when the event's address was already used with the device, or 3 e^-(share / 5 %) when its surname was, share = the name's part of the merchant's signups beyond the device's own accounts; 1 when nothing tells the home (no device, no address, or a device never used with one); none for a signup under a whole name (first name and surname) the device already holds: the same person's next account";
+  "up to 3 when the event's address was already used with the device; for a signup, its family's others when larger: f + min(1, f) for a partner, f = m e^-(share / 5 %), when its surname was already used there (m = the device's whole names but one per other surname on it, at least 3; share = the name's part of the merchant's signups beyond the device's own accounts), else the namesakes of a family the device's names show (2 or more whole names under one surname), the signup being its partner; 1 when nothing tells the home (no device, no address, or a device never used with one); none for a signup under a whole name (first name and surname) the device already holds: the same person's next account";
 
 /**
  * What each declared signal's value is, for the people writing workflow conditions (the
@@ -111,6 +111,8 @@ export const SIGNAL_MEANINGS: { readonly [T in EventType]: Readonly<Record<OwnSi
       'log2(n) when the referrer brought n >= 2 other signups in the last 24 hours, else 0.',
     emailVariantOnDevice:
       "1 when the signup's device already holds the stem of its e-mail (the local part without separators and trailing digits, at any provider, 4 letters or more) and none of its addresses: another address of an earlier account's holder there (jsmith and jsmith84, john.smith at two providers); else 0.",
+    holderNameOnDevice:
+      "1 when the signup's device already holds its whole name (first name and surname, from an earlier signup or order) and none of its addresses: the person behind an earlier account there, under a new address; else 0.",
     disposableEmail:
       "1 when the e-mail's domain is a known disposable-mail domain (or a subdomain of one), else 0.",
     machineGeneratedEmail:

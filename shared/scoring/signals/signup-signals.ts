@@ -140,17 +140,34 @@ function scriptedOrdersFromDevice({ history }: SignupScoringInput): Signal | und
   };
 }
 
+/** None of the signup's addresses was used on the device: an account on it under another one came first. */
+const newAddressOn = (device: IdentitySnapshot, { history }: SignupScoringInput) =>
+  !history.emails.some((email) => device.isLinked('email', email.ref.digest));
+
 /**
  * The signup's address is another of an earlier account's holder on its device: the device holds
  * the address's stem (the local part without separators and trailing digits, at any provider) with
  * none of the signup's own addresses. A household's members make theirs from their own names.
  */
-const emailVariantOnDevice = ({ history }: SignupScoringInput) =>
-  history.devices.some(
+const emailVariantOnDevice = (input: SignupScoringInput) =>
+  input.history.devices.some(
     (device) =>
-      history.emailStems.some((stem) => device.isLinked('emailStem', stem.digest)) &&
-      !history.emails.some((email) => device.isLinked('email', email.ref.digest)),
+      input.history.emailStems.some((stem) => device.isLinked('emailStem', stem.digest)) &&
+      newAddressOn(device, input),
   );
+
+/**
+ * The signup's whole name (first name and surname) is already on its device with none of its
+ * addresses: the person behind an earlier account there, opening another under a new address. A
+ * household's members carry first names of their own.
+ */
+const holderNameOnDevice = (input: SignupScoringInput) => {
+  const { fullName, devices } = input.history;
+  return (
+    fullName !== undefined &&
+    devices.some((device) => device.isLinked('fullName', fullName.digest) && newAddressOn(device, input))
+  );
+};
 
 /** A signup's signals, in the order a decision records them. */
 export const SIGNUP_SIGNALS = [
@@ -214,6 +231,7 @@ export const SIGNUP_SIGNALS = [
     emailVariantOnDevice,
     'e-mail a variation of an address another account used on this device',
   ),
+  flagSignal('holderNameOnDevice', holderNameOnDevice, 'name already on this device under another e-mail'),
   flagSignal(
     'disposableEmail',
     (input: SignupScoringInput) => input.disposableEmail,

@@ -41,6 +41,7 @@ const withoutAddress = (input: ReturnType<typeof signup>) => ({
   ...input,
   history: { ...input.history, addresses: [] },
 });
+const signupWithoutAddress = (spec: Parameters<typeof signup>[0]) => withoutAddress(signup(spec));
 describeSignalRows('signup', signupSignals, {
   watchedIdentityNewCustomer: sharedRows.watchedIdentityNewCustomer(withWatch, 'signup'),
   watchedIdentityKnownCustomer: sharedRows.watchedIdentityKnownCustomer(withWatch, 'signup'),
@@ -69,6 +70,70 @@ describeSignalRows('signup', signupSignals, {
       familyTablet(2, 1_000, 14),
     ),
     silent(
+      "a family's sixth account on its phone first seen 5 hours ago: five whole names under its surname",
+      signup({
+        device: {
+          links: {
+            customer: ['a1', 'a2', 'a3', 'a4', 'a5'],
+            surname: ['surname-1'],
+            fullName: ['name-1', 'name-2', 'name-3', 'name-4', 'name-5'],
+          },
+          firstSeenAt: AT - 5 * HOUR,
+        },
+        surname: { counts: { [METRIC.signups]: { lifetime: 5 } } },
+        traffic: { counts: { [METRIC.signups]: { lifetime: 1_000 } } },
+        fullName: 'name-6',
+      }),
+    ),
+    silent(
+      "a partner's signup on a family's phone: four whole names under one surname, his another",
+      signup({
+        device: {
+          links: {
+            customer: ['a1', 'a2', 'a3', 'a4'],
+            surname: ['surname-1'],
+            fullName: ['name-1', 'name-2', 'name-3', 'name-4'],
+          },
+          firstSeenAt: AT - 5 * HOUR,
+        },
+        fullName: 'name-5',
+      }),
+    ),
+    fires(
+      'the same phone behind four names of their own, the signup naming no address: a couple explained, no family',
+      signupWithoutAddress({
+        device: {
+          links: {
+            customer: ['a1', 'a2', 'a3', 'a4'],
+            surname: ['s1', 's2', 's3', 's4'],
+            fullName: ['name-1', 'name-2', 'name-3', 'name-4'],
+          },
+          firstSeenAt: AT - 5 * HOUR,
+        },
+        fullName: 'name-5',
+      }),
+      Math.log2(1 + 3) * (1 / (1 + (5 / 192) ** 4)),
+      'device first seen 5 hours ago, already used with 4 other accounts',
+    ),
+    fires(
+      'five accounts under names of their own, one of them the surname’s: a household of four and a partner explained',
+      signup({
+        device: {
+          links: {
+            customer: ['a1', 'a2', 'a3', 'a4', 'a5'],
+            surname: ['surname-1', 's2', 's3', 's4', 's5'],
+            fullName: ['name-1', 'name-2', 'name-3', 'name-4', 'name-5'],
+          },
+          firstSeenAt: AT - 5 * HOUR,
+        },
+        surname: { counts: { [METRIC.signups]: { lifetime: 1 } } },
+        traffic: { counts: { [METRIC.signups]: { lifetime: 1_000 } } },
+        fullName: 'name-6',
+      }),
+      Math.log2(1 + (5 - 4)) * (1 / (1 + (5 / 240) ** 4)),
+      'device first seen 5 hours ago, already used with 5 other accounts',
+    ),
+    silent(
       "the same on a merchant's first hours (20 signups): the name's 2 signups are the family's own",
       familyTablet(2, 20, 5),
     ),
@@ -95,7 +160,7 @@ describeSignalRows('signup', signupSignals, {
       'the same with a surname on half of the merchant’s signups: no household evidence',
       familyTablet(500, 1_000, 14),
       // The device's own two accounts are the family's, not the name's commonness: 498 of 1,000.
-      Math.log2(1 + (2 - 3 * Math.exp(-0.498 / 0.05))) * (1 / (1 + (50_400 / 345_600) ** 4)),
+      Math.log2(1 + (2 - 2 * 3 * Math.exp(-0.498 / 0.05))) * (1 / (1 + (50_400 / 345_600) ** 4)),
       'device first seen 14 hours ago, already used with 2 other accounts',
     ),
     silent(
@@ -251,6 +316,20 @@ describeSignalRows('signup', signupSignals, {
       signup({ emailStems: ['jsmith'], device: { links: { emailStem: ['ajones'] } } }),
     ),
     silent('no stem (too short to name anyone)', signup({ device: { links: { emailStem: ['jsmith'] } } })),
+  ],
+  holderNameOnDevice: [
+    fires(
+      'the device holds the whole name and none of its addresses: its earlier holder’s next account',
+      signup({ fullName: 'name-1', device: { links: { fullName: ['name-1'], email: ['other-email'] } } }),
+      1,
+      'name already on this device under another e-mail',
+    ),
+    silent(
+      'the same address again: its own account',
+      signup({ fullName: 'name-1', device: { links: { fullName: ['name-1'], email: [EMAIL] } } }),
+    ),
+    silent('a housemate: the family’s surname under another first name', familyTablet(2, 1_000, 14)),
+    silent('no whole name given', signup({ device: { links: { fullName: ['name-1'] } } })),
   ],
   disposableEmail: [
     fires('a disposable domain', signup({ input: { disposableEmail: true } }), 1, 'disposable e-mail domain'),
