@@ -173,9 +173,10 @@ describe('signup scenarios', () => {
       const member = await decide(firstName, surname);
       expect(member.decision, `${firstName}: ${member.decisionReason}`).toBe('APPROVE');
     }
-    // The family's names explain its four others, and one more under another name.
+    // A partner under another name: the family's five whole names explain his five others.
     const partner = await decide('Daniel', humanWord());
     expect(partner.decision, partner.decisionReason).toBe('APPROVE');
+    // A second stranger is one beyond the family and its partner.
     const stranger = await decide('Omar', humanWord());
     expect(stranger.decision, stranger.decisionReason).toBe('DECLINE');
     expect(stranger.decisionReason).toContain('already used with 6 other accounts');
