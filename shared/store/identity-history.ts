@@ -1,4 +1,4 @@
-import type { IdentityKind, IdentityRef } from '../identity/identities.ts';
+import { type IdentityKind, type IdentityRef, sameIdentity } from '../identity/identities.ts';
 import { retainUntil } from '../retention.ts';
 import type { IdentitySnapshot } from '../scoring/identity-snapshot.ts';
 import { isNetworkKind } from '../scoring/network-reputation.ts';
@@ -215,7 +215,7 @@ export class HistoryChanges {
   link(ref: IdentityRef, others: readonly IdentityRef[], at: number): this {
     const change = this.entry(ref);
     for (const other of others) {
-      if (other.kind === ref.kind && other.digest === ref.digest) continue;
+      if (sameIdentity(other, ref)) continue;
       if (keepsLinks(ref.kind, other.kind)) {
         const set = change.links.get(other.kind) ?? new Set<string>();
         set.add(other.digest);
